@@ -1,0 +1,141 @@
+"""The presentation contract of a game: its command group, labels and texts.
+
+Each game has one package `bot/games/<package>/` whose `__init__.py` defines a
+`GameUI` subclass instance named `UI`, plus `locales/{en,de,fr}.json`. The table
+service, the Discord adapter and the local table build everything game-specific
+(slash subcommands, autocomplete, buttons, the action menu, event lines) from
+it, so adding a game never touches the platform.
+
+A subcommand is declared as data (`Command`) and turned into an engine action by
+matching against `legal_actions`: the platform never invents an action the
+engine did not list, so a malformed option cannot reach `apply`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from bot.i18n import Translator
+from engine import Action, Event, View
+
+ParamKind = Literal["int", "str", "bool", "pick"]
+
+
+@dataclass(frozen=True)
+class Param:
+    """One option of a subcommand.
+
+    kind:
+      - "int" / "str" / "bool": a plain value; `choices` optionally lists the allowed ones
+        (shown as Discord choices; labels are catalog keys `choice.<param>.<value>`).
+      - "pick": autocomplete over legal actions. The value the user submits is an
+        action key (`GameUI.action_key`), resolved against `legal_actions`;
+        `types` says which action types the autocomplete offers.
+    """
+
+    name: str
+    kind: ParamKind = "str"
+    required: bool = True
+    choices: tuple[Any, ...] = ()
+    types: tuple[str, ...] = ()
+    min_value: int | None = None
+    max_value: int | None = None
+
+
+@dataclass(frozen=True)
+class Command:
+    """A subcommand of the game's group: `/<group> <name> <params...>`.
+
+    `build(values, legal)` returns the engine action for the given option
+    values, chosen from `legal` (the acting seat's legal actions), or None when
+    nothing legal matches — the platform then answers with `refusal` (a catalog
+    key) or the generic "not allowed now". Descriptions come from the catalog:
+    `cmd.<name>` and `cmd.<name>.<param>`.
+    """
+
+    name: str
+    params: tuple[Param, ...] = ()
+    build: Callable[[dict[str, Any], list[Action]], Action | None] | None = None
+    refusal: str | None = None
+
+
+def match_action(legal: Sequence[Action], **fields: Any) -> Action | None:
+    """The first legal action whose fields equal the given ones (None values ignored)."""
+    wanted = {k: v for k, v in fields.items() if v is not None}
+    for action in legal:
+        if all(action.get(k) == v for k, v in wanted.items()):
+            return action
+    return None
+
+
+@dataclass
+class GameUI:
+    """Override the hooks; the defaults work for any game but read plainly."""
+
+    game_id: str
+    group: str  # slash command group, e.g. "detour", "atw", "rails"
+    commands: tuple[Command, ...] = ()
+    package_dir: Path = field(default_factory=Path)
+    #: action types that get a button of their own on the public turn message
+    quick_types: tuple[str, ...] = ()
+
+    # -- texts ---------------------------------------------------------------
+    def translator(self, lang: str) -> Translator:
+        return Translator(lang, self.package_dir / "locales")
+
+    def action_label(self, action: Action, view: View, t: Translator) -> str:
+        """Short label for a button, select option or autocomplete (≤ 100 chars)."""
+        key = f"action.{action['type']}"
+        params = {k: v for k, v in action.items() if k != "type"}
+        return t(key, **params) if t.has(key) else action_key(action)
+
+    def event_text(self, event: Event, names: dict[str, str], t: Translator) -> str | None:
+        """One line for the channel per event (None: not worth a line)."""
+        key = f"event.{event.get('type')}"
+        if not t.has(key):
+            return None
+        params = dict(event)
+        for k, v in event.items():
+            if isinstance(v, str) and v in names:
+                params[k] = names[v]
+        return t(key, **params)
+
+    def status_text(self, view: View, names: dict[str, str], t: Translator) -> str:
+        """A line or two about the state of play for `/game status` (public view)."""
+        return ""
+
+    def hand_text(self, view: View, seat: str, names: dict[str, str], t: Translator) -> str:
+        """Text that goes with the hand image in an ephemeral reply or DM."""
+        return ""
+
+    def illegal_text(self, code: str, message: str, params: dict[str, Any], t: Translator) -> str:
+        key = f"illegal.{code}"
+        return t(key, **params) if t.has(key) else message
+
+    # -- menus ---------------------------------------------------------------
+    def quick_actions(self, legal: list[Action], view: View) -> list[Action]:
+        """Actions worth a direct button on the turn message (≤ 4)."""
+        return [a for a in legal if a["type"] in self.quick_types][:4]
+
+    def menu_group(self, action: Action) -> str:
+        """Actions are grouped by this in the action menu when there are many."""
+        return str(action["type"])
+
+
+def action_key(action: Action) -> str:
+    """A compact, stable text key for an action (autocomplete values, custom ids)."""
+    parts = [str(action["type"])]
+    for k in sorted(action):
+        if k == "type":
+            continue
+        v = action[k]
+        if isinstance(v, (list, tuple)):
+            v = "+".join(str(x) for x in v)
+        elif isinstance(v, dict):
+            v = json.dumps(v, sort_keys=True, separators=(",", ":"))
+        parts.append(f"{k}={v}")
+    return " ".join(parts)

@@ -1,0 +1,78 @@
+"""Message catalogs: every user-facing sentence is looked up here by message id.
+
+The platform's catalog lives in `bot/i18n/locales/<lang>.json`; each game's
+command package carries its own `locales/<lang>.json` (Red-DiscordBot style).
+English is complete and is the fallback for any missing key.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+LANGUAGES: tuple[str, ...] = ("en", "de", "fr")
+DEFAULT_LANGUAGE = "en"
+_PLATFORM_DIR = Path(__file__).parent / "locales"
+
+
+def normalise_language(code: str | None) -> str:
+    """Discord locales ('en-US', 'de', 'fr') -> one of LANGUAGES."""
+    if not code:
+        return DEFAULT_LANGUAGE
+    short = str(code).split("-")[0].split("_")[0].lower()
+    return short if short in LANGUAGES else DEFAULT_LANGUAGE
+
+
+@cache
+def load_catalog(directory: str, lang: str) -> dict[str, str]:
+    path = Path(directory) / f"{lang}.json"
+    if not path.exists():
+        return {}
+    with path.open(encoding="utf-8") as handle:
+        data = json.load(handle)
+    return _flatten(data)
+
+
+def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, str]:
+    flat: dict[str, str] = {}
+    for key, value in data.items():
+        full = f"{prefix}{key}"
+        if isinstance(value, dict):
+            flat.update(_flatten(value, full + "."))
+        else:
+            flat[full] = str(value)
+    return flat
+
+
+class _SafeDict(dict):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+class Translator:
+    """`t(key, **params)` in one language, searching the game's catalog first."""
+
+    def __init__(self, lang: str, game_dir: str | Path | None = None) -> None:
+        self.lang = normalise_language(lang)
+        self._dirs = [str(game_dir)] if game_dir else []
+        self._dirs.append(str(_PLATFORM_DIR))
+
+    def has(self, key: str) -> bool:
+        return any(key in load_catalog(d, lang) for lang in (self.lang, DEFAULT_LANGUAGE) for d in self._dirs)
+
+    def __call__(self, key: str, /, **params: Any) -> str:
+        for lang in (self.lang, DEFAULT_LANGUAGE):
+            for directory in self._dirs:
+                text = load_catalog(directory, lang).get(key)
+                if text is not None:
+                    return text.format_map(_SafeDict(params))
+        return key
+
+    def for_game(self, game_dir: str | Path | None) -> Translator:
+        return Translator(self.lang, game_dir)
+
+    def plural(self, key: str, count: int, /, **params: Any) -> str:
+        """`key.one` / `key.other` by count."""
+        return self(f"{key}.{'one' if count == 1 else 'other'}", count=count, **params)

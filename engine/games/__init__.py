@@ -1,0 +1,1 @@
+"""One package per game; each registers its rules object with engine.registry."""

@@ -1,0 +1,24 @@
+"""Pillow renderers: a view (dict) -> PNG bytes. One module per game.
+
+Every game module exposes:
+    render_board(view: dict, *, names: dict[str, str], lang: str = "en",
+                 events: list[dict] | None = None) -> bytes
+    render_hand(view: dict, seat: str, *, names: dict[str, str], lang: str = "en") -> bytes
+`view` is the engine's public view for the board and the seat's own view for
+the hand; nothing else reaches a renderer.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+_MODULES = {
+    "detour": "render.detour",
+    "around-the-world": "render.around_the_world",
+    "rails-and-sails": "render.rails_and_sails",
+}
+
+
+def for_game(game_id: str) -> ModuleType:
+    return importlib.import_module(_MODULES[game_id])
