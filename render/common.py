@@ -76,7 +76,8 @@ def draw_token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: f
             rr = r * (1.15 if shape == "triangle" else 1.0)
             if shape == "star" and k % 2:
                 rr = r * 0.55
-            points.append((x + rr * math.cos(angle), y + rr * math.sin(angle) + (r * 0.2 if shape == "triangle" else 0)))
+            dy = r * 0.2 if shape == "triangle" else 0
+            points.append((x + rr * math.cos(angle), y + rr * math.sin(angle) + dy))
         draw.polygon(points, fill=colour, outline=outline, width=3)
     text = label if label is not None else letter
     f = font(max(10, int(r * 1.1)), "bold")

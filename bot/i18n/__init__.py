@@ -8,7 +8,7 @@ English is complete and is the fallback for any missing key.
 from __future__ import annotations
 
 import json
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
