@@ -1,0 +1,439 @@
+"""The game store: SQLite through aiosqlite, WAL, numbered migrations.
+
+One channel holds at most one active game (a partial unique index enforces it).
+One action is one transaction: the log row is appended and the new state written
+with a version check, so two racing clicks apply once and the loser gets
+`VersionConflict`. The service only sees the `Store` interface, so a PostgreSQL
+backend can be added for deployments that outgrow one machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+ACTIVE_STATUSES = ("lobby", "running")
+
+
+class StoreError(Exception):
+    """Base of the store's own errors."""
+
+
+class ChannelBusy(StoreError):
+    """The channel already holds a game in the lobby or running."""
+
+
+class VersionConflict(StoreError):
+    """Someone else changed the game since the caller read it."""
+
+
+@dataclass
+class SeatRecord:
+    position: int
+    user_id: int
+    name: str
+    is_bot: bool = False
+    dm: bool = False
+    seat: str | None = None  # engine seat id, assigned at start ("p1".."pN")
+    lang: str | None = None
+
+
+@dataclass
+class GameRecord:
+    id: int
+    channel_id: int
+    guild_id: int | None
+    game_id: str
+    status: str
+    version: int
+    state: dict[str, Any] | None
+    options: dict[str, Any]
+    settings: dict[str, Any]
+    seed: int
+    host_id: int
+    created_at: float
+    updated_at: float
+    remind_at: float | None = None
+    timeout_at: float | None = None
+    seats: list[SeatRecord] = field(default_factory=list)
+
+    @property
+    def active(self) -> bool:
+        return self.status in ACTIVE_STATUSES
+
+    def seat_of_user(self, user_id: int) -> SeatRecord | None:
+        return next((s for s in self.seats if s.user_id == user_id and not s.is_bot), None)
+
+    def seat_record(self, seat: str) -> SeatRecord | None:
+        return next((s for s in self.seats if s.seat == seat), None)
+
+
+@dataclass
+class ActionRecord:
+    seq: int
+    seat: str
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+    actor: str  # "human" | "ai" | "timeout"
+    at: float
+
+
+class Store(ABC):
+    """What the table service needs from persistence."""
+
+    @abstractmethod
+    async def open(self) -> None: ...
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    async def create_game(self, *, channel_id: int, guild_id: int | None, game_id: str, host: SeatRecord,
+                          options: dict[str, Any], settings: dict[str, Any], seed: int) -> GameRecord: ...
+
+    @abstractmethod
+    async def active_game(self, channel_id: int) -> GameRecord | None: ...
+
+    @abstractmethod
+    async def get_game(self, game_pk: int) -> GameRecord | None: ...
+
+    @abstractmethod
+    async def save_lobby(self, game: GameRecord, *, expected_version: int) -> int:
+        """Write seats/options/settings/status of a game (lobby changes, settings, start,
+        cancel); bumps the version. Returns the new version."""
+
+    @abstractmethod
+    async def commit_action(self, game: GameRecord, *, expected_version: int, seat: str, action: dict[str, Any],
+                            events: list[dict[str, Any]], state: dict[str, Any], status: str, actor: str,
+                            remind_at: float | None, timeout_at: float | None) -> int:
+        """Append one action to the log and write the new state, atomically, if the stored
+        version is still `expected_version`. Returns the new version."""
+
+    @abstractmethod
+    async def actions(self, game_pk: int, *, since: int = 0) -> list[ActionRecord]: ...
+
+    @abstractmethod
+    async def set_deadlines(self, game_pk: int, *, remind_at: float | None, timeout_at: float | None) -> None: ...
+
+    @abstractmethod
+    async def due_games(self, now: float) -> list[GameRecord]:
+        """Running games whose reminder or timeout is due."""
+
+    @abstractmethod
+    async def set_user_pref(self, user_id: int, *, dm: bool | None = None) -> None: ...
+
+    @abstractmethod
+    async def games(self, *, status: str | None = None) -> list[GameRecord]: ...
+
+
+MIGRATIONS: list[str] = [
+    # 1: games, seats, the action log
+    """
+    CREATE TABLE games (
+        id          INTEGER PRIMARY KEY,
+        channel_id  INTEGER NOT NULL,
+        guild_id    INTEGER,
+        game_id     TEXT    NOT NULL,
+        status      TEXT    NOT NULL CHECK (status IN ('lobby','running','finished','cancelled')),
+        version     INTEGER NOT NULL DEFAULT 0,
+        state       TEXT,
+        options     TEXT    NOT NULL DEFAULT '{}',
+        settings    TEXT    NOT NULL DEFAULT '{}',
+        seed        INTEGER NOT NULL,
+        host_id     INTEGER NOT NULL,
+        created_at  REAL    NOT NULL,
+        updated_at  REAL    NOT NULL,
+        remind_at   REAL,
+        timeout_at  REAL
+    );
+    CREATE UNIQUE INDEX games_one_active_per_channel ON games(channel_id) WHERE status IN ('lobby','running');
+    CREATE INDEX games_deadlines ON games(status, remind_at, timeout_at);
+    CREATE TABLE seats (
+        game      INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        position  INTEGER NOT NULL,
+        seat      TEXT,
+        user_id   INTEGER NOT NULL,
+        name      TEXT    NOT NULL,
+        is_bot    INTEGER NOT NULL DEFAULT 0,
+        dm        INTEGER NOT NULL DEFAULT 0,
+        lang      TEXT,
+        PRIMARY KEY (game, position)
+    );
+    CREATE TABLE actions (
+        game    INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq     INTEGER NOT NULL,
+        seat    TEXT    NOT NULL,
+        action  TEXT    NOT NULL,
+        events  TEXT    NOT NULL,
+        actor   TEXT    NOT NULL DEFAULT 'human',
+        at      REAL    NOT NULL,
+        PRIMARY KEY (game, seq)
+    );
+    """,
+    # 2: per-user preferences (DM opt-in carried to new games)
+    """
+    CREATE TABLE user_prefs (
+        user_id INTEGER PRIMARY KEY,
+        dm      INTEGER NOT NULL DEFAULT 0
+    );
+    """,
+]
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+class SQLiteStore(Store):
+    """The default store: one SQLite file in WAL mode.
+
+    `synchronous=NORMAL` in WAL mode survives a crash of the bot process (an
+    acknowledged commit is in the WAL file); set `durable=True` (FULL) to survive
+    power loss too, at some cost per commit.
+    """
+
+    def __init__(self, path: str | Path, *, durable: bool = False) -> None:
+        self.path = str(path)
+        self.durable = durable
+        self._db: aiosqlite.Connection | None = None
+        self._lock = asyncio.Lock()  # one transaction at a time on the shared connection
+
+    @property
+    def db(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise StoreError("store is not open")
+        return self._db
+
+    async def open(self) -> None:
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = await aiosqlite.connect(self.path, isolation_level=None)
+        self._db.row_factory = aiosqlite.Row
+        await self._db.execute("PRAGMA journal_mode=WAL")
+        await self._db.execute(f"PRAGMA synchronous={'FULL' if self.durable else 'NORMAL'}")
+        await self._db.execute("PRAGMA foreign_keys=ON")
+        await self._db.execute("PRAGMA busy_timeout=5000")
+        await self._migrate()
+
+    async def close(self) -> None:
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    async def _migrate(self) -> None:
+        async with self._lock:
+            row = await (await self.db.execute("PRAGMA user_version")).fetchone()
+            current = row[0]
+            for number, sql in enumerate(MIGRATIONS, start=1):
+                if number <= current:
+                    continue
+                await self.db.execute("BEGIN IMMEDIATE")
+                try:
+                    for statement in _split_sql(sql):
+                        await self.db.execute(statement)
+                    await self.db.execute(f"PRAGMA user_version={number}")
+                    await self.db.execute("COMMIT")
+                except BaseException:
+                    await self.db.execute("ROLLBACK")
+                    raise
+
+    async def schema_version(self) -> int:
+        row = await (await self.db.execute("PRAGMA user_version")).fetchone()
+        return int(row[0])
+
+    # -- reading --------------------------------------------------------------
+    async def _seats(self, game_pk: int) -> list[SeatRecord]:
+        cursor = await self.db.execute(
+            "SELECT position, seat, user_id, name, is_bot, dm, lang FROM seats WHERE game=? ORDER BY position",
+            (game_pk,),
+        )
+        return [
+            SeatRecord(position=r["position"], seat=r["seat"], user_id=r["user_id"], name=r["name"],
+                       is_bot=bool(r["is_bot"]), dm=bool(r["dm"]), lang=r["lang"])
+            for r in await cursor.fetchall()
+        ]
+
+    async def _record(self, row: aiosqlite.Row) -> GameRecord:
+        return GameRecord(
+            id=row["id"], channel_id=row["channel_id"], guild_id=row["guild_id"], game_id=row["game_id"],
+            status=row["status"], version=row["version"],
+            state=json.loads(row["state"]) if row["state"] else None,
+            options=json.loads(row["options"]), settings=json.loads(row["settings"]), seed=row["seed"],
+            host_id=row["host_id"], created_at=row["created_at"], updated_at=row["updated_at"],
+            remind_at=row["remind_at"], timeout_at=row["timeout_at"], seats=await self._seats(row["id"]),
+        )
+
+    async def active_game(self, channel_id: int) -> GameRecord | None:
+        cursor = await self.db.execute(
+            "SELECT * FROM games WHERE channel_id=? AND status IN ('lobby','running')", (channel_id,)
+        )
+        row = await cursor.fetchone()
+        return await self._record(row) if row else None
+
+    async def get_game(self, game_pk: int) -> GameRecord | None:
+        row = await (await self.db.execute("SELECT * FROM games WHERE id=?", (game_pk,))).fetchone()
+        return await self._record(row) if row else None
+
+    async def last_game(self, channel_id: int) -> GameRecord | None:
+        row = await (await self.db.execute(
+            "SELECT * FROM games WHERE channel_id=? ORDER BY id DESC LIMIT 1", (channel_id,)
+        )).fetchone()
+        return await self._record(row) if row else None
+
+    async def games(self, *, status: str | None = None) -> list[GameRecord]:
+        if status is None:
+            cursor = await self.db.execute("SELECT * FROM games ORDER BY id")
+        else:
+            cursor = await self.db.execute("SELECT * FROM games WHERE status=? ORDER BY id", (status,))
+        return [await self._record(r) for r in await cursor.fetchall()]
+
+    async def actions(self, game_pk: int, *, since: int = 0) -> list[ActionRecord]:
+        cursor = await self.db.execute(
+            "SELECT seq, seat, action, events, actor, at FROM actions WHERE game=? AND seq>? ORDER BY seq",
+            (game_pk, since),
+        )
+        return [
+            ActionRecord(seq=r["seq"], seat=r["seat"], action=json.loads(r["action"]),
+                         events=json.loads(r["events"]), actor=r["actor"], at=r["at"])
+            for r in await cursor.fetchall()
+        ]
+
+    async def due_games(self, now: float) -> list[GameRecord]:
+        cursor = await self.db.execute(
+            "SELECT * FROM games WHERE status='running' AND ((remind_at IS NOT NULL AND remind_at<=?) "
+            "OR (timeout_at IS NOT NULL AND timeout_at<=?)) ORDER BY id",
+            (now, now),
+        )
+        return [await self._record(r) for r in await cursor.fetchall()]
+
+    async def user_dm(self, user_id: int) -> bool:
+        row = await (await self.db.execute("SELECT dm FROM user_prefs WHERE user_id=?", (user_id,))).fetchone()
+        return bool(row["dm"]) if row else False
+
+    # -- writing --------------------------------------------------------------
+    async def _write_seats(self, game: GameRecord) -> None:
+        await self.db.execute("DELETE FROM seats WHERE game=?", (game.id,))
+        await self.db.executemany(
+            "INSERT INTO seats (game, position, seat, user_id, name, is_bot, dm, lang) VALUES (?,?,?,?,?,?,?,?)",
+            [(game.id, s.position, s.seat, s.user_id, s.name, int(s.is_bot), int(s.dm), s.lang) for s in game.seats],
+        )
+
+    async def create_game(self, *, channel_id: int, guild_id: int | None, game_id: str, host: SeatRecord,
+                          options: dict[str, Any], settings: dict[str, Any], seed: int) -> GameRecord:
+        now = time.time()
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = await self.db.execute(
+                    "INSERT INTO games (channel_id, guild_id, game_id, status, version, options, settings, seed,"
+                    " host_id, created_at, updated_at) VALUES (?,?,?,?,0,?,?,?,?,?,?)",
+                    (channel_id, guild_id, game_id, "lobby", _dumps(options), _dumps(settings), seed, host.user_id,
+                     now, now),
+                )
+                game = GameRecord(id=cursor.lastrowid or 0, channel_id=channel_id, guild_id=guild_id,
+                                  game_id=game_id, status="lobby", version=0, state=None, options=options,
+                                  settings=settings, seed=seed, host_id=host.user_id, created_at=now,
+                                  updated_at=now, seats=[host])
+                await self._write_seats(game)
+                await self.db.execute("COMMIT")
+            except aiosqlite.IntegrityError as exc:
+                await self.db.execute("ROLLBACK")
+                raise ChannelBusy(str(exc)) from exc
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+        return game
+
+    async def save_lobby(self, game: GameRecord, *, expected_version: int) -> int:
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = await self.db.execute(
+                    "UPDATE games SET status=?, options=?, settings=?, state=?, version=version+1, updated_at=?,"
+                    " remind_at=?, timeout_at=? WHERE id=? AND version=?",
+                    (game.status, _dumps(game.options), _dumps(game.settings),
+                     _dumps(game.state) if game.state is not None else None, time.time(), game.remind_at,
+                     game.timeout_at, game.id, expected_version),
+                )
+                if cursor.rowcount != 1:
+                    raise VersionConflict(f"game {game.id} is no longer at version {expected_version}")
+                await self._write_seats(game)
+                await self.db.execute("COMMIT")
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+        game.version = expected_version + 1
+        return game.version
+
+    async def commit_action(self, game: GameRecord, *, expected_version: int, seat: str, action: dict[str, Any],
+                            events: list[dict[str, Any]], state: dict[str, Any], status: str, actor: str,
+                            remind_at: float | None, timeout_at: float | None) -> int:
+        now = time.time()
+        new_version = expected_version + 1
+        state_json = _dumps(state)
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = await self.db.execute(
+                    "UPDATE games SET state=?, status=?, version=?, updated_at=?, remind_at=?, timeout_at=?"
+                    " WHERE id=? AND version=?",
+                    (state_json, status, new_version, now, remind_at, timeout_at, game.id, expected_version),
+                )
+                if cursor.rowcount != 1:
+                    raise VersionConflict(f"game {game.id} is no longer at version {expected_version}")
+                seq_row = await (await self.db.execute(
+                    "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game=?", (game.id,)
+                )).fetchone()
+                await self.db.execute(
+                    "INSERT INTO actions (game, seq, seat, action, events, actor, at) VALUES (?,?,?,?,?,?,?)",
+                    (game.id, seq_row[0], seat, _dumps(action), _dumps(events), actor, now),
+                )
+                await self.db.execute("COMMIT")
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+        game.version = new_version
+        game.state = state
+        game.status = status
+        game.remind_at, game.timeout_at = remind_at, timeout_at
+        game.updated_at = now
+        return new_version
+
+    async def set_deadlines(self, game_pk: int, *, remind_at: float | None, timeout_at: float | None) -> None:
+        async with self._lock:
+            await self.db.execute("UPDATE games SET remind_at=?, timeout_at=? WHERE id=?",
+                                  (remind_at, timeout_at, game_pk))
+
+    async def set_user_pref(self, user_id: int, *, dm: bool | None = None) -> None:
+        if dm is None:
+            return
+        async with self._lock:
+            await self.db.execute(
+                "INSERT INTO user_prefs (user_id, dm) VALUES (?, ?) ON CONFLICT(user_id) DO UPDATE SET dm=excluded.dm",
+                (user_id, int(dm)),
+            )
+
+
+def _split_sql(script: str) -> list[str]:
+    """The migrations' statements, one by one (no semicolons inside statements)."""
+    return [part.strip() for part in script.split(";") if part.strip()]
+
+
+def store_from_url(url: str | None) -> Store:
+    """`sqlite:///path`, a plain path, or None for the default file."""
+    if not url:
+        return SQLiteStore("passepartout.sqlite3")
+    if url.startswith("sqlite:///"):
+        return SQLiteStore(url[len("sqlite:///"):])
+    if url.startswith("sqlite://"):
+        return SQLiteStore(url[len("sqlite://"):] or ":memory:")
+    if "://" in url:
+        raise StoreError(f"unsupported database URL scheme in {url.split('://')[0]!r}; only sqlite is built in")
+    return SQLiteStore(url)
