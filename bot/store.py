@@ -184,6 +184,13 @@ MIGRATIONS: list[str] = [
         dm      INTEGER NOT NULL DEFAULT 0
     );
     """,
+    # 3: small key/value facts about the deployment (e.g. the synced command fingerprint)
+    """
+    CREATE TABLE meta (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
 ]
 
 
@@ -410,6 +417,17 @@ class SQLiteStore(Store):
         async with self._lock:
             await self.db.execute("UPDATE games SET remind_at=?, timeout_at=? WHERE id=?",
                                   (remind_at, timeout_at, game_pk))
+
+    async def get_meta(self, key: str) -> str | None:
+        row = await (await self.db.execute("SELECT value FROM meta WHERE key=?", (key,))).fetchone()
+        return str(row["value"]) if row else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async with self._lock:
+            await self.db.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                (key, value),
+            )
 
     async def set_user_pref(self, user_id: int, *, dm: bool | None = None) -> None:
         if dm is None:

@@ -1,0 +1,470 @@
+"""The Discord adapter: app commands and components in, `Reply` values out.
+
+Every handler is thin: it acknowledges the interaction at once (Discord's 3 s
+deadline; rendering happens after the defer, in a thread), asks the table
+service, and hands the replies to `Delivery`, the one place with Discord side
+effects. Buttons and selects are `DynamicItem`s matched by custom id, so they
+keep working after a restart without any view being re-registered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import inspect
+import io
+import json
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.games import available
+from bot.gameui import Command, GameUI, Param
+from bot.i18n import LANGUAGES, Translator, normalise_language
+from bot.replies import Button, Reply, Select, User, Where
+from bot.service import TableService
+from bot.settings import Settings
+from bot.store import SQLiteStore, Store, store_from_url
+
+log = logging.getLogger("passepartout.discord")
+
+_STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+def _user(interaction: discord.Interaction) -> User:
+    return User(id=interaction.user.id, name=interaction.user.display_name, locale=str(interaction.locale))
+
+
+def _where(interaction: discord.Interaction) -> Where:
+    perms = getattr(interaction, "permissions", None)
+    return Where(
+        channel_id=interaction.channel_id or 0,
+        guild_id=interaction.guild_id,
+        guild_locale=str(interaction.guild_locale) if interaction.guild_locale else None,
+        can_manage=bool(perms and perms.manage_channels),
+    )
+
+
+class CatalogTranslator(app_commands.Translator):
+    """Command names, descriptions and choice names from the i18n catalogs.
+
+    Strings carry their catalog key in `locale_str.extras["key"]`; a translation
+    equal to the English text is not sent (Discord falls back to it anyway).
+    """
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
+                        context: app_commands.TranslationContextTypes) -> str | None:
+        key = string.extras.get("key")
+        if not key:
+            return None
+        lang = normalise_language(locale.value)
+        if lang == "en":
+            return None
+        game_dir = string.extras.get("game_dir")
+        text = Translator(lang, game_dir)(key)
+        if text == key or text == str(string.message):
+            return None
+        if key.startswith("name."):
+            text = text.lower().replace(" ", "-")[:32]
+            if not re.fullmatch(r"[-_\w]{1,32}", text):
+                return None
+        return text[:100]
+
+
+def _ls(english: str, key: str, game_dir: str | None = None) -> app_commands.locale_str:
+    return app_commands.locale_str(english, key=key, game_dir=game_dir)
+
+
+def _desc(key: str, game_dir: str | None = None, fallback: str = "…") -> app_commands.locale_str:
+    english = Translator("en", game_dir)(key)
+    if english == key:
+        english = fallback
+    return _ls(english[:100], key, game_dir)
+
+
+class GameComponent(discord.ui.DynamicItem[discord.ui.Item], template=r"pp:(?P<game>\d+):(?P<version>\d+):(?P<kind>[a-z]+):(?P<payload>.*)"):  # type: ignore[misc]  # noqa: E501
+    """Every button and select the bot sends; the custom id carries game, version and intent."""
+
+    def __init__(self, item: discord.ui.Item) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item,
+                             match: re.Match[str]) -> GameComponent:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        client = interaction.client
+        assert isinstance(client, PassepartoutBot)
+        values = (interaction.data or {}).get("values") if isinstance(interaction.data, dict) else None
+        await client.handle_component(interaction, self.item.custom_id, list(values) if values else None)  # type: ignore[attr-defined]
+
+
+def _view(rows: list[list[Any]]) -> discord.ui.View | None:
+    if not rows:
+        return None
+    view = discord.ui.View(timeout=None)
+    for row_index, row in enumerate(rows[:5]):
+        for comp in row:
+            if isinstance(comp, Button):
+                item: discord.ui.Item = discord.ui.Button(
+                    label=comp.label[:80], custom_id=comp.custom_id, style=_STYLES[comp.style], emoji=comp.emoji,
+                    disabled=comp.disabled, row=row_index)
+            else:
+                assert isinstance(comp, Select)
+                item = discord.ui.Select(
+                    custom_id=comp.custom_id, placeholder=comp.placeholder[:150], row=row_index,
+                    options=[discord.SelectOption(label=o.label[:100], value=o.value, description=o.description)
+                             for o in comp.options[:25]])
+            view.add_item(GameComponent(item))
+    return view
+
+
+class Delivery:
+    """The one place that talks to Discord to send what the service answered."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+
+    @staticmethod
+    def _kwargs(reply: Reply) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {
+            "content": reply.text[:2000] or None,
+            "allowed_mentions": discord.AllowedMentions(
+                everyone=False, roles=False, replied_user=False,
+                users=[discord.Object(id=i) for i in reply.mentions]),
+        }
+        files = [discord.File(io.BytesIO(a.data), filename=a.filename) for a in reply.files]
+        if files:
+            kwargs["files"] = files
+        view = _view(reply.rows)
+        if view is not None:
+            kwargs["view"] = view
+        return kwargs
+
+    async def send(self, replies: list[Reply], interaction: discord.Interaction | None = None) -> None:
+        answered = False
+        for reply in replies:
+            try:
+                if reply.to == "ephemeral" and interaction is not None and reply.user_id == interaction.user.id:
+                    await interaction.followup.send(ephemeral=True, **self._kwargs(reply))
+                    answered = True
+                elif reply.to == "channel":
+                    await self._to_channel(reply, interaction)
+                elif reply.to == "dm" and reply.user_id is not None and reply.user_id > 0:
+                    await self._dm(reply)
+            except discord.HTTPException:
+                log.exception("could not deliver a %s message", reply.to)
+        if interaction is not None and not answered and interaction.type == discord.InteractionType.application_command:
+            # close the "thinking…" placeholder of a deferred slash command
+            try:
+                await interaction.delete_original_response()
+            except discord.HTTPException:
+                log.debug("could not delete the deferred response", exc_info=True)
+
+    async def _to_channel(self, reply: Reply, interaction: discord.Interaction | None) -> None:
+        channel_id = reply.channel_id or (interaction.channel_id if interaction else None)
+        if channel_id is None:
+            return
+        channel = self.client.get_channel(channel_id)
+        if channel is None and interaction is not None and interaction.channel_id == channel_id:
+            channel = interaction.channel
+        if channel is None:
+            channel = await self.client.fetch_channel(channel_id)
+        await channel.send(**self._kwargs(reply))  # type: ignore[union-attr]
+
+    async def _dm(self, reply: Reply) -> None:
+        assert reply.user_id is not None
+        user = self.client.get_user(reply.user_id) or await self.client.fetch_user(reply.user_id)
+        try:
+            await user.send(**self._kwargs(reply))
+        except discord.Forbidden:
+            log.info("user %s does not accept DMs", reply.user_id)
+
+
+class PassepartoutBot(discord.Client):
+    def __init__(self, settings: Settings, store: Store | None = None, **kwargs: Any) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # channels and permissions; no message content needed
+        super().__init__(intents=intents, **kwargs)
+        self.settings = settings
+        self.store = store or store_from_url(settings.database_url)
+        self.service = TableService(self.store, settings)
+        self.tree = app_commands.CommandTree(self)
+        self.delivery = Delivery(self)
+        self._scheduler: asyncio.Task[None] | None = None
+        self.store_opened = False
+        build_commands(self)
+        self.add_dynamic_items(GameComponent)
+
+    async def setup_hook(self) -> None:
+        await self.open_store()
+        await self.tree.set_translator(CatalogTranslator())
+        await self.sync_commands_if_needed()
+        self._scheduler = asyncio.create_task(self._tick_loop(), name="passepartout-scheduler")
+
+    async def open_store(self) -> None:
+        if not self.store_opened:
+            await self.store.open()
+            self.store_opened = True
+
+    async def close(self) -> None:
+        if self._scheduler is not None:
+            self._scheduler.cancel()
+        await super().close()
+        if self.store_opened:
+            await self.store.close()
+            self.store_opened = False
+
+    # -- command sync -------------------------------------------------------------
+    async def command_fingerprint(self) -> str:
+        payload = [cmd.to_dict(self.tree) for cmd in self.tree.get_commands()]
+        catalogs = sorted(str(p) for p in _catalog_files())
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True, default=str).encode())
+        for path in catalogs:
+            digest.update(Path(path).read_bytes())
+        return digest.hexdigest()
+
+    async def sync_commands_if_needed(self) -> bool:
+        """Sync when the definitions changed since the last sync (or always/never by setting);
+        with DEV_GUILD_ID the commands go to that guild, where they appear at once."""
+        mode = self.settings.sync_commands
+        if mode == "never":
+            return False
+        fingerprint = await self.command_fingerprint()
+        scope = f"guild:{self.settings.dev_guild_id}" if self.settings.dev_guild_id else "global"
+        key = f"commands:{scope}"
+        previous = await self.store.get_meta(key) if isinstance(self.store, SQLiteStore) else None
+        if mode != "always" and previous == fingerprint:
+            log.info("slash commands unchanged; not syncing (%s)", scope)
+            return False
+        if self.settings.dev_guild_id:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+        if isinstance(self.store, SQLiteStore):
+            await self.store.set_meta(key, fingerprint)
+        log.info("slash commands synced (%s)", scope)
+        return True
+
+    # -- interactions ------------------------------------------------------------------
+    async def run_command(self, interaction: discord.Interaction,
+                          call: Callable[[User, Where], Awaitable[list[Reply]]]) -> None:
+        """Defer (so slow work never misses the 3 s deadline), ask the service, deliver."""
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        user, where = _user(interaction), _where(interaction)
+        replies = await self.service.guarded(user, call(user, where))
+        await self.delivery.send(replies, interaction)
+
+    async def handle_component(self, interaction: discord.Interaction, custom_id: str,
+                               values: list[str] | None) -> None:
+        if not interaction.response.is_done():
+            await interaction.response.defer()
+        user, where = _user(interaction), _where(interaction)
+        replies = await self.service.guarded(user, self.service.component(user, where, custom_id, values))
+        await self.delivery.send(replies, interaction)
+
+    async def _tick_loop(self) -> None:
+        await self.wait_until_ready()
+        while not self.is_closed():
+            try:
+                replies = await self.service.tick()
+                await self.delivery.send(replies)
+            except Exception:
+                log.exception("scheduler tick failed")
+            await asyncio.sleep(self.settings.tick_seconds)
+
+    async def on_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
+        log.error("command error: %s", error, exc_info=error)
+        user = _user(interaction)
+        replies = self.service.refuse(user, "error.internal")
+        if not interaction.response.is_done():
+            await interaction.response.send_message(replies[0].text, ephemeral=True)
+        else:
+            await interaction.followup.send(replies[0].text, ephemeral=True)
+
+
+def _catalog_files() -> list[Path]:
+    root = Path(__file__).parent
+    return sorted(root.glob("i18n/locales/*.json")) + sorted(root.glob("games/*/locales/*.json"))
+
+
+# -- the /game group -------------------------------------------------------------------
+
+
+def build_commands(bot: PassepartoutBot) -> None:
+    """Register `/game` and one group per available game on the bot's tree."""
+    bot.tree.on_error = bot.on_app_command_error  # type: ignore[method-assign]
+    bot.tree.add_command(_game_group(bot))
+    for ui in available().values():
+        bot.tree.add_command(_game_command_group(bot, ui))
+
+
+def _game_group(bot: PassepartoutBot) -> app_commands.Group:
+    svc = bot.service
+    group = app_commands.Group(name=_ls("game", "name.game"), description=_desc("cmd.game"), guild_only=True)
+    game_choices = [app_commands.Choice(name=_ls(ui.translator("en")("title")[:100], "title", str(ui.package_dir /
+                                                                                                  "locales")),
+                                        value=game_id) for game_id, ui in available().items()]
+    language_choices = [app_commands.Choice(name=name, value=code)
+                        for code, name in (("en", "English"), ("de", "Deutsch"), ("fr", "Français"))
+                        if code in LANGUAGES]
+
+    def sub(name: str, **described: str) -> Callable[[Callable[..., Any]], app_commands.Command]:
+        def wrap(fn: Callable[..., Any]) -> app_commands.Command:
+            command = app_commands.Command(name=_ls(name, f"name.game.{name}"),
+                                           description=_desc(f"cmd.game.{name}"), callback=fn, parent=group)
+            for param_name in described:
+                command._params[param_name].description = _desc(f"cmd.game.{name}.{param_name}")
+            group.add_command(command)
+            return command
+        return wrap
+
+    @sub("new", game="", options="", language="")
+    async def new(interaction: discord.Interaction, game: str, options: str | None = None,
+                  language: str | None = None) -> None:
+        await bot.run_command(interaction, lambda u, w: svc.new_game(u, w, game, options=options, language=language))
+
+    new._params["game"].choices = game_choices
+    new._params["language"].choices = language_choices
+
+    @sub("join")
+    async def join(interaction: discord.Interaction) -> None:
+        await bot.run_command(interaction, svc.join)
+
+    @sub("leave")
+    async def leave(interaction: discord.Interaction) -> None:
+        await bot.run_command(interaction, svc.leave)
+
+    @sub("start")
+    async def start(interaction: discord.Interaction) -> None:
+        await bot.run_command(interaction, svc.start)
+
+    @sub("addbot", count="")
+    async def addbot(interaction: discord.Interaction, count: app_commands.Range[int, 1, 5] = 1) -> None:
+        await bot.run_command(interaction, lambda u, w: svc.addbot(u, w, count))
+
+    @sub("status")
+    async def status(interaction: discord.Interaction) -> None:
+        await bot.run_command(interaction, svc.status)
+
+    @sub("hand")
+    async def hand(interaction: discord.Interaction) -> None:
+        await bot.run_command(interaction, svc.hand)
+
+    @sub("log", count="")
+    async def log_(interaction: discord.Interaction, count: app_commands.Range[int, 1, 50] = 15) -> None:
+        await bot.run_command(interaction, lambda u, w: svc.log_(u, w, count))
+
+    @sub("rules", game="")
+    async def rules(interaction: discord.Interaction, game: str | None = None) -> None:
+        await bot.run_command(interaction, lambda u, w: svc.rules_help(u, w, game))
+
+    rules._params["game"].choices = game_choices
+
+    @sub("settings", dm="", language="", reminder_hours="", timeout_hours="")
+    async def settings(interaction: discord.Interaction, dm: bool | None = None, language: str | None = None,
+                       reminder_hours: app_commands.Range[int, 0, 720] | None = None,
+                       timeout_hours: app_commands.Range[int, 0, 720] | None = None) -> None:
+        await bot.run_command(interaction, lambda u, w: svc.settings_cmd(
+            u, w, dm=dm, language=language, reminder_hours=reminder_hours, timeout_hours=timeout_hours))
+
+    settings._params["language"].choices = language_choices
+
+    @sub("resign")
+    async def resign(interaction: discord.Interaction) -> None:
+        await bot.run_command(interaction, svc.resign)
+
+    @sub("cancel")
+    async def cancel(interaction: discord.Interaction) -> None:
+        await bot.run_command(interaction, svc.cancel)
+
+    return group
+
+
+# -- one group per game, built from its GameUI declaration ----------------------------------
+
+_PYTHON_TYPES: dict[str, type] = {"int": int, "str": str, "bool": bool, "pick": str}
+
+
+def _game_command_group(bot: PassepartoutBot, ui: GameUI) -> app_commands.Group:
+    game_dir = str(ui.package_dir / "locales")
+    group = app_commands.Group(name=_ls(ui.group, f"name.{ui.group}", game_dir),
+                               description=_desc("group", game_dir, ui.game_id), guild_only=True)
+    for spec in ui.commands:
+        group.add_command(_game_subcommand(bot, ui, spec, group, game_dir))
+    return group
+
+
+def _game_subcommand(bot: PassepartoutBot, ui: GameUI, spec: Command, group: app_commands.Group,
+                     game_dir: str) -> app_commands.Command:
+    svc = bot.service
+
+    async def callback(interaction: discord.Interaction, **values: Any) -> None:
+        await bot.run_command(interaction, lambda u, w: svc.command(u, w, ui.group, spec.name, values))
+
+    # discord.py reads parameters from the signature: give the callback one built from the spec
+    parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                    annotation=discord.Interaction)]
+    ordered = sorted(spec.params, key=lambda p: not p.required)  # Discord wants required options first
+    for param in ordered:
+        annotation: Any = _PYTHON_TYPES[param.kind]
+        if param.kind == "int" and (param.min_value is not None or param.max_value is not None):
+            annotation = app_commands.Range[int, param.min_value, param.max_value]
+        parameters.append(inspect.Parameter(
+            param.name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation if param.required else
+            annotation | None, default=inspect.Parameter.empty if param.required else None))
+    callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    callback.__annotations__ = {}
+    command = app_commands.Command(name=_ls(spec.name, f"name.{spec.name}", game_dir),
+                                   description=_desc(f"cmd.{spec.name}", game_dir, spec.name),
+                                   callback=callback, parent=group)
+    for param in ordered:
+        cp = command._params[param.name]
+        cp.description = _desc(f"cmd.{spec.name}.{param.name}", game_dir, param.name)
+        if param.choices:
+            t_en = ui.translator("en")
+            cp.choices = [app_commands.Choice(
+                name=_ls(_choice_label(t_en, param, value), f"choice.{param.name}.{value}", game_dir), value=value)
+                for value in param.choices]
+        if param.kind == "pick":
+            cp.autocomplete = _autocomplete(bot, ui, spec, param)
+    return command
+
+
+def _choice_label(t: Translator, param: Param, value: Any) -> str:
+    key = f"choice.{param.name}.{value}"
+    text = t(key)
+    return (text if text != key else str(value))[:100]
+
+
+def _autocomplete(bot: PassepartoutBot, ui: GameUI, spec: Command, param: Param
+                  ) -> Callable[[discord.Interaction, str], Awaitable[list[app_commands.Choice[str]]]]:
+    async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        try:
+            pairs = await bot.service.autocomplete(_user(interaction), _where(interaction), ui.group, spec.name,
+                                                   param.name, current or "")
+        except Exception:
+            log.exception("autocomplete failed")
+            return []
+        return [app_commands.Choice(name=label, value=value) for label, value in pairs]
+
+    return complete
+
+
+def create_bot(settings: Settings, store: Store | None = None, **kwargs: Any) -> PassepartoutBot:
+    """The whole bot (commands, components, store, scheduler), built without connecting."""
+    return PassepartoutBot(settings, store, **kwargs)

@@ -1,0 +1,302 @@
+"""The local table: play through the table service at a terminal, or from a script.
+
+    python -m bot.local                         # interactive, several named users
+    python -m bot.local --script FILE --out DIR # one JSON line per reply
+
+Script and interactive lines:
+    <user> /<command> [sub] [option:value ...]   e.g.  alice /game new game:detour
+                                                       bob /detour choose card:8
+    <user> !press <label or number>              press a button the user can see
+    <user> !choose <label or number>             pick an option of a select the user can see
+    <user> !locale <en|de|fr>                    the user's Discord language
+    !wait <hours>                                advance the clock and run reminders/timeouts
+    # comment                                    ignored
+Interactively, a line starting with `/` or `!` is typed by the current user; `@bob`
+switches the current user. Values with spaces go in quotes: options:"a=1 b=2".
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from bot.games import available
+from bot.gameui import Param
+from bot.replies import Button, Reply, Select, User, Where
+from bot.service import TableService
+from bot.settings import Settings, load_settings
+from bot.store import SQLiteStore
+
+GAME_COMMANDS = ("new", "join", "leave", "start", "addbot", "status", "hand", "log", "rules", "settings",
+                 "resign", "cancel", "list")
+
+
+class FakeClock:
+    """Local time that `!wait` can move forward, so reminders can be tried at once."""
+
+    def __init__(self) -> None:
+        import time
+
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def user_id_for(name: str) -> int:
+    """A stable fake Discord id per local user name."""
+    return int.from_bytes(hashlib.blake2s(name.lower().encode(), digest_size=6).digest(), "big")
+
+
+class LocalTable:
+    def __init__(self, service: TableService, clock: FakeClock, *, out_dir: Path | None = None,
+                 channel_id: int = 1, guild_id: int = 1, lang: str = "en", emit: TextIO = sys.stdout) -> None:
+        self.service = service
+        self.clock = clock
+        self.out_dir = out_dir
+        self.where = Where(channel_id=channel_id, guild_id=guild_id, guild_locale=lang)
+        self.locales: dict[str, str] = {}
+        self.default_lang = lang
+        self.emit = emit
+        self.image_count = 0
+        self.visible: dict[str, list[Reply]] = {}  # user -> latest replies they can see, newest last
+        self.names: dict[int, str] = {}
+        self.channel_log: list[Reply] = []
+
+    def user(self, name: str) -> User:
+        uid = user_id_for(name)
+        self.names[uid] = name
+        return User(id=uid, name=name, locale=self.locales.get(name, self.default_lang))
+
+    # -- parsing ----------------------------------------------------------------
+    async def run_line(self, line: str, current: str | None = None) -> list[Reply]:
+        line = line.strip()
+        if not line or line.startswith("#"):
+            return []
+        try:
+            words = shlex.split(line)
+        except ValueError as exc:
+            return self._local_error(current, f"cannot read that line: {exc}")
+        if words[0] == "!wait":
+            hours = float(words[1]) if len(words) > 1 else 1.0
+            self.clock.now += hours * 3600
+            return await self._deliver(await self.service.tick())
+        if words[0].startswith(("/", "!")):
+            if current is None:
+                return self._local_error(None, "who is typing? start the line with a user name")
+            name = current
+        else:
+            name, words = words[0], words[1:]
+        if not words:
+            return []
+        user = self.user(name)
+        head = words[0]
+        if head == "!locale" and len(words) > 1:
+            self.locales[name] = words[1]
+            return []
+        if head in ("!press", "!choose"):
+            target = " ".join(words[1:])
+            return await self._deliver(await self._component(user, name, target, select=head == "!choose"))
+        if not head.startswith("/"):
+            return self._local_error(name, f"unknown command {head!r}")
+        return await self._deliver(await self._slash(user, head[1:], words[1:]))
+
+    def _local_error(self, name: str | None, text: str) -> list[Reply]:
+        reply = Reply("ephemeral", f"⚠️ {text}", user_id=user_id_for(name) if name else None)
+        self._print(reply, [])
+        return [reply]
+
+    @staticmethod
+    def _split_options(words: list[str]) -> tuple[list[str], dict[str, str]]:
+        positional: list[str] = []
+        options: dict[str, str] = {}
+        for word in words:
+            if ":" in word and not word.startswith(":"):
+                key, value = word.split(":", 1)
+                options[key] = value
+            else:
+                positional.append(word)
+        return positional, options
+
+    async def _slash(self, user: User, command: str, words: list[str]) -> list[Reply]:
+        positional, options = self._split_options(words)
+        sub = positional[0] if positional else ""
+        svc, where = self.service, self.where
+        if command == "game":
+            return await svc.guarded(user, self._game(user, sub, options))
+        ui = next((u for u in available().values() if u.group == command), None)
+        if ui is None:
+            return svc.refuse(user, "error.unknown_command")
+        spec = next((c for c in ui.commands if c.name == sub), None)
+        if spec is None:
+            return svc.refuse(user, "error.unknown_command")
+        values: dict[str, Any] = {}
+        for param in spec.params:
+            if param.name in options:
+                converted = _convert(param, options[param.name])
+                if converted is None:
+                    return svc.refuse(user, "error.bad_choice", option=param.name, value=options[param.name])
+                values[param.name] = converted
+        return await svc.guarded(user, svc.command(user, where, command, sub, values))
+
+    async def _game(self, user: User, sub: str, o: dict[str, str]) -> list[Reply]:
+        svc, where = self.service, self.where
+        if sub == "new":
+            return await svc.new_game(user, where, o.get("game", ""), options=o.get("options"),
+                                      language=o.get("language"))
+        if sub == "addbot":
+            count = int(o["count"]) if o.get("count", "").isdigit() else 1
+            return await svc.addbot(user, where, count)
+        if sub == "log":
+            return await svc.log_(user, where, int(o["count"]) if o.get("count", "").isdigit() else 15)
+        if sub == "rules":
+            return await svc.rules_help(user, where, o.get("game"))
+        if sub == "settings":
+            dm = o.get("dm")
+            return await svc.settings_cmd(
+                user, where, dm=None if dm is None else dm.lower() in ("1", "true", "yes", "on"),
+                language=o.get("language"),
+                reminder_hours=float(o["reminder_hours"]) if "reminder_hours" in o else None,
+                timeout_hours=float(o["timeout_hours"]) if "timeout_hours" in o else None,
+            )
+        simple = {"join": svc.join, "leave": svc.leave, "start": svc.start, "status": svc.status,
+                  "hand": svc.hand, "resign": svc.resign, "cancel": svc.cancel}
+        if sub in simple:
+            return await simple[sub](user, where)
+        if sub == "list":
+            return await svc.games_list(user)
+        return svc.refuse(user, "error.unknown_command")
+
+    async def _component(self, user: User, name: str, target: str, *, select: bool) -> list[Reply]:
+        """Find the button/select option `target` among what `name` can see, newest first."""
+        candidates: list[tuple[str, str, list[str] | None]] = []  # (label, custom id, values)
+        for reply in reversed(self.visible.get(name, [])):
+            for row in reply.rows:
+                for comp in row:
+                    if select and isinstance(comp, Select):
+                        candidates += [(o.label, comp.custom_id, [o.value]) for o in comp.options]
+                    elif not select and isinstance(comp, Button) and not comp.disabled:
+                        candidates.append((comp.label, comp.custom_id, None))
+            if candidates:
+                break
+        if not candidates:
+            return self._local_error(name, "no buttons or menus to use here")
+        chosen = None
+        if target.isdigit() and 1 <= int(target) <= len(candidates):
+            chosen = candidates[int(target) - 1]
+        else:
+            low = target.casefold()
+            chosen = next((c for c in candidates if c[0].casefold() == low), None) or next(
+                (c for c in candidates if low in c[0].casefold()), None)
+        if chosen is None:
+            labels = " | ".join(c[0] for c in candidates)
+            return self._local_error(name, f"nothing called {target!r}; you can use: {labels}")
+        return await self.service.guarded(user, self.service.component(user, self.where, chosen[1], chosen[2]))
+
+    # -- output -----------------------------------------------------------------
+    async def _deliver(self, replies: list[Reply]) -> list[Reply]:
+        for reply in replies:
+            paths: list[str] = []
+            for attachment in reply.files:
+                self.image_count += 1
+                if self.out_dir is not None:
+                    self.out_dir.mkdir(parents=True, exist_ok=True)
+                    path = self.out_dir / f"{self.image_count:04d}-{attachment.filename}"
+                    path.write_bytes(attachment.data)
+                    paths.append(str(path))
+                else:
+                    paths.append(attachment.filename)
+            if reply.to == "channel":
+                for name in list(self.visible) + [n for n in self.names.values() if n not in self.visible]:
+                    self.visible.setdefault(name, []).append(reply)
+            elif reply.user_id is not None:
+                name = self.names.get(reply.user_id)
+                if name is not None:
+                    self.visible.setdefault(name, []).append(reply)
+            for seen in self.visible.values():
+                del seen[:-6]
+            self._print(reply, paths)
+        return replies
+
+    def _print(self, reply: Reply, paths: list[str]) -> None:
+        data = reply.as_json(paths)
+        data["user"] = self.names.get(reply.user_id) if reply.user_id is not None else None
+        text = str(data["text"])
+        for uid, name in self.names.items():
+            text = text.replace(f"<@{uid}>", f"@{name}")
+        data["text"] = text
+        self.emit.write(json.dumps(data, ensure_ascii=False) + "\n")
+        self.emit.flush()
+
+
+def _convert(param: Param, raw: str) -> Any:
+    if param.kind == "int":
+        try:
+            return int(raw)
+        except ValueError:
+            return None
+    if param.kind == "bool":
+        return raw.lower() in ("1", "true", "yes", "on")
+    if param.choices:
+        for choice in param.choices:
+            if str(choice).lower() == raw.lower():
+                return choice
+    return raw
+
+
+async def _main(args: argparse.Namespace) -> int:
+    settings = load_settings(None if args.no_env else ".env")
+    clock = FakeClock()
+    store = SQLiteStore(args.db or ":memory:")
+    await store.open()
+    service = TableService(store, Settings(**{**settings.__dict__, "discord_token": None}), clock=clock)
+    out = Path(args.out) if args.out else (Path("out") if not args.script else None)
+    table = LocalTable(service, clock, out_dir=out, lang=args.lang)
+    try:
+        if args.script:
+            lines = Path(args.script).read_text(encoding="utf-8").splitlines()
+            for line in lines:
+                await table.run_line(line)
+            return 0
+        return await _interactive(table)
+    finally:
+        await store.close()
+
+
+async def _interactive(table: LocalTable) -> int:
+    print("Passepartout local table. Type `@alice` to become alice, then `/game new game:detour`.")
+    print("Games:", ", ".join(sorted(available())), "— `/game rules game:<id>` explains one; Ctrl-D quits.")
+    current = "alice"
+    loop = asyncio.get_running_loop()
+    while True:
+        try:
+            line = await loop.run_in_executor(None, input, f"[{current}]> ")
+        except EOFError:
+            print()
+            return 0
+        line = line.strip()
+        if line.startswith("@") and len(line) > 1:
+            current = line[1:].split()[0]
+            continue
+        await table.run_line(line, current)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot.local", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--script", help="read lines from FILE instead of the terminal")
+    parser.add_argument("--out", help="write images to DIR (default ./out when interactive)")
+    parser.add_argument("--db", help="SQLite file (default: in memory)")
+    parser.add_argument("--lang", default="en", help="the server's language: en, de or fr")
+    parser.add_argument("--no-env", action="store_true", help="do not read .env")
+    args = parser.parse_args(argv)
+    return asyncio.run(_main(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,88 @@
+"""What the table service answers: plain data that both adapters turn into output.
+
+The Discord adapter turns these into messages, ephemeral replies, DMs, buttons and
+selects; the local table prints them as JSON lines. Keeping them as data is what
+lets the tests check exactly what a Discord user would get.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Destination = Literal["channel", "ephemeral", "dm"]
+ButtonStyle = Literal["primary", "secondary", "success", "danger"]
+
+
+@dataclass(frozen=True)
+class User:
+    id: int
+    name: str
+    locale: str | None = None  # the user's Discord locale, for ephemeral replies
+
+
+@dataclass(frozen=True)
+class Where:
+    channel_id: int
+    guild_id: int | None = None
+    guild_locale: str | None = None
+    can_manage: bool = False  # the user has Manage Channels here
+
+
+@dataclass(frozen=True)
+class Button:
+    label: str
+    custom_id: str
+    style: ButtonStyle = "secondary"
+    emoji: str | None = None
+    disabled: bool = False
+
+
+@dataclass(frozen=True)
+class SelectOption:
+    label: str
+    value: str
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class Select:
+    custom_id: str
+    placeholder: str
+    options: tuple[SelectOption, ...]
+
+
+Component = Button | Select
+
+
+@dataclass
+class Attachment:
+    filename: str
+    data: bytes
+
+
+@dataclass
+class Reply:
+    """One message. `user_id` is the recipient of an ephemeral reply or DM; `mentions`
+    are the users a channel message pings (nobody else is pinged)."""
+
+    to: Destination
+    text: str
+    user_id: int | None = None
+    channel_id: int | None = None
+    files: list[Attachment] = field(default_factory=list)
+    rows: list[list[Component]] = field(default_factory=list)
+    mentions: list[int] = field(default_factory=list)
+
+    def as_json(self, image_paths: list[str] | None = None) -> dict[str, object]:
+        """The local table's line format."""
+        out: dict[str, object] = {"to": self.to, "user": self.user_id, "text": self.text,
+                                  "files": image_paths if image_paths is not None else [f.filename for f in self.files]}
+        buttons = [c for row in self.rows for c in row]
+        if buttons:
+            out["components"] = [
+                {"label": c.label, "id": c.custom_id} if isinstance(c, Button)
+                else {"select": c.placeholder, "id": c.custom_id, "options": [o.label for o in c.options]}
+                for c in buttons
+            ]
+        return out

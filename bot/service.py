@@ -1,0 +1,939 @@
+"""The table service: every behaviour of the bot, independent of Discord.
+
+A command comes in as (who, where, what) and goes out as a list of `Reply`
+values. The Discord adapter and the local table are thin translators around
+this class, so tests of the service test what Discord users get.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bot.games import available, ui_for
+from bot.gameui import Command, GameUI, action_key
+from bot.i18n import LANGUAGES, Translator, normalise_language
+from bot.replies import Attachment, Button, Reply, Select, SelectOption, User, Where
+from bot.settings import Settings
+from bot.store import ChannelBusy, GameRecord, SeatRecord, SQLiteStore, Store, VersionConflict
+from engine import IllegalAction, Rules, registry
+from render import for_game as renderer_for
+
+log = logging.getLogger("passepartout.service")
+
+AI_NAMES = ["Phileas", "Aouda", "Fix", "Proctor", "Stuart", "Ralph"]
+AI_USER_BASE = -1000  # AI seats get negative user ids, never a Discord user
+MAX_AI_STEPS = 20_000
+PREFIX = "pp"
+
+
+class Refusal(Exception):
+    """A polite no: the message id and its parameters, shown privately."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.params = params
+
+
+def action_hash(action: dict[str, Any]) -> str:
+    """10 hex characters naming an action inside a custom id or select value."""
+    return hashlib.blake2s(action_key(action).encode(), digest_size=5).hexdigest()
+
+
+def custom_id(game_pk: int, version: int, kind: str, payload: str = "") -> str:
+    return f"{PREFIX}:{game_pk}:{version}:{kind}:{payload}"
+
+
+def parse_custom_id(value: str) -> tuple[int, int, str, str] | None:
+    parts = value.split(":", 4)
+    if len(parts) != 5 or parts[0] != PREFIX or not parts[1].isdigit() or not parts[2].isdigit():
+        return None
+    return int(parts[1]), int(parts[2]), parts[3], parts[4]
+
+
+def parse_options(text: str | None) -> dict[str, Any]:
+    """`key=value key2=value2` (commas also separate) -> typed values."""
+    result: dict[str, Any] = {}
+    if not text:
+        return result
+    for chunk in text.replace(",", " ").split():
+        if "=" not in chunk:
+            raise Refusal("error.option_syntax", chunk=chunk)
+        key, raw = chunk.split("=", 1)
+        key = key.strip().lower().replace("-", "_")
+        low = raw.strip().lower()
+        value: Any
+        if low in ("true", "yes", "on"):
+            value = True
+        elif low in ("false", "no", "off"):
+            value = False
+        elif low.lstrip("-").isdigit():
+            value = int(low)
+        else:
+            value = raw.strip()
+        result[key] = value
+    return result
+
+
+@dataclass
+class Loaded:
+    """A running game read from the store with its engine state."""
+
+    record: GameRecord
+    rules: Rules
+    ui: GameUI
+    state: Any
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {s.seat: s.name for s in self.record.seats if s.seat}
+
+
+class TableService:
+    def __init__(self, store: Store, settings: Settings | None = None, *,
+                 clock: Callable[[], float] = time.time,
+                 render_in_thread: bool = True) -> None:
+        self.store = store
+        self.settings = settings or Settings()
+        self.clock = clock
+        self.render_in_thread = render_in_thread
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    # -- helpers --------------------------------------------------------------
+    def _lock(self, channel_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(channel_id, asyncio.Lock())
+
+    def t(self, lang: str | None, ui: GameUI | None = None) -> Translator:
+        lang = normalise_language(lang)
+        return ui.translator(lang) if ui else Translator(lang)
+
+    def user_t(self, user: User, ui: GameUI | None = None) -> Translator:
+        return self.t(user.locale, ui)
+
+    def game_t(self, record: GameRecord, ui: GameUI | None = None) -> Translator:
+        return self.t(record.settings.get("language"), ui)
+
+    def private(self, user: User, text: str, **kw: Any) -> Reply:
+        return Reply("ephemeral", text, user_id=user.id, **kw)
+
+    def refuse(self, user: User, key: str, ui: GameUI | None = None, **params: Any) -> list[Reply]:
+        return [self.private(user, "⚠️ " + self.user_t(user, ui)(key, **params))]
+
+    async def _render(self, fn: Callable[..., bytes], *args: Any, **kw: Any) -> bytes:
+        if self.render_in_thread:
+            return await asyncio.to_thread(fn, *args, **kw)
+        return fn(*args, **kw)
+
+    def _load(self, record: GameRecord) -> Loaded:
+        rules = registry.get(record.game_id)
+        return Loaded(record, rules, ui_for(record.game_id), rules.load(record.state) if record.state else None)
+
+    async def _running(self, user: User, where: Where) -> Loaded:
+        record = await self.store.active_game(where.channel_id)
+        if record is None:
+            raise Refusal("error.no_game")
+        if record.status != "running":
+            raise Refusal("error.not_started")
+        return self._load(record)
+
+    def _deadlines(self, record: GameRecord) -> tuple[float | None, float | None]:
+        now = self.clock()
+        remind_h = float(record.settings.get("reminder_hours", self.settings.reminder_hours))
+        timeout_h = float(record.settings.get("timeout_hours", self.settings.timeout_hours))
+        remind = now + remind_h * 3600 if remind_h > 0 else None
+        timeout = now + timeout_h * 3600 if timeout_h > 0 else None
+        return remind, timeout
+
+    # -- lobby ----------------------------------------------------------------
+    async def games_list(self, user: User) -> list[Reply]:
+        t = self.user_t(user)
+        lines = [t("games.header")]
+        for game_id, ui in available().items():
+            rules = registry.get(game_id)
+            title = ui.translator(t.lang)("title")
+            lines.append(t("games.line", id=game_id, title=title, min=rules.min_players, max=rules.max_players))
+        return [self.private(user, "\n".join(lines))]
+
+    async def new_game(self, user: User, where: Where, game_id: str, *, options: str | dict[str, Any] | None = None,
+                       language: str | None = None, seed: int | None = None) -> list[Reply]:
+        try:
+            games = available()
+            if game_id not in games:
+                raise Refusal("error.unknown_game", game=game_id, games=", ".join(sorted(games)))
+            rules = registry.get(game_id)
+            opts = parse_options(options) if isinstance(options, str) or options is None else dict(options)
+            try:
+                opts = rules.validate_options(opts)
+            except IllegalAction as exc:
+                raise Refusal("error.bad_options", detail=self._illegal_text(exc, games[game_id], user)) from exc
+            if language is not None and normalise_language(language) != language.split("-")[0].lower():
+                raise Refusal("error.bad_language", languages=", ".join(LANGUAGES))
+            lang = normalise_language(language or where.guild_locale or self.settings.default_language)
+            settings = {
+                "language": lang,
+                "reminder_hours": self.settings.reminder_hours,
+                "timeout_hours": self.settings.timeout_hours,
+            }
+            host = SeatRecord(position=0, user_id=user.id, name=user.name, lang=normalise_language(user.locale),
+                              dm=await self._user_dm(user.id))
+            async with self._lock(where.channel_id):
+                try:
+                    record = await self.store.create_game(
+                        channel_id=where.channel_id, guild_id=where.guild_id, game_id=game_id, host=host,
+                        options=opts, settings=settings,
+                        seed=seed if seed is not None else random.SystemRandom().randrange(1, 2**31),
+                    )
+                except ChannelBusy:
+                    existing = await self.store.active_game(where.channel_id)
+                    title = ui_for(existing.game_id).translator(self.user_t(user).lang)("title") if existing else "?"
+                    raise Refusal("error.channel_busy", title=title) from None
+        except Refusal as r:
+            return self.refuse(user, r.key, **r.params)
+        return [self._lobby_message(record)]
+
+    def _lobby_message(self, record: GameRecord, note: str | None = None) -> Reply:
+        ui = ui_for(record.game_id)
+        t = self.game_t(record, ui)
+        rules = registry.get(record.game_id)
+        host_mark = " " + t("lobby.host_mark")
+        players = "\n".join(
+            f"{i + 1}. {'🤖 ' if s.is_bot else ''}{s.name}{host_mark if s.user_id == record.host_id else ''}"
+            for i, s in enumerate(record.seats)
+        )
+        options = ", ".join(f"{k}={v}" for k, v in record.options.items()) or t("lobby.no_options")
+        text = t("lobby.text", title=t("title"), players=players, count=len(record.seats),
+                 min=rules.min_players, max=rules.max_players, options=options, language=record.settings["language"])
+        if note:
+            text = note + "\n" + text
+        rows = [[
+            Button(t("button.join"), custom_id(record.id, record.version, "join"), "primary", "✋"),
+            Button(t("button.leave"), custom_id(record.id, record.version, "leave"), "secondary"),
+            Button(t("button.addbot"), custom_id(record.id, record.version, "addbot"), "secondary", "🤖"),
+            Button(t("button.start"), custom_id(record.id, record.version, "start"), "success", "▶️",
+                   disabled=len(record.seats) < rules.min_players),
+        ]]
+        return Reply("channel", text, channel_id=record.channel_id, rows=rows)
+
+    async def _lobby(self, user: User, where: Where) -> GameRecord:
+        record = await self.store.active_game(where.channel_id)
+        if record is None:
+            raise Refusal("error.no_game")
+        if record.status != "lobby":
+            raise Refusal("error.already_started")
+        return record
+
+    async def _user_dm(self, user_id: int) -> bool:
+        if isinstance(self.store, SQLiteStore):
+            return await self.store.user_dm(user_id)
+        return False
+
+    async def join(self, user: User, where: Where) -> list[Reply]:
+        async with self._lock(where.channel_id):
+            try:
+                record = await self._lobby(user, where)
+                rules = registry.get(record.game_id)
+                if record.seat_of_user(user.id):
+                    raise Refusal("error.already_joined")
+                if len(record.seats) >= rules.max_players:
+                    raise Refusal("error.table_full", max=rules.max_players)
+                record.seats.append(SeatRecord(position=self._next_position(record), user_id=user.id, name=user.name,
+                                               lang=normalise_language(user.locale), dm=await self._user_dm(user.id)))
+                await self.store.save_lobby(record, expected_version=record.version)
+            except Refusal as r:
+                return self.refuse(user, r.key, **r.params)
+            except VersionConflict:
+                return self.refuse(user, "error.conflict")
+        note = self.game_t(record, ui_for(record.game_id))("lobby.joined", name=user.name)
+        return [self._lobby_message(record, note)]
+
+    @staticmethod
+    def _next_position(record: GameRecord) -> int:
+        return max((s.position for s in record.seats), default=-1) + 1
+
+    async def leave(self, user: User, where: Where) -> list[Reply]:
+        async with self._lock(where.channel_id):
+            try:
+                record = await self._lobby(user, where)
+                seat = record.seat_of_user(user.id)
+                if seat is None:
+                    raise Refusal("error.not_seated")
+                record.seats.remove(seat)
+                humans = [s for s in record.seats if not s.is_bot]
+                if not humans:
+                    record.status = "cancelled"
+                elif record.host_id == user.id:
+                    record.host_id = humans[0].user_id
+                await self.store.save_lobby(record, expected_version=record.version)
+            except Refusal as r:
+                return self.refuse(user, r.key, **r.params)
+            except VersionConflict:
+                return self.refuse(user, "error.conflict")
+        t = self.game_t(record, ui_for(record.game_id))
+        if record.status == "cancelled":
+            return [Reply("channel", t("lobby.closed"), channel_id=record.channel_id)]
+        return [self._lobby_message(record, t("lobby.left", name=user.name))]
+
+    async def addbot(self, user: User, where: Where, count: int = 1) -> list[Reply]:
+        async with self._lock(where.channel_id):
+            try:
+                record = await self._lobby(user, where)
+                if not (record.seat_of_user(user.id) or where.can_manage):
+                    raise Refusal("error.not_seated")
+                rules = registry.get(record.game_id)
+                if count < 1 or len(record.seats) + count > rules.max_players:
+                    raise Refusal("error.table_full", max=rules.max_players)
+                used = {s.name for s in record.seats}
+                for _ in range(count):
+                    n = sum(1 for s in record.seats if s.is_bot)
+                    name = next((f"{nm}" for nm in AI_NAMES if nm not in used), f"AI {n + 1}")
+                    used.add(name)
+                    record.seats.append(SeatRecord(position=self._next_position(record), user_id=AI_USER_BASE - n,
+                                                   name=name, is_bot=True))
+                await self.store.save_lobby(record, expected_version=record.version)
+            except Refusal as r:
+                return self.refuse(user, r.key, **r.params)
+            except VersionConflict:
+                return self.refuse(user, "error.conflict")
+        t = self.game_t(record, ui_for(record.game_id))
+        return [self._lobby_message(record, t("lobby.bot_added", name=record.seats[-1].name))]
+
+    def _is_host(self, record: GameRecord, user: User, where: Where) -> bool:
+        return record.host_id == user.id or where.can_manage
+
+    async def start(self, user: User, where: Where) -> list[Reply]:
+        async with self._lock(where.channel_id):
+            try:
+                record = await self._lobby(user, where)
+                if not self._is_host(record, user, where):
+                    raise Refusal("error.host_only")
+                rules = registry.get(record.game_id)
+                if not rules.min_players <= len(record.seats) <= rules.max_players:
+                    raise Refusal("error.player_count", min=rules.min_players, max=rules.max_players)
+                for i, seat in enumerate(sorted(record.seats, key=lambda s: s.position)):
+                    seat.seat = f"p{i + 1}"
+                seats = [s.seat for s in sorted(record.seats, key=lambda s: s.position)]
+                state = rules.new_game(seats, record.seed, record.options)
+                record.state = rules.dump(state)
+                record.status = "running"
+                record.remind_at, record.timeout_at = self._deadlines(record)
+                await self.store.save_lobby(record, expected_version=record.version)
+            except Refusal as r:
+                return self.refuse(user, r.key, **r.params)
+            except VersionConflict:
+                return self.refuse(user, "error.conflict")
+            loaded = self._load(record)
+            events = [{"type": "game_started"}]
+            ai_events = await self._run_ai(loaded)
+            return await self._after_change(loaded, events + ai_events, started=True)
+
+    async def cancel(self, user: User, where: Where) -> list[Reply]:
+        async with self._lock(where.channel_id):
+            record = await self.store.active_game(where.channel_id)
+            if record is None:
+                return self.refuse(user, "error.no_game")
+            if not self._is_host(record, user, where):
+                return self.refuse(user, "error.host_only")
+            record.status = "cancelled"
+            record.remind_at = record.timeout_at = None
+            try:
+                await self.store.save_lobby(record, expected_version=record.version)
+            except VersionConflict:
+                return self.refuse(user, "error.conflict")
+        t = self.game_t(record, ui_for(record.game_id))
+        return [Reply("channel", t("game.cancelled", name=user.name, title=t("title")), channel_id=record.channel_id)]
+
+    # -- information ------------------------------------------------------------
+    async def status(self, user: User, where: Where) -> list[Reply]:
+        record = await self.store.active_game(where.channel_id)
+        if record is None:
+            last = await self.store.last_game(where.channel_id) if isinstance(self.store, SQLiteStore) else None
+            if last is None or last.status != "finished":
+                return self.refuse(user, "error.no_game")
+            record = last
+        if record.status == "lobby":
+            msg = self._lobby_message(record)
+            return [self.private(user, msg.text, rows=msg.rows)]
+        loaded = self._load(record)
+        t = self.user_t(user, loaded.ui)
+        reply = await self._board_reply(loaded, t, [], to="ephemeral", user=user)
+        return [reply]
+
+    async def hand(self, user: User, where: Where) -> list[Reply]:
+        try:
+            loaded = await self._running(user, where)
+            seat = loaded.record.seat_of_user(user.id)
+            if seat is None or seat.seat is None:
+                raise Refusal("error.not_seated")
+        except Refusal as r:
+            return self.refuse(user, r.key, **r.params)
+        return [await self._hand_reply(loaded, seat, "ephemeral", self.user_t(user, loaded.ui))]
+
+    async def _hand_reply(self, loaded: Loaded, seat: SeatRecord, to: str, t: Translator) -> Reply:
+        assert seat.seat is not None
+        view = loaded.rules.view(loaded.state, seat.seat)
+        renderer = renderer_for(loaded.record.game_id)
+        image = await self._render(renderer.render_hand, view, seat.seat, names=loaded.names, lang=t.lang)
+        text = t("hand.header", title=t("title"), channel=f"<#{loaded.record.channel_id}>")
+        extra = loaded.ui.hand_text(view, seat.seat, loaded.names, t)
+        if extra:
+            text += "\n" + extra
+        rows = []
+        if seat.seat in loaded.rules.to_act(loaded.state):
+            rows = [[Button(t("button.play"), custom_id(loaded.record.id, loaded.record.version, "menu"),
+                            "primary", "🎲")]]
+        return Reply(to, text, user_id=seat.user_id, files=[Attachment("hand.png", image)], rows=rows)  # type: ignore[arg-type]
+
+    async def log_(self, user: User, where: Where, count: int = 15) -> list[Reply]:
+        record = await self.store.active_game(where.channel_id)
+        if record is None and isinstance(self.store, SQLiteStore):
+            record = await self.store.last_game(where.channel_id)
+        if record is None or record.status == "lobby":
+            return self.refuse(user, "error.no_game")
+        loaded = self._load(record)
+        t = self.user_t(user, loaded.ui)
+        lines: list[str] = []
+        for entry in await self.store.actions(record.id):
+            for event in entry.events:
+                line = self._event_line(loaded, event, t)
+                if line:
+                    prefix = "🤖 " if entry.actor != "human" else ""
+                    lines.append(f"`{entry.seq:>3}` {prefix}{line}")
+        if not lines:
+            return [self.private(user, t("log.empty"))]
+        shown = lines[-max(1, min(count, 50)):]
+        text = t("log.header", count=len(shown), total=len(lines)) + "\n" + "\n".join(shown)
+        return [self.private(user, _clip(text))]
+
+    async def rules_help(self, user: User, where: Where, game_id: str | None = None) -> list[Reply]:
+        if game_id is None:
+            record = await self.store.active_game(where.channel_id)
+            game_id = record.game_id if record else None
+        if game_id is None:
+            return await self.games_list(user)
+        if game_id not in available():
+            return self.refuse(user, "error.unknown_game", game=game_id, games=", ".join(sorted(available())))
+        ui = ui_for(game_id)
+        t = self.user_t(user, ui)
+        return [self.private(user, _clip(f"**{t('title')}**\n{t('rules')}"))]
+
+    async def settings_cmd(self, user: User, where: Where, *, dm: bool | None = None, language: str | None = None,
+                           reminder_hours: float | None = None, timeout_hours: float | None = None) -> list[Reply]:
+        t = self.user_t(user)
+        changes: list[str] = []
+        if dm is not None:
+            if isinstance(self.store, SQLiteStore):
+                await self.store.set_user_pref(user.id, dm=dm)
+            changes.append(t("settings.dm_on" if dm else "settings.dm_off"))
+        game_changes = {k: v for k, v in (("language", language), ("reminder_hours", reminder_hours),
+                                          ("timeout_hours", timeout_hours)) if v is not None}
+        async with self._lock(where.channel_id):
+            record = await self.store.active_game(where.channel_id)
+            if record is not None:
+                if dm is not None:
+                    for seat in record.seats:
+                        if seat.user_id == user.id:
+                            seat.dm = dm
+                if game_changes and not self._is_host(record, user, where):
+                    return self.refuse(user, "error.host_only")
+                if "language" in game_changes:
+                    lang = str(game_changes["language"])
+                    if lang not in LANGUAGES:
+                        return self.refuse(user, "error.bad_language", languages=", ".join(LANGUAGES))
+                for key in ("reminder_hours", "timeout_hours"):
+                    if key in game_changes and not 0 <= float(game_changes[key]) <= 24 * 30:
+                        return self.refuse(user, "error.bad_hours")
+                record.settings.update(game_changes)
+                if game_changes or dm is not None:
+                    if record.status == "running":
+                        record.remind_at, record.timeout_at = self._deadlines(record)
+                    try:
+                        await self.store.save_lobby(record, expected_version=record.version)
+                    except VersionConflict:
+                        return self.refuse(user, "error.conflict")
+            elif game_changes:
+                return self.refuse(user, "error.no_game")
+        for key, value in game_changes.items():
+            changes.append(t(f"settings.{key}", value=value))
+        if not changes:
+            current = record.settings if record else {}
+            dm_now = await self._user_dm(user.id)
+            return [self.private(user, t("settings.current", language=current.get("language", "—"),
+                                         reminder=current.get("reminder_hours", "—"),
+                                         timeout=current.get("timeout_hours", "—"),
+                                         dm=t("settings.yes" if dm_now else "settings.no")))]
+        return [self.private(user, "✅ " + "\n".join(changes))]
+
+    async def resign(self, user: User, where: Where) -> list[Reply]:
+        async with self._lock(where.channel_id):
+            try:
+                loaded = await self._running(user, where)
+                seat = loaded.record.seat_of_user(user.id)
+                if seat is None:
+                    raise Refusal("error.not_seated")
+            except Refusal as r:
+                return self.refuse(user, r.key, **r.params)
+            record = loaded.record
+            seat.is_bot = True
+            seat.name = f"{seat.name} (AI)"
+            seat.user_id = AI_USER_BASE - 100 - seat.position
+            humans = [s for s in record.seats if not s.is_bot]
+            t = self.game_t(record, loaded.ui)
+            if not humans:
+                record.status = "cancelled"
+                record.remind_at = record.timeout_at = None
+            try:
+                await self.store.save_lobby(record, expected_version=record.version)
+            except VersionConflict:
+                return self.refuse(user, "error.conflict")
+            if record.status == "cancelled":
+                return [Reply("channel", t("game.all_resigned"), channel_id=record.channel_id)]
+            events = [{"type": "resigned", "seat": seat.seat}]
+            events += await self._run_ai(loaded)
+            return await self._after_change(loaded, events, note=t("game.resigned", name=user.name))
+
+    # -- moves ------------------------------------------------------------------
+    def _illegal_text(self, exc: IllegalAction, ui: GameUI | None, user: User) -> str:
+        t = self.user_t(user, ui)
+        if ui is not None:
+            return ui.illegal_text(exc.code, exc.message, exc.params, t)
+        key = f"illegal.{exc.code}"
+        return t(key, **exc.params) if t.has(key) else exc.message
+
+    async def command(self, user: User, where: Where, group: str, name: str, values: dict[str, Any]) -> list[Reply]:
+        """A game subcommand, e.g. `/detour choose card:8`."""
+        ui = next((u for u in available().values() if u.group == group), None)
+        if ui is None:
+            return self.refuse(user, "error.unknown_command")
+        command = next((c for c in ui.commands if c.name == name), None)
+        if command is None:
+            return self.refuse(user, "error.unknown_command")
+        async with self._lock(where.channel_id):
+            try:
+                loaded = await self._running(user, where)
+                if loaded.record.game_id != ui.game_id:
+                    other = loaded.ui.translator(self.user_t(user).lang)("title")
+                    raise Refusal("error.wrong_game", title=other, group=loaded.ui.group)
+                seat = self._acting_seat(loaded, user)
+                legal = loaded.rules.legal_actions(loaded.state, seat)
+                action = self._build(command, values, legal, ui)
+                if action is None:
+                    key = command.refusal or "error.not_now"
+                    raise Refusal(key)
+            except Refusal as r:
+                return self.refuse(user, r.key, ui, **r.params)
+            return await self._act(loaded, user, seat, action)
+
+    def _acting_seat(self, loaded: Loaded, user: User) -> str:
+        seat = loaded.record.seat_of_user(user.id)
+        if seat is None or seat.seat is None:
+            raise Refusal("error.not_seated")
+        to_act = loaded.rules.to_act(loaded.state)
+        if seat.seat not in to_act:
+            waiting = ", ".join(loaded.names.get(s, s) for s in to_act)
+            raise Refusal("error.not_your_turn", waiting=waiting)
+        return seat.seat
+
+    def _build(self, command: Command, values: dict[str, Any], legal: list[dict[str, Any]], ui: GameUI
+               ) -> dict[str, Any] | None:
+        values = {k: v for k, v in values.items() if v is not None}
+        for param in command.params:
+            if param.kind == "pick" and param.name in values:
+                found = self._resolve_pick(str(values[param.name]), legal, param.types)
+                if found is None:
+                    raise Refusal("error.bad_pick", value=str(values[param.name])[:80])
+                values[param.name] = found
+            elif param.required and param.name not in values:
+                raise Refusal("error.missing_option", option=param.name)
+            elif param.choices and param.name in values and values[param.name] not in param.choices:
+                raise Refusal("error.bad_choice", option=param.name, value=values[param.name])
+        if command.build is not None:
+            return command.build(values, legal)
+        picks = [values[p.name] for p in command.params if p.kind == "pick" and p.name in values]
+        if picks:
+            return picks[0]
+        wanted = {k: v for k, v in values.items()}
+        for action in legal:
+            if action.get("type") == command.name and all(action.get(k) == v for k, v in wanted.items()):
+                return action
+        return None
+
+    @staticmethod
+    def _resolve_pick(value: str, legal: list[dict[str, Any]], types: tuple[str, ...]) -> dict[str, Any] | None:
+        for action in legal:
+            if types and action["type"] not in types:
+                continue
+            if value in (action_key(action), action_hash(action)):
+                return action
+        return None
+
+    async def _act(self, loaded: Loaded, user: User, seat: str, action: dict[str, Any]) -> list[Reply]:
+        """Apply, commit, let AI seats move, and tell everyone. Caller holds the channel lock."""
+        record = loaded.record
+        rules = loaded.rules
+        try:
+            events = rules.apply(loaded.state, seat, action)
+        except IllegalAction as exc:
+            return [self.private(user, "⚠️ " + self._illegal_text(exc, loaded.ui, user))]
+        status = "finished" if rules.is_over(loaded.state) else "running"
+        remind, timeout = (None, None) if status == "finished" else self._deadlines(record)
+        try:
+            await self.store.commit_action(record, expected_version=record.version, seat=seat, action=action,
+                                           events=events, state=rules.dump(loaded.state), status=status,
+                                           actor="human", remind_at=remind, timeout_at=timeout)
+        except VersionConflict:
+            return self.refuse(user, "error.already_made")
+        events = list(events) + await self._run_ai(loaded)
+        t_user = self.user_t(user, loaded.ui)
+        ack = self.private(user, "✅ " + t_user("ack", action=loaded.ui.action_label(action, rules.view(
+            loaded.state, seat), t_user)))
+        return [ack] + await self._after_change(loaded, events)
+
+    async def _run_ai(self, loaded: Loaded, *, also: set[str] | None = None) -> list[dict[str, Any]]:
+        """Let AI seats (and seats in `also`, timed out) act until a human must decide."""
+        record, rules = loaded.record, loaded.rules
+        bots = {s.seat for s in record.seats if s.is_bot and s.seat}
+        acting = bots | (also or set())
+        events: list[dict[str, Any]] = []
+        for _ in range(MAX_AI_STEPS):
+            if rules.is_over(loaded.state):
+                break
+            ready = [s for s in rules.to_act(loaded.state) if s in acting]
+            if not ready:
+                break
+            seat = ready[0]
+            action = rules.ai_action(loaded.state, seat)
+            new_events = rules.apply(loaded.state, seat, action)
+            status = "finished" if rules.is_over(loaded.state) else "running"
+            remind, timeout = (None, None) if status == "finished" else self._deadlines(record)
+            await self.store.commit_action(record, expected_version=record.version, seat=seat, action=action,
+                                           events=new_events, state=rules.dump(loaded.state), status=status,
+                                           actor="ai" if seat in bots else "timeout",
+                                           remind_at=remind, timeout_at=timeout)
+            events.extend(new_events)
+        return events
+
+    def _event_line(self, loaded: Loaded, event: dict[str, Any], t: Translator) -> str | None:
+        public = {k: v for k, v in event.items() if k != "private"}
+        kind = public.get("type")
+        if kind in ("game_started", "resigned"):
+            params = dict(public)
+            if "seat" in params:
+                params["seat"] = loaded.names.get(params["seat"], params["seat"])
+            return t(f"event.{kind}", **params)
+        return loaded.ui.event_text(public, loaded.names, t)
+
+    def _mention(self, loaded: Loaded, seats: list[str]) -> tuple[str, list[int]]:
+        ids: list[int] = []
+        parts: list[str] = []
+        for seat in seats:
+            rec = loaded.record.seat_record(seat)
+            if rec is None:
+                continue
+            if rec.is_bot:
+                parts.append(f"🤖 {rec.name}")
+            else:
+                parts.append(f"<@{rec.user_id}>")
+                ids.append(rec.user_id)
+        return ", ".join(parts), ids
+
+    async def _board_reply(self, loaded: Loaded, t: Translator, events: list[dict[str, Any]], *,
+                           to: str = "channel", user: User | None = None, note: str | None = None) -> Reply:
+        rules, record = loaded.rules, loaded.record
+        view = rules.view(loaded.state, None)
+        renderer = renderer_for(record.game_id)
+        public_events = [{k: v for k, v in e.items() if k != "private"} for e in events]
+        image = await self._render(renderer.render_board, view, names=loaded.names, lang=t.lang, events=public_events)
+        lines = [note] if note else []
+        for event in events:
+            line = self._event_line(loaded, event, t)
+            if line:
+                lines.append(line)
+        lines = _last_lines(lines, 14)
+        mentions: list[int] = []
+        rows: list[list[Any]] = []
+        if rules.is_over(loaded.state):
+            lines.append(self._result_text(loaded, t))
+        else:
+            to_act = rules.to_act(loaded.state)
+            who, mentions = self._mention(loaded, to_act)
+            lines.append(t("turn.waiting", who=who))
+            status_line = loaded.ui.status_text(view, loaded.names, t)
+            if status_line:
+                lines.append(status_line)
+            rows = self._turn_rows(loaded, t)
+        if to != "channel":
+            mentions = []
+        return Reply(to, _clip("\n".join(lines)), user_id=user.id if user else None,  # type: ignore[arg-type]
+                     channel_id=record.channel_id, files=[Attachment("board.png", image)], rows=rows,
+                     mentions=mentions)
+
+    def _turn_rows(self, loaded: Loaded, t: Translator) -> list[list[Any]]:
+        """Buttons on the turn message: quick moves, the full move menu, my hand."""
+        record, rules = loaded.record, loaded.rules
+        to_act = rules.to_act(loaded.state)
+        quick: list[Button] = []
+        seen: set[str] = set()
+        view = rules.view(loaded.state, None)
+        for seat in to_act:
+            rec = record.seat_record(seat)
+            if rec is None or rec.is_bot:
+                continue
+            for action in loaded.ui.quick_actions(rules.legal_actions(loaded.state, seat), view):
+                h = action_hash(action)
+                if h in seen or len(quick) >= 4:
+                    continue
+                seen.add(h)
+                quick.append(Button(_trim(loaded.ui.action_label(action, view, t), 80),
+                                    custom_id(record.id, record.version, "act", h), "primary"))
+        fixed = [
+            Button(t("button.play"), custom_id(record.id, record.version, "menu"), "success", "🎲"),
+            Button(t("button.hand"), custom_id(record.id, record.version, "hand"), "secondary", "🃏"),
+        ]
+        rows: list[list[Any]] = []
+        if quick:
+            rows.append(quick)
+        rows.append(fixed)
+        return rows
+
+    def _result_text(self, loaded: Loaded, t: Translator) -> str:
+        result = loaded.rules.result(loaded.state)
+        lines = [t("result.header")]
+        medals = {1: "🥇", 2: "🥈", 3: "🥉"}
+        for entry in result.get("ranking", []):
+            rank = int(entry.get("rank", 0))
+            name = loaded.names.get(entry["seat"], entry["seat"])
+            score = entry.get("score")
+            lines.append(t("result.line", medal=medals.get(rank, f"{rank}."), name=name,
+                           score="" if score is None else f" — {score}"))
+        winners = [loaded.names.get(s, s) for s in result.get("winners", [])]
+        if winners:
+            lines.append(t("result.winners", names=", ".join(winners)))
+        return "\n".join(lines)
+
+    async def _after_change(self, loaded: Loaded, events: list[dict[str, Any]], *, started: bool = False,
+                            note: str | None = None) -> list[Reply]:
+        """The public turn message, plus DMs to opted-in players who must act now."""
+        record = loaded.record
+        t = self.game_t(record, loaded.ui)
+        replies = [await self._board_reply(loaded, t, events, note=note)]
+        if not loaded.rules.is_over(loaded.state):
+            for seat in loaded.rules.to_act(loaded.state):
+                rec = record.seat_record(seat)
+                if rec is not None and not rec.is_bot and rec.dm:
+                    replies.append(await self._hand_reply(loaded, rec, "dm", self.t(rec.lang, loaded.ui)))
+        return replies
+
+    # -- components -------------------------------------------------------------
+    async def component(self, user: User, where: Where, value: str, values: list[str] | None = None) -> list[Reply]:
+        """A button press or select choice with one of our custom ids."""
+        parsed = parse_custom_id(value)
+        if parsed is None:
+            return self.refuse(user, "error.stale")
+        game_pk, version, kind, payload = parsed
+        if kind in ("join", "leave", "addbot", "start"):
+            record = await self.store.active_game(where.channel_id)
+            if record is None or record.id != game_pk or record.status != "lobby":
+                return self.refuse(user, "error.stale")
+            handler = {"join": self.join, "leave": self.leave, "addbot": self.addbot, "start": self.start}[kind]
+            return await handler(user, where)
+        record = await self.store.active_game(where.channel_id)
+        if record is None or record.id != game_pk:
+            return self.refuse(user, "error.stale_game")
+        if kind == "hand":
+            return await self.hand(user, where)
+        if kind == "menu":
+            return await self.menu(user, where, payload, stale=version != record.version)
+        if kind in ("act", "sel"):
+            chosen = (values or [""])[0] if kind == "sel" else payload
+            async with self._lock(where.channel_id):
+                try:
+                    loaded = await self._running(user, where)
+                    if version != loaded.record.version:
+                        raise Refusal("error.stale_move")
+                    seat = self._acting_seat(loaded, user)
+                    legal = loaded.rules.legal_actions(loaded.state, seat)
+                    action = next((a for a in legal if action_hash(a) == chosen), None)
+                    if action is None:
+                        raise Refusal("error.not_now")
+                except Refusal as r:
+                    replies = self.refuse(user, r.key, **r.params)
+                    if r.key == "error.stale_move":
+                        replies[0].rows = [[Button(self.user_t(user)("button.play"),
+                                                   custom_id(game_pk, record.version, "menu"), "success", "🎲")]]
+                    return replies
+                return await self._act(loaded, user, seat, action)
+        return self.refuse(user, "error.stale")
+
+    async def menu(self, user: User, where: Where, payload: str = "", *, stale: bool = False) -> list[Reply]:
+        """The private move menu: every legal action of the user, as buttons or selects."""
+        try:
+            loaded = await self._running(user, where)
+            seat = self._acting_seat(loaded, user)
+        except Refusal as r:
+            return self.refuse(user, r.key, **r.params)
+        t = self.user_t(user, loaded.ui)
+        record, rules = loaded.record, loaded.rules
+        legal = rules.legal_actions(loaded.state, seat)
+        view = rules.view(loaded.state, seat)
+        group_filter, page = _menu_payload(payload)
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for action in legal:
+            groups.setdefault(loaded.ui.menu_group(action), []).append(action)
+        text = (t("menu.moved_on") + "\n" if stale else "") + t("menu.header")
+
+        def option(a: dict[str, Any]) -> SelectOption:
+            return SelectOption(_trim(loaded.ui.action_label(a, view, t), 100), action_hash(a))
+
+        def select(actions: list[dict[str, Any]], placeholder: str, n: int) -> Select:
+            return Select(custom_id(record.id, record.version, "sel", str(n)), _trim(placeholder, 150),
+                          tuple(option(a) for a in actions))
+
+        rows: list[list[Any]] = []
+        if group_filter is None and len(legal) <= 10:
+            buttons = [Button(_trim(loaded.ui.action_label(a, view, t), 80),
+                              custom_id(record.id, record.version, "act", action_hash(a)), "primary") for a in legal]
+            rows = [buttons[i:i + 5] for i in range(0, len(buttons), 5)]
+        elif group_filter is None and len(groups) <= 5 and all(len(v) <= 25 for v in groups.values()):
+            rows = [[select(v, self._group_label(loaded, g, t), i)] for i, (g, v) in enumerate(groups.items())]
+        elif group_filter is None:
+            buttons = [Button(_trim(f"{self._group_label(loaded, g, t)} ({len(v)})", 80),
+                              custom_id(record.id, record.version, "menu", f"g={g[:40]};p=0"), "secondary")
+                       for g, v in groups.items()][:25]
+            rows = [buttons[i:i + 5] for i in range(0, len(buttons), 5)]
+        else:
+            actions = groups.get(group_filter, [])
+            per_page = 100
+            pages = max(1, -(-len(actions) // per_page))
+            page = min(page, pages - 1)
+            chunk = actions[page * per_page:(page + 1) * per_page]
+            rows = [[select(chunk[i:i + 25], f"{self._group_label(loaded, group_filter, t)} {i // 25 + 1}", i)]
+                    for i in range(0, len(chunk), 25)]
+            nav: list[Button] = [Button(t("button.back"), custom_id(record.id, record.version, "menu"), "secondary")]
+            if page > 0:
+                nav.append(Button("◀", custom_id(record.id, record.version, "menu",
+                                                 f"g={group_filter};p={page - 1}"), "secondary"))
+            if page < pages - 1:
+                nav.append(Button("▶", custom_id(record.id, record.version, "menu",
+                                                 f"g={group_filter};p={page + 1}"), "secondary"))
+            rows.append(nav)
+            text += "\n" + t("menu.page", page=page + 1, pages=pages)
+        return [self.private(user, text, rows=rows)]
+
+    @staticmethod
+    def _group_label(loaded: Loaded, group: str, t: Translator) -> str:
+        key = f"group.{group}"
+        return t(key) if t.has(key) else group.replace("_", " ").capitalize()
+
+    async def autocomplete(self, user: User, where: Where, group: str, name: str, param: str,
+                           current: str) -> list[tuple[str, str]]:
+        """Choices for a "pick" option: the user's legal actions of that kind, filtered."""
+        ui = next((u for u in available().values() if u.group == group), None)
+        command = next((c for c in ui.commands if c.name == name), None) if ui else None
+        spec = next((p for p in command.params if p.name == param), None) if command else None
+        if ui is None or spec is None or spec.kind != "pick":
+            return []
+        record = await self.store.active_game(where.channel_id)
+        if record is None or record.status != "running" or record.game_id != ui.game_id:
+            return []
+        loaded = self._load(record)
+        seat = record.seat_of_user(user.id)
+        if seat is None or seat.seat not in loaded.rules.to_act(loaded.state):
+            return []
+        t = self.user_t(user, ui)
+        view = loaded.rules.view(loaded.state, seat.seat)
+        needle = current.casefold().strip()
+        choices: list[tuple[str, str]] = []
+        for action in loaded.rules.legal_actions(loaded.state, seat.seat):
+            if spec.types and action["type"] not in spec.types:
+                continue
+            label = _trim(ui.action_label(action, view, t), 100)
+            if needle and needle not in label.casefold():
+                continue
+            key = action_key(action)
+            choices.append((label, key if len(key) <= 100 else action_hash(action)))
+            if len(choices) == 25:
+                break
+        return choices
+
+    # -- time -----------------------------------------------------------------------
+    async def tick(self) -> list[Reply]:
+        """Reminders and timeouts that are due, across all games (survives restarts:
+        the deadlines are in the database)."""
+        now = self.clock()
+        replies: list[Reply] = []
+        for record in await self.store.due_games(now):
+            async with self._lock(record.channel_id):
+                fresh = await self.store.get_game(record.id)
+                if fresh is None or fresh.status != "running":
+                    continue
+                loaded = self._load(fresh)
+                t = self.game_t(fresh, loaded.ui)
+                waiting = [s for s in loaded.rules.to_act(loaded.state)
+                           if (r := fresh.seat_record(s)) is not None and not r.is_bot]
+                if fresh.timeout_at is not None and fresh.timeout_at <= now and waiting:
+                    names = ", ".join(loaded.names[s] for s in waiting)
+                    events = await self._run_ai(loaded, also=set(waiting))
+                    replies += await self._after_change(loaded, events, note=t("timeout.played", names=names))
+                elif fresh.remind_at is not None and fresh.remind_at <= now and waiting:
+                    who, ids = self._mention(loaded, waiting)
+                    hours = fresh.settings.get("reminder_hours", self.settings.reminder_hours)
+                    rows = self._turn_rows(loaded, t)
+                    replies.append(Reply("channel", t("reminder", who=who, hours=_fmt_hours(hours)),
+                                         channel_id=fresh.channel_id, mentions=ids, rows=rows))
+                    remind_h = float(hours)
+                    await self.store.set_deadlines(fresh.id, remind_at=now + remind_h * 3600 if remind_h > 0 else None,
+                                                   timeout_at=fresh.timeout_at)
+                else:
+                    await self.store.set_deadlines(fresh.id, remind_at=None if fresh.remind_at and
+                                                   fresh.remind_at <= now else fresh.remind_at,
+                                                   timeout_at=None if fresh.timeout_at and fresh.timeout_at <= now
+                                                   else fresh.timeout_at)
+        return replies
+
+    # -- safety net ---------------------------------------------------------------
+    async def guarded(self, user: User, call: Awaitable[list[Reply]]) -> list[Reply]:
+        """Run a handler; any unexpected error becomes a private apology, never a traceback."""
+        try:
+            return await call
+        except Refusal as r:
+            return self.refuse(user, r.key, **r.params)
+        except Exception:
+            log.exception("handler failed")
+            return self.refuse(user, "error.internal")
+
+
+def _menu_payload(payload: str) -> tuple[str | None, int]:
+    group: str | None = None
+    page = 0
+    for part in payload.split(";"):
+        if part.startswith("g="):
+            group = part[2:] or None
+        elif part.startswith("p=") and part[2:].isdigit():
+            page = int(part[2:])
+    return group, page
+
+
+def _trim(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _clip(text: str, limit: int = 1990) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _last_lines(lines: list[str], keep: int) -> list[str]:
+    if len(lines) <= keep:
+        return lines
+    return ["…"] + lines[-keep:]
+
+
+def _fmt_hours(hours: Any) -> str:
+    value = float(hours)
+    return str(int(value)) if value.is_integer() else f"{value:g}"
