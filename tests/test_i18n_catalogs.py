@@ -1,0 +1,305 @@
+"""Message catalogs: every language has every key, with the same placeholders.
+
+Checked for the platform catalog (`bot/i18n/locales/`) and for every game
+catalog that exists at run time (`bot/games/*/locales/`), so a game package
+that adds a `locales/` folder is covered automatically. Each catalog is its own
+parametrised case, named by its folder, and every failure lists the offending
+keys, so a broken game catalog is easy to tell apart from a broken platform one.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+import unicodedata
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, _flatten, load_catalog, normalise_language
+
+ROOT = Path(__file__).resolve().parents[1]
+PLATFORM_DIR = ROOT / "bot" / "i18n" / "locales"
+TRANSLATED = tuple(lang for lang in LANGUAGES if lang != DEFAULT_LANGUAGE)
+
+# Discord refuses command/option descriptions longer than this.
+MAX_COMMAND_DESCRIPTION = 100
+# An English value longer than this (with letters in it) that reappears verbatim
+# in another language is almost certainly an untranslated copy.
+UNTRANSLATED_MIN_LENGTH = 25
+# (catalog folder relative to the repository, key) pairs whose text is really the
+# same in every language (e.g. a proper name). Keep this list short and explain each.
+IDENTICAL_ALLOWED: set[tuple[str, str]] = set()
+
+_FORMATTER = string.Formatter()
+
+
+def _catalog_dirs() -> list[Path]:
+    game_dirs = sorted(p for p in (ROOT / "bot" / "games").glob("*/locales") if p.is_dir())
+    return [PLATFORM_DIR, *game_dirs]
+
+
+CATALOG_DIRS = _catalog_dirs()
+
+
+def _rel(directory: Path) -> str:
+    return directory.relative_to(ROOT).as_posix()
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [k for k, _ in pairs]
+    dupes = sorted(k for k, n in Counter(keys).items() if n > 1)
+    if dupes:
+        raise ValueError(f"duplicate JSON keys: {dupes}")
+    return dict(pairs)
+
+
+def _leaves(data: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    """Every (dotted key, raw value) pair, keeping duplicates that `_flatten` would merge."""
+    out: list[tuple[str, Any]] = []
+    for key, value in data.items():
+        full = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out.extend(_leaves(value, full + "."))
+        else:
+            out.append((full, value))
+    return out
+
+
+def _read(directory: Path, lang: str) -> dict[str, str]:
+    """The flattened catalog, read fresh from disk (bypassing `load_catalog`'s cache)."""
+    path = directory / f"{lang}.json"
+    assert path.is_file(), f"{_rel(directory)}: {lang}.json is missing"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_no_duplicate_keys)
+    except ValueError as exc:
+        pytest.fail(f"{_rel(path)} is not valid JSON: {exc}")
+    assert isinstance(data, dict), f"{_rel(path)}: the top level must be an object"
+    leaves = _leaves(data)
+    clashes = sorted(k for k, n in Counter(k for k, _ in leaves).items() if n > 1)
+    assert not clashes, f"{_rel(path)}: keys that collide once flattened with dots: {clashes}"
+    not_text = sorted(k for k, v in leaves if not isinstance(v, str))
+    assert not not_text, f"{_rel(path)}: values that are not strings: {not_text}"
+    flat = _flatten(data)
+    assert len(flat) == len(leaves)
+    return flat
+
+
+def _placeholders(text: str) -> set[str]:
+    return {field for _, field, _, _ in _FORMATTER.parse(text) if field is not None}
+
+
+def _has_letters(text: str) -> bool:
+    without_fields = re.sub(r"\{[^{}]*\}", "", text)
+    return any(ch.isalpha() for ch in without_fields)
+
+
+def _markup(text: str) -> Counter[str]:
+    """Discord markdown, line breaks and emoji/symbols: these must survive translation."""
+    counts: Counter[str] = Counter()
+    counts["**"] = text.count("**")
+    counts["`"] = text.count("`")
+    counts["\\n"] = text.count("\n")
+    for ch in text:
+        if unicodedata.category(ch) == "So":
+            counts[ch] += 1
+    return counts
+
+
+def _report(directory: Path, lang: str, problem: str, items: list[str]) -> str:
+    shown = "\n  ".join(items[:60])
+    more = f"\n  … and {len(items) - 60} more" if len(items) > 60 else ""
+    return f"{_rel(directory)}/{lang}.json: {problem} ({len(items)}):\n  {shown}{more}"
+
+
+@pytest.fixture(params=CATALOG_DIRS, ids=_rel)
+def catalogs(request: pytest.FixtureRequest) -> tuple[Path, dict[str, dict[str, str]]]:
+    directory: Path = request.param
+    missing = [lang for lang in LANGUAGES if not (directory / f"{lang}.json").is_file()]
+    assert not missing, f"{_rel(directory)}: missing catalog files: {', '.join(f'{m}.json' for m in missing)}"
+    return directory, {lang: _read(directory, lang) for lang in LANGUAGES}
+
+
+def test_catalog_discovery_finds_the_platform_catalog() -> None:
+    assert CATALOG_DIRS[0] == PLATFORM_DIR
+    assert (PLATFORM_DIR / f"{DEFAULT_LANGUAGE}.json").is_file()
+
+
+def test_same_keys(catalogs: tuple[Path, dict[str, dict[str, str]]]) -> None:
+    directory, cats = catalogs
+    english = set(cats[DEFAULT_LANGUAGE])
+    problems = []
+    for lang in TRANSLATED:
+        keys = set(cats[lang])
+        if english - keys:
+            problems.append(_report(directory, lang, "keys missing (present in en)", sorted(english - keys)))
+        if keys - english:
+            problems.append(_report(directory, lang, "keys not in en", sorted(keys - english)))
+    assert not problems, "\n".join(problems)
+
+
+def test_same_placeholders(catalogs: tuple[Path, dict[str, dict[str, str]]]) -> None:
+    directory, cats = catalogs
+    problems = []
+    for lang in LANGUAGES:
+        bad = []
+        for key, text in sorted(cats[lang].items()):
+            try:
+                _placeholders(text)
+            except ValueError as exc:
+                bad.append(f"{key}: {exc} in {text!r}")
+        if bad:
+            problems.append(_report(directory, lang, "unparseable braces", bad))
+    assert not problems, "\n".join(problems)
+    for lang in TRANSLATED:
+        bad = []
+        for key, en_text in sorted(cats[DEFAULT_LANGUAGE].items()):
+            if key not in cats[lang]:
+                continue  # reported by test_same_keys
+            want, got = _placeholders(en_text), _placeholders(cats[lang][key])
+            if want != got:
+                bad.append(f"{key}: en {sorted(want)} != {lang} {sorted(got)}")
+        if bad:
+            problems.append(_report(directory, lang, "placeholders differ from en", bad))
+    assert not problems, "\n".join(problems)
+
+
+def test_same_markdown_and_emoji(catalogs: tuple[Path, dict[str, dict[str, str]]]) -> None:
+    directory, cats = catalogs
+    problems = []
+    for lang in TRANSLATED:
+        bad = []
+        for key, en_text in sorted(cats[DEFAULT_LANGUAGE].items()):
+            if key in cats[lang] and _markup(en_text) != _markup(cats[lang][key]):
+                want, got = _markup(en_text), _markup(cats[lang][key])
+                diff = {k: (want[k], got[k]) for k in want.keys() | got.keys() if want[k] != got[k]}
+                bad.append(f"{key}: (en, {lang}) counts {diff}")
+        if bad:
+            problems.append(_report(directory, lang, "markdown/emoji differ from en", bad))
+    assert not problems, "\n".join(problems)
+
+
+def test_no_empty_values(catalogs: tuple[Path, dict[str, dict[str, str]]]) -> None:
+    directory, cats = catalogs
+    problems = []
+    for lang in LANGUAGES:
+        empty = sorted(k for k, v in cats[lang].items() if not v.strip())
+        if empty:
+            problems.append(_report(directory, lang, "empty values", empty))
+    assert not problems, "\n".join(problems)
+
+
+def test_command_descriptions_fit_discord(catalogs: tuple[Path, dict[str, dict[str, str]]]) -> None:
+    directory, cats = catalogs
+    problems = []
+    for lang in LANGUAGES:
+        long = sorted(f"{k} ({len(v)} chars): {v!r}" for k, v in cats[lang].items()
+                      if k.startswith("cmd.") and len(v) > MAX_COMMAND_DESCRIPTION)
+        if long:
+            problems.append(_report(directory, lang, f"cmd.* longer than {MAX_COMMAND_DESCRIPTION}", long))
+    assert not problems, "\n".join(problems)
+
+
+def test_no_untranslated_copies(catalogs: tuple[Path, dict[str, dict[str, str]]]) -> None:
+    directory, cats = catalogs
+    problems = []
+    for lang in TRANSLATED:
+        copies = sorted(
+            key for key, en_text in cats[DEFAULT_LANGUAGE].items()
+            if cats[lang].get(key) == en_text and len(en_text) > UNTRANSLATED_MIN_LENGTH and _has_letters(en_text)
+            and (_rel(directory), key) not in IDENTICAL_ALLOWED
+        )
+        if copies:
+            problems.append(_report(directory, lang, "values identical to English (untranslated?)", copies))
+    assert not problems, "\n".join(problems)
+
+
+def test_platform_button_labels_match_the_text_that_names_them() -> None:
+    """'press **Join**' in a message must name the button as it is labelled in that language."""
+    cats = {lang: _read(PLATFORM_DIR, lang) for lang in LANGUAGES}
+    buttons = [k for k in cats[DEFAULT_LANGUAGE] if k.startswith("button.")]
+    problems = []
+    for lang in TRANSLATED:
+        for key, en_text in sorted(cats[DEFAULT_LANGUAGE].items()):
+            for button in buttons:
+                if f"**{cats[DEFAULT_LANGUAGE][button]}**" in en_text and key in cats[lang] and button in cats[lang]:
+                    label = f"**{cats[lang][button]}**"
+                    if label not in cats[lang][key]:
+                        problems.append(f"{lang}: {key} should name {button} as {label}")
+    assert not problems, "\n".join(problems)
+
+
+# -- Translator ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def game_dir(tmp_path: Path) -> Path:
+    (tmp_path / "en.json").write_text(json.dumps({
+        "only": {"en": "Only in English, {name}."},
+        "both": "Hello {name}",
+        "fields": "{a} and {b}",
+        "cards": {"one": "{count} card", "other": "{count} cards"},
+        "lobby": {"closed": "game override"},
+    }), encoding="utf-8")
+    (tmp_path / "de.json").write_text(json.dumps({
+        "both": "Hallo {name}",
+        "fields": "{a} und {b}",
+        "cards": {"one": "{count} Karte", "other": "{count} Karten"},
+    }), encoding="utf-8")
+    return tmp_path
+
+
+def test_translator_falls_back_to_english_for_a_missing_key(game_dir: Path) -> None:
+    t = Translator("de", game_dir)
+    assert t("only.en", name="Fogg") == "Only in English, Fogg."
+    assert t.has("only.en")
+
+
+def test_translator_prefers_the_language_then_the_game_catalog(game_dir: Path) -> None:
+    t = Translator("de", game_dir)
+    assert t("both", name="Fogg") == "Hallo Fogg"
+    # German platform text beats the English game override: the language comes first.
+    assert t("lobby.closed") == load_catalog(str(PLATFORM_DIR), "de")["lobby.closed"]
+    assert Translator("en", game_dir)("lobby.closed") == "game override"
+
+
+def test_translator_returns_the_key_when_nothing_has_it(game_dir: Path) -> None:
+    t = Translator("fr", game_dir)
+    assert t("no.such.key") == "no.such.key"
+    assert not t.has("no.such.key")
+
+
+def test_translator_formats_placeholders_and_leaves_unknown_ones(game_dir: Path) -> None:
+    t = Translator("de", game_dir)
+    assert t("fields", a="A", b="B") == "A und B"
+    assert t("fields", a="A") == "A und {b}"
+    assert t("fields") == "{a} und {b}"
+    assert t("both", name="Fogg", extra="ignored") == "Hallo Fogg"
+
+
+def test_translator_plural(game_dir: Path) -> None:
+    t = Translator("de", game_dir)
+    assert t.plural("cards", 1) == "1 Karte"
+    assert t.plural("cards", 3) == "3 Karten"
+
+
+def test_translator_with_the_real_platform_catalog() -> None:
+    for lang in LANGUAGES:
+        t = Translator(lang)
+        expected = load_catalog(str(PLATFORM_DIR), lang)["lobby.joined"].replace("{name}", "Passepartout")
+        assert t("lobby.joined", name="Passepartout") == expected
+        assert "Passepartout" in expected
+    assert Translator("de-DE").lang == "de"
+    assert Translator("xx")("lobby.joined", name="Fix") == Translator("en")("lobby.joined", name="Fix")
+    assert Translator("fr").for_game(None).lang == "fr"
+
+
+@pytest.mark.parametrize(("code", "expected"), [
+    ("de-DE", "de"), ("de", "de"), ("DE", "de"), ("fr", "fr"), ("fr-CA", "fr"), ("fr_FR", "fr"),
+    ("en-US", "en"), ("en-GB", "en"), ("es-ES", "en"), ("pt-BR", "en"), ("xx", "en"), ("", "en"), (None, "en"),
+])
+def test_normalise_language(code: str | None, expected: str) -> None:
+    assert normalise_language(code) == expected
