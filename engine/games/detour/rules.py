@@ -1,0 +1,488 @@
+"""Rules of `detour` ("Around the Worlds in 80 Days", the print-and-play card game).
+
+The unit of play is a *pawn* (a colour). With 3–4 players each seat has one pawn; with 2
+players each seat has two pawns (colours), seated alternately round the table
+(p1 blue, p2 orange, p1 green, p2 purple), each with its own four cards.
+
+A round: every pawn's owner secretly chooses one card from that pawn's hand (`choose`);
+when all have chosen the cards are revealed and resolved from the highest value to the
+lowest, ties in pawn order from the first-player marker on. When a card resolves its owner
+decides how to use it (`move`, or the card's action against a target); a card with only one
+possible use resolves by itself. After the round the marker passes left; after four rounds
+the hands are picked up again. The game ends after the round in which a pawn came back to
+the start. See docs/games/detour.md for every decision the rulebook leaves open.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import Action, Event, IllegalAction, Rules, View
+from engine.rng import Rng
+
+from . import mapdata as M
+
+CARDS = M.CARDS  # (10, 8, 6, 5)
+_BIT = {10: 1, 8: 2, 6: 4, 5: 8}
+_FULL = 15
+COLOURS: tuple[str, ...] = ("blue", "orange", "green", "purple")
+_DEST = M.DEST
+_PREV = M.PREV
+_RED = M.RED
+_FIN = M.FIN
+_BLUE = M.IS_BLUE
+
+CHOOSE, RESOLVE, OVER = "choose", "resolve", "over"
+
+
+@dataclass
+class DetourState:
+    seats: list[str]
+    #: seat index owning each pawn
+    owner: list[int]
+    #: space of each pawn (mapdata.FIN once back at the start)
+    pos: list[int]
+    #: bitmask of the cards still in each pawn's hand (10:1, 8:2, 6:4, 5:8)
+    hand: list[int]
+    #: a block waits on this pawn's next resolved card
+    blocked: list[bool]
+    #: card chosen this round (0: not yet); secret until every pawn has chosen
+    chosen: list[int]
+    #: pawns whose revealed cards still have to resolve this round, in resolution order
+    queue: list[int]
+    #: pawn holding the first-player marker
+    first: int
+    round: int
+    phase: str
+    #: pawns that came back to the start, in order of arrival
+    arrivals: list[int]
+    rng: int
+
+
+def _hand_list(mask: int) -> list[int]:
+    return [c for c in CARDS if mask & _BIT[c]]
+
+
+def _hand_value(mask: int) -> int:
+    return sum(c for c in CARDS if mask & _BIT[c])
+
+
+class DetourRules(Rules):
+    id = "detour"
+    title = "Around the Worlds in 80 Days (Detour)"
+    min_players = 2
+    max_players = 4
+    option_defaults: dict[str, Any] = {}
+    option_choices: dict[str, Any] = {}
+
+    # -- life cycle -----------------------------------------------------------
+    def new_game(self, seats: list[str], seed: int, options: dict[str, Any] | None = None) -> DetourState:
+        self.check_seats(seats)
+        self.validate_options(options)
+        n = len(seats)
+        owner = [0, 1, 0, 1] if n == 2 else list(range(n))
+        rng = Rng.from_seed(seed)
+        pawns = len(owner)
+        # "Select a first player": drawn from the seed (in the 2-player game a first colour).
+        first = rng.below(pawns)
+        return DetourState(
+            seats=list(seats), owner=owner, pos=[M.START] * pawns, hand=[_FULL] * pawns,
+            blocked=[False] * pawns, chosen=[0] * pawns, queue=[], first=first, round=1,
+            phase=CHOOSE, arrivals=[], rng=rng.state,
+        )
+
+    def to_act(self, state: DetourState) -> list[str]:
+        if state.phase == CHOOSE:
+            seats = state.seats
+            out: list[str] = []
+            for p, card in enumerate(state.chosen):
+                if not card:
+                    s = seats[state.owner[p]]
+                    if s not in out:
+                        out.append(s)
+            return out
+        if state.phase == RESOLVE:
+            return [state.seats[state.owner[state.queue[0]]]]
+        return []
+
+    def is_over(self, state: DetourState) -> bool:
+        return state.phase == OVER
+
+    # -- what may be done ---------------------------------------------------------
+    def _two(self, state: DetourState) -> bool:
+        return len(state.seats) == 2
+
+    def _targets(self, state: DetourState, p: int, card: int) -> list[int]:
+        """Pawns the action of `card` (played for pawn p) can hit: opponents' pawns still
+        travelling, and for which the action does something."""
+        me = state.owner[p]
+        owner = state.owner
+        pos = state.pos
+        out = []
+        if card == 8:
+            blocked = state.blocked
+            for q in range(len(pos)):
+                if owner[q] != me and pos[q] != _FIN and not blocked[q]:
+                    out.append(q)
+        elif card == 6:
+            for q in range(len(pos)):
+                if owner[q] != me and _RED[pos[q]] >= 0:
+                    out.append(q)
+        elif card == 5:
+            for q in range(len(pos)):
+                if owner[q] != me and _PREV[pos[q]] >= 0:
+                    out.append(q)
+        return out
+
+    def _options(self, state: DetourState, p: int) -> list[Action]:
+        card = state.chosen[p]
+        acts: list[Action] = []
+        if not state.blocked[p]:
+            acts.append({"type": "move"})
+        if card != 10:
+            kind = M.CARD_ACTION[card]
+            seats = state.seats
+            owner = state.owner
+            if len(seats) == 2:
+                for q in self._targets(state, p, card):
+                    acts.append({"type": kind, "target": seats[owner[q]], "target_colour": COLOURS[q]})
+            else:
+                for q in self._targets(state, p, card):
+                    acts.append({"type": kind, "target": seats[q]})
+        return acts
+
+    def legal_actions(self, state: DetourState, seat: str) -> list[Action]:
+        phase = state.phase
+        if phase == CHOOSE:
+            try:
+                si = state.seats.index(seat)
+            except ValueError:
+                return []
+            out: list[Action] = []
+            two = len(state.seats) == 2
+            for p, card in enumerate(state.chosen):
+                if card or state.owner[p] != si:
+                    continue
+                mask = state.hand[p]
+                for c in CARDS:
+                    if mask & _BIT[c]:
+                        out.append({"type": "choose", "card": c, "colour": COLOURS[p]} if two
+                                   else {"type": "choose", "card": c})
+            return out
+        if phase == RESOLVE:
+            p = state.queue[0]
+            if state.seats[state.owner[p]] != seat:
+                return []
+            return self._options(state, p)
+        return []
+
+    # -- doing it -------------------------------------------------------------------
+    def apply(self, state: DetourState, seat: str, action: Action) -> list[Event]:
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction("malformed", "That is not a valid move.")
+        if state.phase == OVER:
+            raise IllegalAction("game_over", "The game is over.")
+        if seat not in state.seats:
+            raise IllegalAction("not_a_player", "You are not playing in this game.")
+        kind = action["type"]
+        if state.phase == CHOOSE:
+            if kind != "choose":
+                if kind in ("move", "detour", "backward", "block"):
+                    raise IllegalAction("not_resolving", "Cards are being chosen: pick a card first.")
+                raise IllegalAction("unknown_action", "That is not a move of this game.")
+            return self._choose(state, seat, action)
+        # resolve phase
+        if kind == "choose":
+            raise IllegalAction("already_revealed", "The cards of this round are already revealed.")
+        if kind not in ("move", "detour", "backward", "block"):
+            raise IllegalAction("unknown_action", "That is not a move of this game.")
+        p = state.queue[0]
+        if state.seats[state.owner[p]] != seat:
+            raise IllegalAction("not_your_turn", "It is not your card that resolves now.")
+        if action not in self._options(state, p):
+            raise self._why_not(state, p, action)
+        events: list[Event] = []
+        self._resolve(state, p, action, events)
+        state.queue.pop(0)
+        self._advance(state, events)
+        return events
+
+    def _why_not(self, state: DetourState, p: int, action: Action) -> IllegalAction:
+        kind = action["type"]
+        card = state.chosen[p]
+        if kind == "move":
+            if state.blocked[p]:
+                return IllegalAction("blocked", "You are blocked: this card cannot use its Move.")
+            return IllegalAction("malformed", "That is not a valid move.")
+        if M.CARD_ACTION[card] != kind:
+            return IllegalAction("wrong_card", "Your card does not have that action.", card=card)
+        return IllegalAction("bad_target", "That player cannot be targeted by this action now.")
+
+    def _choose(self, state: DetourState, seat: str, action: Action) -> list[Event]:
+        si = state.seats.index(seat)
+        card = action.get("card")
+        two = len(state.seats) == 2
+        allowed_keys = {"type", "card", "colour"} if two else {"type", "card"}
+        if set(action) - allowed_keys or type(card) is not int or card not in _BIT:
+            raise IllegalAction("bad_card", "Choose one of the cards 10, 8, 6 or 5.")
+        if two:
+            colour = action.get("colour")
+            if colour not in COLOURS:
+                raise IllegalAction("need_colour", "Say which of your colours plays this card.")
+            p = COLOURS.index(colour)
+            if state.owner[p] != si:
+                raise IllegalAction("not_your_colour", "That colour is not yours.", colour=colour)
+        else:
+            p = si
+        if state.chosen[p]:
+            raise IllegalAction("already_chosen", "You have already chosen a card this round.")
+        if not state.hand[p] & _BIT[card]:
+            raise IllegalAction("card_played", "That card is already played; it comes back when all four are.",
+                                card=card)
+        state.chosen[p] = card
+        events: list[Event] = [{"type": "chose", "seat": seat, "colour": COLOURS[p]} if two
+                               else {"type": "chose", "seat": seat}]
+        if all(state.chosen):
+            self._reveal(state, events)
+            self._advance(state, events)
+        return events
+
+    def _reveal(self, state: DetourState, events: list[Event]) -> None:
+        n = len(state.owner)
+        first = state.first
+        chosen = state.chosen
+        order = sorted(range(n), key=lambda q: (-chosen[q], (q - first) % n))
+        state.queue = order
+        for q in order:
+            state.hand[q] &= ~_BIT[chosen[q]]
+        seats = state.seats
+        owner = state.owner
+        events.append({"type": "reveal", "round": state.round,
+                       "cards": [{"seat": seats[owner[q]], "colour": COLOURS[q], "card": chosen[q]} for q in order]})
+        state.phase = RESOLVE
+
+    def _pawn_fields(self, state: DetourState, p: int, prefix: str = "") -> dict[str, Any]:
+        return {prefix + "seat": state.seats[state.owner[p]], prefix + "colour": COLOURS[p]}
+
+    def _move(self, state: DetourState, p: int, days: int, events: list[Event], card: int) -> None:
+        start = state.pos[p]
+        end = _DEST[start][days]
+        state.pos[p] = end
+        ev = {"type": "move", "seat": state.seats[state.owner[p]], "colour": COLOURS[p], "card": card,
+              "days": days, "used": M.DIST[start] - M.DIST[end] if end != start else 0,
+              "from": start, "to": end}
+        events.append(ev)
+        if end == _FIN:
+            state.arrivals.append(p)
+            events.append({"type": "arrived", "seat": ev["seat"], "colour": ev["colour"], "round": state.round})
+
+    def _resolve(self, state: DetourState, p: int, action: Action, events: list[Event]) -> None:
+        """Carry out pawn p's card as `action` (already known to be legal)."""
+        card = state.chosen[p]
+        kind = action["type"]
+        was_blocked = state.blocked[p]
+        if kind == "move":
+            self._move(state, p, card, events, card)
+        else:
+            if len(state.seats) == 2:
+                q = COLOURS.index(action["target_colour"])
+            else:
+                q = state.seats.index(action["target"])
+            base = {"type": kind, "seat": state.seats[state.owner[p]], "colour": COLOURS[p], "card": card,
+                    "target": state.seats[state.owner[q]], "target_colour": COLOURS[q]}
+            if kind == "block":
+                state.blocked[q] = True
+                events.append(base)
+                self._move(state, p, M.ACTION_BONUS[8], events, card)
+            elif kind == "backward":
+                frm = state.pos[q]
+                state.pos[q] = _PREV[frm]
+                base["from"], base["to"] = frm, state.pos[q]
+                events.append(base)
+                self._move(state, p, M.ACTION_BONUS[5], events, card)
+            else:  # detour
+                on_blue = _BLUE[state.pos[p]]
+                frm = state.pos[q]
+                state.pos[q] = _RED[frm]
+                base["from"], base["to"] = frm, state.pos[q]
+                base["blue"] = on_blue and not was_blocked
+                events.append(base)
+                if on_blue and not was_blocked:
+                    self._move(state, p, card, events, card)
+        if was_blocked:
+            state.blocked[p] = False
+            events.append({"type": "block_spent", "seat": state.seats[state.owner[p]], "colour": COLOURS[p]})
+
+    def _advance(self, state: DetourState, events: list[Event]) -> None:
+        """Resolve forced cards by themselves until a card needs its owner's decision; then
+        end the round (and perhaps the game)."""
+        queue = state.queue
+        while queue:
+            p = queue[0]
+            opts = self._options(state, p)
+            if len(opts) > 1:
+                return
+            if opts:
+                events.append({"type": "auto", "seat": state.seats[state.owner[p]], "colour": COLOURS[p],
+                               "card": state.chosen[p]})
+                self._resolve(state, p, opts[0], events)
+            else:
+                events.append({"type": "no_effect", "seat": state.seats[state.owner[p]], "colour": COLOURS[p],
+                               "card": state.chosen[p], "blocked": state.blocked[p]})
+                if state.blocked[p]:
+                    state.blocked[p] = False
+            queue.pop(0)
+        self._end_round(state, events)
+
+    def _end_round(self, state: DetourState, events: list[Event]) -> None:
+        n = len(state.owner)
+        state.chosen = [0] * n
+        if state.arrivals:
+            state.phase = OVER
+            res = self.result(state)
+            events.append({"type": "game_over", "winners": res["winners"], "round": state.round})
+            return
+        state.first = (state.first + 1) % n
+        state.round += 1
+        refill = state.hand[0] == 0
+        if refill:
+            state.hand = [_FULL] * n
+        state.phase = CHOOSE
+        events.append({"type": "round_end", "next_round": state.round, "refill": refill,
+                       **self._pawn_fields(state, state.first, "first_")})
+
+    # -- reading it ---------------------------------------------------------------------
+    def view(self, state: DetourState, seat: str | None) -> View:
+        seats = state.seats
+        choosing = state.phase == CHOOSE
+        pawns = []
+        for p, sp in enumerate(state.pos):
+            mask = state.hand[p]
+            pawns.append({
+                "seat": seats[state.owner[p]], "colour": COLOURS[p], "index": p, "space": sp,
+                "finished": sp == _FIN, "blocked": state.blocked[p],
+                "hand": _hand_list(mask), "played": [c for c in CARDS if not mask & _BIT[c]],
+                "chosen": bool(state.chosen[p]),
+                # the revealed card of this round (None while cards are being chosen)
+                "card": None if choosing or not state.chosen[p] else state.chosen[p],
+                "days_left": M.DIST[sp],
+            })
+        resolving = None
+        if state.phase == RESOLVE:
+            p = state.queue[0]
+            resolving = {"seat": seats[state.owner[p]], "colour": COLOURS[p], "card": state.chosen[p]}
+        v: View = {
+            "game": self.id, "seats": list(seats), "to_act": self.to_act(state), "over": state.phase == OVER,
+            "phase": state.phase, "round": state.round, "pawns": pawns,
+            "first": {"seat": seats[state.owner[state.first]], "colour": COLOURS[state.first]},
+            "resolving": resolving,
+            "queue": [{"seat": seats[state.owner[q]], "colour": COLOURS[q], "card": state.chosen[q]}
+                      for q in state.queue] if state.phase == RESOLVE else [],
+            "arrivals": [{"seat": seats[state.owner[q]], "colour": COLOURS[q]} for q in state.arrivals],
+            "two_colours": len(seats) == 2,
+        }
+        if state.phase == OVER:
+            v["result"] = self.result(state)
+        if seat is not None and seat in seats:
+            si = seats.index(seat)
+            mine = [p for p in range(len(state.owner)) if state.owner[p] == si]
+            v["private"] = {
+                "colours": [COLOURS[p] for p in mine],
+                "chosen": {COLOURS[p]: state.chosen[p] for p in mine if state.chosen[p] and choosing},
+            }
+        return v
+
+    def result(self, state: DetourState) -> dict[str, Any]:
+        if len(state.seats) == 2:
+            return self._result_two(state)
+        return self._result_multi(state)
+
+    def _result_multi(self, state: DetourState) -> dict[str, Any]:
+        seats = state.seats
+        arrived = set(state.arrivals)
+        rows = []
+        for p, sp in enumerate(state.pos):
+            rows.append({"seat": seats[p], "score": M.TOTAL_DAYS - M.DIST[sp], "days_left": M.DIST[sp],
+                         "finished": p in arrived, "hand_value": _hand_value(state.hand[p]) if p in arrived else 0})
+        # finishers: most Move value left in hand, then earliest arrival; then the others by days left
+        arrival_rank = {p: i for i, p in enumerate(state.arrivals)}
+        order = sorted(range(len(rows)), key=lambda p: (
+            0 if p in arrived else 1, -rows[p]["hand_value"], arrival_rank.get(p, 0), rows[p]["days_left"]))
+        ranking = []
+        prev_key = None
+        rank = 0
+        for i, p in enumerate(order):
+            key = ("f", p) if p in arrived else ("t", rows[p]["days_left"])
+            if key != prev_key:
+                rank = i + 1
+                prev_key = key
+            ranking.append({**rows[p], "rank": rank})
+        winners = [r["seat"] for r in ranking if r["rank"] == 1] if state.phase == OVER else []
+        return {"ranking": ranking, "winners": winners}
+
+    @staticmethod
+    def _track_key(sp: int) -> tuple[int, int]:
+        """Position on the map for the 2-player 'last on the track' rule: the column; on a tie a
+        pawn on a side path counts as farther back. Back at the start = past everything."""
+        if sp == _FIN:
+            return (10_000, 1)
+        return (M.COLUMN[sp], 0 if M.SIDE_OF[sp] >= 0 else 1)
+
+    def _result_two(self, state: DetourState) -> dict[str, Any]:
+        seats = state.seats
+        pawns_of = {0: [0, 2], 1: [1, 3]}
+        enders = [s for s in (0, 1) if any(p in state.arrivals for p in pawns_of[s])]
+        winner: int | None = None
+        rule = 0
+        if state.phase == OVER and enders:
+            # rule 1: the ender's other colour on the last map card (or home too) wins
+            rule1 = [s for s in enders
+                     if all(state.pos[p] == _FIN or M.MAP_CARD[state.pos[p]] == 4 for p in pawns_of[s])]
+            if len(rule1) == 1:
+                winner, rule = rule1[0], 1
+            else:
+                # rule 2: the player whose pawn is last on the track loses; compare each player's
+                # pawns from the rearmost forward; a full tie goes to the (first) ender
+                keys = {s: sorted(self._track_key(state.pos[p]) for p in pawns_of[s]) for s in (0, 1)}
+                if keys[0] != keys[1]:
+                    winner = 0 if keys[0] > keys[1] else 1
+                else:
+                    first_home = state.arrivals[0]
+                    winner = state.owner[first_home]
+                rule = 2
+        ranking = []
+        for s in (0, 1):
+            ps = pawns_of[s]
+            ranking.append({
+                "seat": seats[s],
+                "rank": 1 if winner is None or winner == s else 2,
+                "score": sum(M.TOTAL_DAYS - M.DIST[state.pos[p]] for p in ps),
+                "days_left": [M.DIST[state.pos[p]] for p in ps],
+                "ended": s in enders, "rule": rule,
+            })
+        ranking.sort(key=lambda r: r["rank"])
+        return {"ranking": ranking, "winners": [seats[winner]] if winner is not None else []}
+
+    # -- storage ---------------------------------------------------------------------
+    def dump(self, state: DetourState) -> dict[str, Any]:
+        return {
+            "seats": list(state.seats), "owner": list(state.owner), "pos": list(state.pos),
+            "hand": list(state.hand), "blocked": list(state.blocked), "chosen": list(state.chosen),
+            "queue": list(state.queue), "first": state.first, "round": state.round, "phase": state.phase,
+            "arrivals": list(state.arrivals), "rng": state.rng,
+        }
+
+    def load(self, data: dict[str, Any]) -> DetourState:
+        return DetourState(
+            seats=list(data["seats"]), owner=list(data["owner"]), pos=list(data["pos"]), hand=list(data["hand"]),
+            blocked=list(data["blocked"]), chosen=list(data["chosen"]), queue=list(data["queue"]),
+            first=data["first"], round=data["round"], phase=data["phase"], arrivals=list(data["arrivals"]),
+            rng=data["rng"],
+        )
+
+    # -- AI ---------------------------------------------------------------------------
+    def ai_action(self, state: DetourState, seat: str) -> Action:
+        from .ai import choose_action
+
+        return choose_action(self.view(state, seat), seat, self.legal_actions(state, seat))
