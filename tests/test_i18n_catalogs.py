@@ -203,6 +203,20 @@ def test_command_descriptions_fit_discord(catalogs: tuple[Path, dict[str, dict[s
     assert not problems, "\n".join(problems)
 
 
+def test_names_and_choices_fit_discord(catalogs: tuple[Path, dict[str, dict[str, str]]]) -> None:
+    """Command names (`name.*`) must be valid Discord names; choice labels and titles ≤ 100 chars."""
+    directory, cats = catalogs
+    problems = []
+    for lang in LANGUAGES:
+        bad = sorted(f"{k}: {v!r}" for k, v in cats[lang].items()
+                     if k.startswith("name.") and not re.fullmatch(r"[-_\w]{1,32}", v.lower().replace(" ", "-")))
+        bad += sorted(f"{k} ({len(v)} chars)" for k, v in cats[lang].items()
+                      if (k == "title" or k.startswith("choice.")) and len(v) > MAX_COMMAND_DESCRIPTION)
+        if bad:
+            problems.append(_report(directory, lang, "not a valid Discord command name / choice label", bad))
+    assert not problems, "\n".join(problems)
+
+
 def test_no_untranslated_copies(catalogs: tuple[Path, dict[str, dict[str, str]]]) -> None:
     directory, cats = catalogs
     problems = []
