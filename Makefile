@@ -20,7 +20,7 @@ local: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check engine render bot tests bench
-	$(BIN)/python -m pytest -n 2 -p no:cacheprovider
+	$(BIN)/python -m pytest -q -n 2
 
 bench: $(STAMP)
 	for b in bench/bench_*.py; do $(BIN)/python $$b || exit 1; done
