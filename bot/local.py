@@ -82,14 +82,14 @@ class LocalTable:
         try:
             words = shlex.split(line)
         except ValueError as exc:
-            return self._local_error(current, f"cannot read that line: {exc}")
+            return await self._deliver(self._local_error(current, f"cannot read that line: {exc}"))
         if words[0] == "!wait":
             hours = float(words[1]) if len(words) > 1 else 1.0
             self.clock.now += hours * 3600
             return await self._deliver(await self.service.tick())
         if words[0].startswith(("/", "!")):
             if current is None:
-                return self._local_error(None, "who is typing? start the line with a user name")
+                return await self._deliver(self._local_error(None, "who is typing? start the line with a user name"))
             name = current
         else:
             name, words = words[0], words[1:]
@@ -104,13 +104,11 @@ class LocalTable:
             target = " ".join(words[1:])
             return await self._deliver(await self._component(user, name, target, select=head == "!choose"))
         if not head.startswith("/"):
-            return self._local_error(name, f"unknown command {head!r}")
+            return await self._deliver(self._local_error(name, f"unknown command {head!r}"))
         return await self._deliver(await self._slash(user, head[1:], words[1:]))
 
     def _local_error(self, name: str | None, text: str) -> list[Reply]:
-        reply = Reply("ephemeral", f"⚠️ {text}", user_id=user_id_for(name) if name else None)
-        self._print(reply, [])
-        return [reply]
+        return [Reply("ephemeral", f"⚠️ {text}", user_id=user_id_for(name) if name else None)]
 
     @staticmethod
     def _split_options(words: list[str]) -> tuple[list[str], dict[str, str]]:

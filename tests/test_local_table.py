@@ -1,0 +1,72 @@
+"""The local table: script lines in, one JSON object per reply out, images on disk."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.local import FakeClock, LocalTable
+from bot.service import TableService
+from bot.settings import Settings
+from bot.store import SQLiteStore
+
+pytestmark = pytest.mark.usefixtures("fake_game")
+
+SCRIPT = """
+# a whole game of countdown: two people and an AI
+alice /game new game:countdown options:"start=10"
+bob /game join
+alice !press Add AI
+alice !press Start
+alice /countdown take n:1
+bob !press Take 2
+carol /countdown take n:1
+bob !locale de
+bob /countdown take n:3
+alice /game log
+!wait 13
+"""
+
+
+async def run_script(tmp_path: Path, script: str) -> list[dict[str, object]]:
+    store = SQLiteStore(tmp_path / "local.sqlite3")
+    await store.open()
+    clock = FakeClock()
+    out = io.StringIO()
+    table = LocalTable(TableService(store, Settings(), clock=clock, render_in_thread=False), clock,
+                       out_dir=tmp_path / "img", emit=out)
+    try:
+        for line in script.splitlines():
+            await table.run_line(line)
+    finally:
+        await store.close()
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+async def test_script_plays_through_the_service(tmp_path: Path) -> None:
+    lines = await run_script(tmp_path, SCRIPT)
+    assert all(set(line) >= {"to", "user", "text", "files"} for line in lines)
+    channel = [line for line in lines if line["to"] == "channel"]
+    assert "Countdown" in str(channel[0]["text"])
+    assert any("Phileas" in str(line["text"]) for line in channel)  # the AI joined
+    # images were written and are PNGs
+    files = [Path(f) for line in lines for f in line["files"]]  # type: ignore[union-attr]
+    assert files and all(f.read_bytes().startswith(b"\x89PNG") for f in files)
+    # carol is not seated: a private refusal to carol, nothing public
+    carol = [line for line in lines if line["user"] == "carol"]
+    assert carol and carol[0]["to"] == "ephemeral" and str(carol[0]["text"]).startswith("⚠️")
+    # mentions are shown as @name
+    assert any("@bob" in str(line["text"]) for line in channel)
+    # the log is private to alice
+    log = [line for line in lines if line["user"] == "alice" and "📜" in str(line["text"])]
+    assert log and log[0]["to"] == "ephemeral"
+
+
+async def test_unknown_buttons_and_commands_are_explained(tmp_path: Path) -> None:
+    lines = await run_script(tmp_path, "alice !press Start\nalice /nosuch thing\nalice /game new game:countdown\n"
+                                       "alice !press Nope\n")
+    assert [line["to"] for line in lines] == ["ephemeral", "ephemeral", "channel", "ephemeral"]
+    assert "you can use" in str(lines[-1]["text"])
