@@ -198,7 +198,7 @@ class PassepartoutBot(discord.Client):
         intents.guilds = True  # channels and permissions; no message content needed
         super().__init__(intents=intents, **kwargs)
         self.settings = settings
-        self.store = store or store_from_url(settings.database_url)
+        self.store = store or store_from_url(settings.database_url, durable=settings.durable_commits)
         self.service = TableService(self.store, settings)
         self.tree = app_commands.CommandTree(self)
         self.delivery = Delivery(self)

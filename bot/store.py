@@ -444,14 +444,14 @@ def _split_sql(script: str) -> list[str]:
     return [part.strip() for part in script.split(";") if part.strip()]
 
 
-def store_from_url(url: str | None) -> Store:
+def store_from_url(url: str | None, *, durable: bool = False) -> SQLiteStore:
     """`sqlite:///path`, a plain path, or None for the default file."""
     if not url:
-        return SQLiteStore("passepartout.sqlite3")
+        return SQLiteStore("passepartout.sqlite3", durable=durable)
     if url.startswith("sqlite:///"):
-        return SQLiteStore(url[len("sqlite:///"):])
+        return SQLiteStore(url[len("sqlite:///"):], durable=durable)
     if url.startswith("sqlite://"):
-        return SQLiteStore(url[len("sqlite://"):] or ":memory:")
+        return SQLiteStore(url[len("sqlite://"):] or ":memory:", durable=durable)
     if "://" in url:
         raise StoreError(f"unsupported database URL scheme in {url.split('://')[0]!r}; only sqlite is built in")
-    return SQLiteStore(url)
+    return SQLiteStore(url, durable=durable)
