@@ -98,15 +98,13 @@ def _has_letters(text: str) -> bool:
 
 
 def _markup(text: str) -> Counter[str]:
-    """Discord markdown, line breaks and emoji/symbols: these must survive translation."""
-    counts: Counter[str] = Counter()
-    counts["**"] = text.count("**")
-    counts["`"] = text.count("`")
-    counts["\\n"] = text.count("\n")
-    for ch in text:
-        if unicodedata.category(ch) == "So":
-            counts[ch] += 1
-    return counts
+    """Discord markdown and line breaks: these must survive translation unchanged."""
+    return Counter({"**": text.count("**"), "`": text.count("`"), "\\n": text.count("\n")})
+
+
+def _emoji(text: str) -> Counter[str]:
+    """Emoji and other symbols (Unicode category So)."""
+    return Counter(ch for ch in text if unicodedata.category(ch) == "So")
 
 
 def _report(directory: Path, lang: str, problem: str, items: list[str]) -> str:
@@ -168,15 +166,22 @@ def test_same_placeholders(catalogs: tuple[Path, dict[str, dict[str, str]]]) -> 
 
 
 def test_same_markdown_and_emoji(catalogs: tuple[Path, dict[str, dict[str, str]]]) -> None:
+    """Same bold/code markers and line breaks as English; every English emoji kept (a translation may add one)."""
     directory, cats = catalogs
     problems = []
     for lang in TRANSLATED:
         bad = []
         for key, en_text in sorted(cats[DEFAULT_LANGUAGE].items()):
-            if key in cats[lang] and _markup(en_text) != _markup(cats[lang][key]):
-                want, got = _markup(en_text), _markup(cats[lang][key])
-                diff = {k: (want[k], got[k]) for k in want.keys() | got.keys() if want[k] != got[k]}
-                bad.append(f"{key}: (en, {lang}) counts {diff}")
+            if key not in cats[lang]:
+                continue  # reported by test_same_keys
+            text = cats[lang][key]
+            want, got = _markup(en_text), _markup(text)
+            if want != got:
+                diff = {k: (want[k], got[k]) for k in want if want[k] != got[k]}
+                bad.append(f"{key}: markdown counts (en, {lang}) {diff} in {text!r}")
+            lost = _emoji(en_text) - _emoji(text)
+            if lost:
+                bad.append(f"{key}: emoji missing in {lang}: {''.join(sorted(lost.elements()))} in {text!r}")
         if bad:
             problems.append(_report(directory, lang, "markdown/emoji differ from en", bad))
     assert not problems, "\n".join(problems)
