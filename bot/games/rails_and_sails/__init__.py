@@ -1,0 +1,286 @@
+"""Presentation of Rails & Sails: the `/rails` command group, labels and texts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot.gameui import Command, GameUI, Param, match_action
+from bot.i18n import Translator
+from engine import Action, Event, View
+from engine.games.rails_and_sails.mapdata import CITIES, ROUTES_BY_ID, TICKETS_BY_ID
+
+KIND_ICON = {"train": "🚂", "ship": "🚢"}
+MAX_LABEL = 80
+
+
+def city_name(city_id: str) -> str:
+    city = CITIES.get(city_id)
+    return city.name if city is not None else city_id
+
+
+def card_text(card: str | None, t: Translator) -> str:
+    """'t:red:h' -> 'red train ⚓' in the catalog's language."""
+    if card is None:
+        return t("card.empty")
+    if card == "t:wild":
+        return t("card.wild")
+    parts = card.split(":")
+    colour = t(f"colour.{parts[1]}")
+    if parts[0] == "t":
+        return t("card.train_h" if parts[-1] == "h" else "card.train", colour=colour)
+    return t("card.ship2" if parts[-1] == "2" else "card.ship", colour=colour)
+
+
+def card_symbol(card: str, t: Translator) -> str:
+    """Compact form for long labels: 'yellow🚂⚓', 'red🚢🚢', '🃏'."""
+    if card == "t:wild":
+        return "🃏"
+    parts = card.split(":")
+    colour = t(f"colour.{parts[1]}")
+    if parts[0] == "t":
+        return colour + ("🚂⚓" if parts[-1] == "h" else "🚂")
+    return colour + ("🚢🚢" if parts[-1] == "2" else "🚢⚓")
+
+
+def cards_text(cards: list[str], t: Translator, compact: bool = False) -> str:
+    """A payment as '2× yellow train, 1× wild' (most common first, stable)."""
+    counts: dict[str, int] = {}
+    for c in cards:
+        counts[c] = counts.get(c, 0) + 1
+    order = sorted(counts, key=lambda c: (c == "t:wild", -counts[c], c))
+    if compact:
+        return " ".join(f"{counts[c]}×{card_symbol(c, t)}" for c in order)
+    return ", ".join(f"{counts[c]}× {card_text(c, t)}" for c in order)
+
+
+def route_text(route_id: str, t: Translator) -> str:
+    r = ROUTES_BY_ID.get(route_id)
+    if r is None:
+        return route_id
+    a = city_name(r.a) if r.a in CITIES else t(f"waypoint.{r.a}")
+    b = city_name(r.b) if r.b in CITIES else t(f"waypoint.{r.b}")
+    text = f"{a} – {b} {KIND_ICON[r.kind]}{r.length} {t('colour.' + r.colour)}"
+    twin = ROUTES_BY_ID.get(r.double) if r.double else None
+    if twin is not None and twin.colour == r.colour:  # e.g. the grey pair: tell the twins apart
+        text += f" #{r.id.rsplit('-', 1)[1]}"
+    return text
+
+
+def ticket_text(ticket_id: str) -> str:
+    tk = TICKETS_BY_ID.get(ticket_id)
+    if tk is None:
+        return ticket_id
+    names = "–".join(city_name(c) for c in tk.cities)
+    pts = "/".join(str(p) if i < 2 else f"−{p}" for i, p in enumerate(tk.points))
+    return f"{names} ({pts})"
+
+
+def _trim(text: str, n: int = MAX_LABEL) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+# -- command builders -------------------------------------------------------------------------------
+def _build_draw(values: dict[str, Any], legal: list[Action]) -> Action | None:
+    source = values.get("source")
+    if source != "face_up":
+        return match_action(legal, type="draw", source=source)
+    slot = values.get("slot")
+    if not isinstance(slot, int):
+        return None
+    refill = values.get("refill")
+    return match_action(legal, type="draw", source="face_up", slot=slot - 1, refill=refill)
+
+
+def _build_mix(values: dict[str, Any], legal: list[Action]) -> Action | None:
+    return match_action(legal, type="choose_mix", trains=values.get("trains"))
+
+
+def _build_pick(values: dict[str, Any], legal: list[Action], name: str) -> Action | None:
+    picked = values.get(name)
+    return picked if isinstance(picked, dict) else None
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command(
+        "draw",
+        (
+            Param("source", "str", choices=("face_up", "train_deck", "ship_deck")),
+            Param("slot", "int", required=False, choices=(1, 2, 3, 4, 5, 6)),
+            Param("refill", "str", required=False, choices=("train", "ship")),
+        ),
+        build=_build_draw,
+        refusal="refuse.draw",
+    ),
+    Command("claim", (Param("route", "pick", types=("claim",)),),
+            build=lambda v, legal: _build_pick(v, legal, "route"), refusal="refuse.claim"),
+    Command("tickets", (), refusal="refuse.tickets"),
+    Command("keep", (Param("tickets", "pick", types=("keep_tickets",)),),
+            build=lambda v, legal: _build_pick(v, legal, "tickets"), refusal="refuse.keep"),
+    Command("harbor", (Param("city", "pick", types=("harbor",)),),
+            build=lambda v, legal: _build_pick(v, legal, "city"), refusal="refuse.harbor"),
+    Command("exchange", (Param("trains", "int", min_value=-15, max_value=15),), refusal="refuse.exchange"),
+    Command("mix", (Param("trains", "int", min_value=10, max_value=25),), build=_build_mix, refusal="refuse.mix"),
+    Command("pass", (), refusal="refuse.pass"),
+)
+
+
+@dataclass
+class RailsUI(GameUI):
+    def action_label(self, action: Action, view: View, t: Translator) -> str:
+        kind = action.get("type")
+        if kind == "draw":
+            if action["source"] == "face_up":
+                card = view.get("face_up", [None] * 6)[action["slot"]]
+                refill = action["refill"]
+                key = "action.draw_face_up" if refill != "none" else "action.draw_face_up_norefill"
+                return _trim(t(key, card=card_text(card, t), slot=action["slot"] + 1,
+                               refill=t(f"deck.{refill}") if refill != "none" else ""))
+            return _trim(t(f"action.draw_{action['source']}"))
+        if kind == "claim":
+            route = route_text(action["route"], t)
+            full = t("action.claim", route=route, cards=cards_text(action["cards"], t))
+            if len(full) <= MAX_LABEL:
+                return full
+            return _trim(t("action.claim", route=route, cards=cards_text(action["cards"], t, compact=True)))
+        if kind == "keep_tickets":
+            return self._keep_label(action, view, t)
+        if kind == "harbor":
+            full = t("action.harbor", city=city_name(action["city"]), cards=cards_text(action["cards"], t))
+            if len(full) <= MAX_LABEL:
+                return full
+            return _trim(t("action.harbor", city=city_name(action["city"]),
+                           cards=cards_text(action["cards"], t, compact=True)))
+        if kind == "exchange":
+            n = action["trains"]
+            key = "action.exchange_to_trains" if n > 0 else "action.exchange_to_ships"
+            return _trim(t(key, count=abs(n)))
+        if kind == "choose_mix":
+            return _trim(t("action.choose_mix", trains=action["trains"], ships=60 - action["trains"]))
+        return _trim(super().action_label(action, view, t))
+
+    def _keep_label(self, action: Action, view: View, t: Translator) -> str:
+        ids = action["ids"]
+        names = " · ".join(ticket_text(i) for i in ids)
+        full = t("action.keep_tickets", tickets=names)
+        if len(full) <= MAX_LABEL:
+            return full
+        pending = [p["id"] for p in view.get("private", {}).get("pending_tickets", [])]
+        numbers = ", ".join(str(pending.index(i) + 1) if i in pending else i for i in ids)
+        points = sum(TICKETS_BY_ID[i].points[0] for i in ids if i in TICKETS_BY_ID)
+        return _trim(t("action.keep_numbers", numbers=numbers, count=len(ids), points=points))
+
+    def event_text(self, event: Event, names: dict[str, str], t: Translator) -> str | None:
+        kind = event.get("type")
+        key = f"event.{kind}"
+        if not t.has(key):
+            return None
+        params: dict[str, Any] = {k: (names.get(v, v) if isinstance(v, str) else v) for k, v in event.items()}
+        if kind == "claim":
+            params["route"] = route_text(event["route"], t)
+            params["cards"] = cards_text(event["cards"], t)
+        elif kind == "harbor":
+            params["city"] = city_name(event["city"])
+            params["cards"] = cards_text(event["cards"], t)
+        elif kind == "take_face_up":
+            params["card"] = card_text(event["card"], t)
+            params["new"] = card_text(event["new"], t)
+        elif kind in ("draw_blind", "reshuffle"):
+            params["deck"] = t(f"deck.{event['deck']}")
+        elif kind == "exchange":
+            n = event["trains"]
+            key = "event.exchange_to_trains" if n > 0 else "event.exchange_to_ships"
+            params["count"] = abs(n)
+        elif kind == "game_over":
+            params["winners"] = ", ".join(names.get(s, s) for s in event.get("winners", []))
+        return t(key, **params)
+
+    def status_text(self, view: View, names: dict[str, str], t: Translator) -> str:
+        phase = view.get("phase")
+        if phase == "setup_tickets":
+            return t("status.setup_tickets")
+        if phase == "setup_pieces":
+            return t("status.setup_pieces")
+        if phase != "play":
+            return ""
+        decks = view["decks"]
+        parts = [t("status.play", turn=view["turn"], train=decks["train"], ship=decks["ship"],
+                   tickets=decks["tickets"])]
+        pieces = []
+        for s in view["seats"]:
+            p = view["pieces"].get(s) or {}
+            pieces.append(t("status.pieces", name=names.get(s, s), trains=p.get("trains", "?"),
+                            ships=p.get("ships", "?"), score=view["scores"][s]))
+        parts.append(" · ".join(pieces))
+        if view.get("final_turns_left"):
+            parts.append(t("status.final", turns=view["final_turns_left"].get(view.get("current"), 0)))
+        return "\n".join(parts)
+
+    def hand_text(self, view: View, seat: str, names: dict[str, str], t: Translator) -> str:
+        private = view.get("private") or {}
+        lines = []
+        hand = private.get("hand", [])
+        lines.append(t("hand.cards", cards=cards_text(hand, t) if hand else t("hand.no_cards")))
+        for tk in private.get("tickets", []):
+            lines.append(t("hand.ticket", ticket=ticket_text(tk["id"]), status=t(f"ticket_status.{tk['status']}")))
+        pending = private.get("pending_tickets", [])
+        if pending:
+            lines.append(t("hand.pending"))
+            for n, tk in enumerate(pending, start=1):
+                lines.append(f"{n}. {ticket_text(tk['id'])}")
+        mix = private.get("mix") or {}
+        pieces = (view.get("pieces") or {}).get(seat)
+        if pieces:
+            box = (view.get("box") or {}).get(seat) or {}
+            lines.append(t("hand.pieces", trains=pieces["trains"], ships=pieces["ships"],
+                           box_trains=box.get("trains", 0), box_ships=box.get("ships", 0),
+                           harbors=view["harbors_left"][seat]))
+        elif mix.get("trains") is not None:
+            lines.append(t("hand.mix", trains=mix["trains"], ships=mix["ships"]))
+        return "\n".join(lines)
+
+    def illegal_text(self, code: str, message: str, params: dict[str, Any], t: Translator) -> str:
+        params = dict(params)
+        if "city" in params:
+            params["city"] = city_name(str(params["city"]))
+        if "route" in params:
+            params["route"] = route_text(str(params["route"]), t)
+        if "kind" in params:
+            params["kind"] = t(f"kind.{params['kind']}")
+        return super().illegal_text(code, message, params, t)
+
+    def quick_actions(self, legal: list[Action], view: View) -> list[Action]:
+        """Blind draws first, then face-up cards (refilled from the deck of the same kind)."""
+        out = [a for a in legal if a["type"] == "draw" and a["source"] != "face_up"]
+        face_up = view.get("face_up") or []
+        for a in legal:
+            if len(out) >= 4:
+                break
+            if a["type"] != "draw" or a["source"] != "face_up":
+                continue
+            card = face_up[a["slot"]] if a["slot"] < len(face_up) else None
+            same = "train" if card and card.startswith("t:") else "ship"
+            if a["refill"] in (same, "none") and card != "t:wild":
+                out.append(a)
+        if len(out) < 4:
+            out += [a for a in legal if a["type"] == "tickets"][: 4 - len(out)]
+        return out[:4]
+
+    def menu_group(self, action: Action) -> str:
+        kind = str(action["type"])
+        if kind == "claim":
+            route = ROUTES_BY_ID.get(action["route"])
+            return f"claim_{route.kind}" if route else kind
+        if kind == "draw":
+            return "draw_face_up" if action["source"] == "face_up" else "draw_deck"
+        return kind
+
+
+UI = RailsUI(
+    game_id="rails-and-sails",
+    group="rails",
+    commands=COMMANDS,
+    package_dir=Path(__file__).parent,
+    quick_types=("draw", "tickets"),
+)
