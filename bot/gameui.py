@@ -116,6 +116,11 @@ class GameUI:
         key = f"illegal.{code}"
         return t(key, **params) if t.has(key) else message
 
+    def board_changed(self, events: list[Event]) -> bool:
+        """False when these events changed nothing on the board (e.g. a secret choice was
+        made): the channel then gets a short text line instead of a new image."""
+        return True
+
     # -- menus ---------------------------------------------------------------
     def quick_actions(self, legal: list[Action], view: View) -> list[Action]:
         """Actions worth a direct button on the turn message (≤ 4)."""

@@ -331,7 +331,7 @@ class TableService:
             loaded = self._load(record)
             events = [{"type": "game_started"}]
             ai_events = await self._run_ai(loaded)
-            return await self._after_change(loaded, events + ai_events, started=True)
+            return await self._after_change(loaded, events + ai_events)
 
     async def cancel(self, user: User, where: Where) -> list[Reply]:
         async with self._lock(where.channel_id):
@@ -644,12 +644,17 @@ class TableService:
         return ", ".join(parts), ids
 
     async def _board_reply(self, loaded: Loaded, t: Translator, events: list[dict[str, Any]], *,
-                           to: str = "channel", user: User | None = None, note: str | None = None) -> Reply:
+                           to: str = "channel", user: User | None = None, note: str | None = None,
+                           image: bool = True) -> Reply:
         rules, record = loaded.rules, loaded.record
         view = rules.view(loaded.state, None)
-        renderer = renderer_for(record.game_id)
-        public_events = [{k: v for k, v in e.items() if k != "private"} for e in events]
-        image = await self._render(renderer.render_board, view, names=loaded.names, lang=t.lang, events=public_events)
+        files: list[Attachment] = []
+        if image:
+            renderer = renderer_for(record.game_id)
+            public_events = [{k: v for k, v in e.items() if k != "private"} for e in events]
+            png = await self._render(renderer.render_board, view, names=loaded.names, lang=t.lang,
+                                     events=public_events)
+            files.append(Attachment("board.png", png))
         lines = [note] if note else []
         for event in events:
             line = self._event_line(loaded, event, t)
@@ -671,7 +676,7 @@ class TableService:
         if to != "channel":
             mentions = []
         return Reply(to, _clip("\n".join(lines)), user_id=user.id if user else None,  # type: ignore[arg-type]
-                     channel_id=record.channel_id, files=[Attachment("board.png", image)], rows=rows,
+                     channel_id=record.channel_id, files=files, rows=rows,
                      mentions=mentions)
 
     def _turn_rows(self, loaded: Loaded, t: Translator) -> list[list[Any]]:
@@ -717,12 +722,13 @@ class TableService:
             lines.append(t("result.winners", names=", ".join(winners)))
         return "\n".join(lines)
 
-    async def _after_change(self, loaded: Loaded, events: list[dict[str, Any]], *, started: bool = False,
+    async def _after_change(self, loaded: Loaded, events: list[dict[str, Any]], *,
                             note: str | None = None) -> list[Reply]:
         """The public turn message, plus DMs to opted-in players who must act now."""
         record = loaded.record
         t = self.game_t(record, loaded.ui)
-        replies = [await self._board_reply(loaded, t, events, note=note)]
+        image = loaded.rules.is_over(loaded.state) or loaded.ui.board_changed(events)
+        replies = [await self._board_reply(loaded, t, events, note=note, image=image)]
         if not loaded.rules.is_over(loaded.state):
             for seat in loaded.rules.to_act(loaded.state):
                 rec = record.seat_record(seat)
