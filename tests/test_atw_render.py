@@ -1,0 +1,275 @@
+"""The Around-the-World board and hand images, drawn from real engine views."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image
+
+from engine import registry
+from render import around_the_world as R
+from render import for_game
+
+MAX_BYTES = 500_000
+NAMES = {"p1": "Phileas", "p2": "Passepartout", "p3": "Aouda", "p4": "Fix", "p5": "Maximilian", "p6": "Ginevra"}
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return registry.get("around-the-world")
+
+
+def seats(n: int) -> list[str]:
+    return [f"p{i + 1}" for i in range(n)]
+
+
+def play(rules, n: int, seed: int, steps: int | None = None, *, ai: bool = True):
+    """A game after `steps` actions (or to its end), and the events of the turn in progress."""
+    state = rules.new_game(seats(n), seed, {})
+    rnd = random.Random(seed)
+    turn_events: list[dict] = []
+    done = 0
+    while not rules.is_over(state) and (steps is None or done < steps):
+        seat = rules.to_act(state)[0]
+        action = rules.ai_action(state, seat) if ai else rnd.choice(rules.legal_actions(state, seat))
+        before = rules.view(state, None)["current"]
+        events = rules.apply(state, seat, action)
+        if rules.view(state, None)["current"] != before:
+            turn_events = []
+        turn_events += events
+        done += 1
+    return state, turn_events
+
+
+def png(data: bytes) -> Image.Image:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image
+
+
+def check_board(data: bytes, n: int) -> Image.Image:
+    image = png(data)
+    assert image.width >= 1200
+    assert image.height >= 1200
+    assert len(data) < MAX_BYTES
+    # the panel grows with the players: one row each
+    assert image.height == R.PANEL_TOP + R.PANEL_HEAD_H + R.ROW_H * n + 14
+    return image
+
+
+def test_module_is_registered_for_the_game():
+    assert for_game("around-the-world") is R
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("steps", [0, 40, 160])
+def test_board_and_hands_for_every_player_count(rules, n, steps):
+    state, events = play(rules, n, seed=100 + n, steps=steps)
+    view = rules.view(state, None)
+    assert "private" not in view
+    check_board(R.render_board(view, names=NAMES, events=events), n)
+    for seat in seats(n):
+        data = R.render_hand(rules.view(state, seat), seat, names=NAMES)
+        image = png(data)
+        assert image.width >= 1200
+        assert len(data) < MAX_BYTES
+
+
+def test_board_uses_only_the_public_view(rules):
+    state, events = play(rules, 4, seed=5, steps=90)
+    public = rules.view(state, None)
+    seat = rules.to_act(state)[0]
+    private = rules.view(state, seat)
+    assert "private" in private and "private" not in public
+    from_public = R.render_board(public, names=NAMES, events=events)
+    # the seat's secrets change nothing on the board
+    assert R.render_board(private, names=NAMES, events=events) == from_public
+    scrambled = copy.deepcopy(private)
+    scrambled["private"] = {"travel": ["ship:8"] * 6, "events": ["princess"]}
+    assert R.render_board(scrambled, names=NAMES, events=events) == from_public
+
+
+def test_renderers_do_not_mutate_the_view(rules):
+    state, events = play(rules, 5, seed=9, steps=120)
+    view = rules.view(state, "p2")
+    snapshot = json.dumps(view, sort_keys=True)
+    events_snapshot = json.dumps(events, sort_keys=True)
+    R.render_board(view, names=NAMES, events=events)
+    R.render_hand(view, "p2", names=NAMES)
+    assert json.dumps(view, sort_keys=True) == snapshot
+    assert json.dumps(events, sort_keys=True) == events_snapshot
+
+
+def test_rendering_is_deterministic(rules):
+    state, events = play(rules, 6, seed=21, steps=150)
+    view = rules.view(state, None)
+    first = R.render_board(view, names=NAMES, events=events)
+    R._static_board.cache_clear()
+    R.icon.cache_clear()
+    assert R.render_board(copy.deepcopy(view), names=NAMES, events=events) == first
+    hand_view = rules.view(state, "p3")
+    assert R.render_hand(hand_view, "p3", names=NAMES) == R.render_hand(copy.deepcopy(hand_view), "p3", names=NAMES)
+
+
+def test_static_layer_is_cached(rules):
+    state, _ = play(rules, 3, seed=2, steps=10)
+    view = rules.view(state, None)
+    R.render_board(view, names=NAMES)
+    hits = R._static_board.cache_info().hits
+    R.render_board(view, names=NAMES, lang="en")
+    assert R._static_board.cache_info().hits == hits + 1
+
+
+def test_state_changes_show_on_the_board(rules):
+    state, _ = play(rules, 4, seed=3, steps=60)
+    view = rules.view(state, None)
+    base = R.render_board(view, names=NAMES)
+    for change in (
+        lambda v: v["days"].__setitem__("p1", v["days"]["p1"] + 7),
+        lambda v: v["gold"].__setitem__("p2", v["gold"]["p2"] + 1),
+        lambda v: v.__setitem__("detective", "yokohama" if v["detective"] != "yokohama" else "suez"),
+        lambda v: v["chits"]["new_york"].__setitem__("red", None if v["chits"]["new_york"]["red"] else "gold"),
+        lambda v: v.__setitem__("gold_supply", v["gold_supply"] + 3),
+        lambda v: v.__setitem__("event_discard_top", "princess" if v["event_discard_top"] != "princess" else "offer"),
+        lambda v: v["display"][0].__setitem__("card", None if v["display"][0]["card"] else "ship:4"),
+    ):
+        changed = copy.deepcopy(view)
+        change(changed)
+        assert R.render_board(changed, names=NAMES) != base
+
+
+def test_travelled_leg_is_highlighted(rules):
+    state, _ = play(rules, 4, seed=8, steps=30)
+    view = rules.view(state, None)
+    plain = R.board_image(view, names=NAMES)
+    lit = R.board_image(view, names=NAMES, events=[{"type": "travel", "seat": "p1", "from": "suez", "to": "bombay"}])
+    # the glow lies on the route between Suez and Bombay (clear of the badge and the pawns)
+    (ax, ay), (bx, by) = R.node_point("suez"), R.node_point("bombay")
+    length = ((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5
+    nx, ny = -(by - ay) / length, (bx - ax) / length  # across the route: the glow is wider than the line
+    for t in (0.15, 0.75):
+        probe = (round(ax + (bx - ax) * t + 6 * nx), round(ay + (by - ay) * t + 6 * ny))
+        assert plain.getpixel(probe) != lit.getpixel(probe)
+        assert lit.getpixel(probe) == R.ROUTE_GLOW
+    # another leg stays as it was
+    (cx, cy), (dx, dy) = R.node_point("calcutta"), R.node_point("hong_kong")
+    probe = (int(cx + (dx - cx) * 0.2), int(cy + (dy - cy) * 0.2))
+    assert plain.getpixel(probe) == lit.getpixel(probe)
+    # unrelated or malformed events are ignored without error
+    assert R.render_board(view, names=NAMES, events=[{"type": "gold", "seat": "p1"}, {"type": "travel"}, "x"])
+
+
+def test_players_past_80_days(rules):
+    state, _ = play(rules, 4, seed=4, steps=200)
+    view = rules.view(state, None)
+    view["days"] = {"p1": 79, "p2": 81, "p3": 96, "p4": 134}
+    image = check_board(R.render_board(view, names=NAMES), 4)
+    # a late player's days are printed in red in the panel
+    row = R.PANEL_TOP + R.PANEL_HEAD_H + 3 * R.ROW_H
+    cols = R._panel_columns()
+    crop = image.convert("RGB").crop((cols["days"], row, cols["days"] + 60, row + R.ROW_H))
+    assert any(r > 150 and g < 90 and b < 90 for r, g, b in crop.get_flattened_data())
+    view["days"]["p4"] = 40
+    assert R.render_board(view, names=NAMES) != R.render_board(
+        dict(view, days={"p1": 79, "p2": 81, "p3": 96, "p4": 134}), names=NAMES)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 6])
+def test_to_the_end_with_arrivals(rules, n):
+    state, events = play(rules, n, seed=30 + n)
+    assert rules.is_over(state)
+    view = rules.view(state, None)
+    assert view["over"] and view["result"] and view["arrival_order"]
+    image = check_board(R.render_board(view, names=NAMES, events=events), n)
+    assert image.width == R.W
+    for seat in seats(n):
+        png(R.render_hand(rules.view(state, seat), seat, names=NAMES))
+
+
+def test_arrivals_mid_game(rules):
+    """A game stopped right after the first arrival in London."""
+    state = rules.new_game(seats(5), 77, {})
+    events: list[dict] = []
+    while not rules.is_over(state) and not rules.view(state, None)["arrival_order"]:
+        seat = rules.to_act(state)[0]
+        events = rules.apply(state, seat, rules.ai_action(state, seat))
+    view = rules.view(state, None)
+    assert view["arrival_order"]
+    check_board(R.render_board(view, names=NAMES, events=events), 5)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_languages(rules, lang):
+    state, events = play(rules, 4, seed=12, steps=80)
+    view = rules.view(state, None)
+    board = R.render_board(view, names=NAMES, lang=lang, events=events)
+    check_board(board, 4)
+    if lang != "en":
+        assert board != R.render_board(view, names=NAMES, lang="en", events=events)
+    png(R.render_hand(rules.view(state, "p1"), "p1", names=NAMES, lang=lang))
+
+
+def test_unknown_language_falls_back_to_english(rules):
+    state, _ = play(rules, 3, seed=1, steps=5)
+    view = rules.view(state, None)
+    assert R.render_board(view, names=NAMES, lang="xx") == R.render_board(view, names=NAMES, lang="en")
+
+
+def test_word_tables_are_complete():
+    for lang in ("en", "de", "fr"):
+        assert set(R.TEXT[lang]) == set(R.TEXT["en"])
+        assert set(R.CITY_NAMES[lang]) == set(R.LOCATIONS)
+        assert set(R.EVENT_CARDS[lang]) == set(R.EVENT_CARDS["en"])
+    assert R.city_name("london", "fr") == "Londres"
+    assert R.city_name("calcutta", "de") == "Kalkutta"
+    assert R.event_card_text("princess", "de")[0] == "Prinzessin"
+    # German and French are translations, not copies
+    assert R.TEXT["de"]["title"] != R.TEXT["en"]["title"] != R.TEXT["fr"]["title"]
+    same = [k for k in R.TEXT["en"] if R.TEXT["en"][k] == R.TEXT["de"][k] == R.TEXT["fr"][k]]
+    assert len(same) < 5, same
+
+
+def test_hand_groups_identical_cards():
+    groups = R._travel_groups(["train:5", "ship:7", "ship:7", "train:3", "ship:4", "train:5", "ship:7"])
+    assert groups == [("ship", 4, 1), ("ship", 7, 3), ("train", 3, 1), ("train", 5, 2)]
+    places = R._hand_layout(groups, 116, R.HAND_W)
+    xs = [x for x, _row in places]
+    assert xs == sorted(xs) and len(set(xs)) == len(xs)
+
+
+def test_hand_shows_its_cards(rules):
+    state, _ = play(rules, 3, seed=6, steps=20)
+    view = rules.view(state, "p1")
+    pair = copy.deepcopy(view)
+    pair["private"] = {"travel": ["ship:7", "ship:7", "train:2"], "events": ["balloon", "elephant"]}
+    single = copy.deepcopy(view)
+    single["private"] = {"travel": ["ship:7", "ship:6", "train:2"], "events": ["balloon", "elephant"]}
+    assert R.render_hand(pair, "p1", names=NAMES) != R.render_hand(single, "p1", names=NAMES)
+    empty = copy.deepcopy(view)
+    empty["private"] = {"travel": [], "events": []}
+    png(R.render_hand(empty, "p1", names=NAMES))
+    full = copy.deepcopy(view)
+    full["private"] = {"travel": [f"{k}:{d}" for k in ("ship", "train") for d in range(2, 9)] * 2,
+                       "events": list(R.EVENT_CARDS["en"])}
+    image = png(R.render_hand(full, "p1", names=NAMES))
+    assert image.height > png(R.render_hand(empty, "p1", names=NAMES)).height
+
+
+@settings(max_examples=12, deadline=None)
+@given(n=st.integers(2, 6), seed=st.integers(0, 10_000), steps=st.integers(0, 400), ai=st.booleans(),
+       lang=st.sampled_from(["en", "de", "fr"]))
+def test_random_play_always_renders(n, seed, steps, ai, lang):
+    rules = registry.get("around-the-world")
+    state, events = play(rules, n, seed, steps, ai=ai)
+    view = rules.view(state, None)
+    check_board(R.render_board(view, names={}, lang=lang, events=events), n)
+    seat = seats(n)[seed % n]
+    data = R.render_hand(rules.view(state, seat), seat, names={}, lang=lang)
+    assert png(data).width >= 1200 and len(data) < MAX_BYTES
