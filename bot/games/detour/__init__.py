@@ -1,0 +1,205 @@
+"""Presentation of detour (Around the Worlds in 80 Days): the `/detour` command group, labels, texts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot.gameui import Command, GameUI, Param, match_action
+from bot.i18n import Translator
+from engine import Action, Event, View
+from engine.games.detour import mapdata as M
+from engine.games.detour.rules import COLOURS
+
+CARD_KIND = {10: "move_only", 8: "block", 6: "detour", 5: "backward"}
+MAX_LABEL = 80
+
+
+def place(space: int, t: Translator) -> str:
+    """A space by its city name (in the catalog's language when it has one)."""
+    if space == M.FIN:
+        return t("place.home")
+    name = M.NAMES[space]
+    key = "city." + name.lower().replace(" ", "_").replace(".", "")
+    return t(key) if t.has(key) else name
+
+
+def pawn_name(seat: str, colour: str | None, names: dict[str, str], t: Translator, two: bool) -> str:
+    name = names.get(seat, seat)
+    if two and colour:
+        return t("pawn", name=name, colour=t(f"colour.{colour}"))
+    return name
+
+
+def card_text(card: int, t: Translator) -> str:
+    return t("card_name", card=card, action=t(f"card.{CARD_KIND[card]}"))
+
+
+def _trim(text: str, n: int = MAX_LABEL) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+# -- command builders ------------------------------------------------------------------------------
+def _build_choose(values: dict[str, Any], legal: list[Action]) -> Action | None:
+    card = values.get("card")
+    colour = values.get("colour")
+    options = [a for a in legal if a.get("type") == "choose" and a.get("card") == card]
+    if colour is None and len({a.get("colour") for a in options}) > 1:
+        return None  # two colours could play it: the player must say which
+    return match_action(options, card=card, colour=colour)
+
+
+def _build_pick(values: dict[str, Any], legal: list[Action], name: str) -> Action | None:
+    picked = values.get(name)
+    return picked if isinstance(picked, dict) and picked in legal else None
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("choose", (Param("card", "int", choices=M.CARDS),
+                       Param("colour", "str", required=False, choices=COLOURS)),
+            build=_build_choose, refusal="refuse.choose"),
+    Command("move", (), build=lambda v, legal: match_action(legal, type="move"), refusal="refuse.move"),
+    Command("detour", (Param("target", "pick", types=("detour",)),),
+            build=lambda v, legal: _build_pick(v, legal, "target"), refusal="refuse.detour"),
+    Command("backward", (Param("target", "pick", types=("backward",)),),
+            build=lambda v, legal: _build_pick(v, legal, "target"), refusal="refuse.backward"),
+    Command("block", (Param("target", "pick", types=("block",)),),
+            build=lambda v, legal: _build_pick(v, legal, "target"), refusal="refuse.block"),
+)
+
+
+@dataclass
+class DetourUI(GameUI):
+    # -- labels ------------------------------------------------------------------------------------
+    def action_label(self, action: Action, view: View, t: Translator) -> str:
+        kind = action.get("type")
+        two = bool(view.get("two_colours"))
+        if kind == "choose":
+            card = action["card"]
+            if two and action.get("colour"):
+                return _trim(t("action.choose_colour", card=card_text(card, t),
+                               colour=t(f"colour.{action['colour']}")))
+            return _trim(t("action.choose", card=card_text(card, t)))
+        resolving = view.get("resolving") or {}
+        card = resolving.get("card", 0)
+        if kind == "move":
+            return _trim(t("action.move", days=card))
+        if kind in ("detour", "backward", "block"):
+            target = self._target(action, view)
+            who = t("target", colour=t(f"colour.{target['colour']}"), letter=target["letter"],
+                    place=place(target["space"], t)) if target else str(action.get("target"))
+            key = f"action.{kind}"
+            if kind == "detour" and self._on_blue(view):
+                key = "action.detour_blue"
+            return _trim(t(key, target=who, days=card))
+        return _trim(str(kind))
+
+    @staticmethod
+    def _target(action: Action, view: View) -> dict[str, Any] | None:
+        for p in view.get("pawns", []):
+            if p["seat"] == action.get("target") and (
+                    action.get("target_colour") is None or p["colour"] == action.get("target_colour")):
+                return {"colour": p["colour"], "letter": "ABCD"[p["index"]], "space": p["space"]}
+        return None
+
+    @staticmethod
+    def _on_blue(view: View) -> bool:
+        res = view.get("resolving") or {}
+        for p in view.get("pawns", []):
+            if p["colour"] == res.get("colour"):
+                return M.IS_BLUE[p["space"]] and not p["blocked"]
+        return False
+
+    def menu_group(self, action: Action) -> str:
+        if action["type"] == "choose" and action.get("colour"):
+            return f"choose_{action['colour']}"
+        return str(action["type"])
+
+    # -- channel lines ---------------------------------------------------------------------------
+    def event_text(self, event: Event, names: dict[str, str], t: Translator) -> str | None:
+        kind = event.get("type")
+        two = len(names) == 2  # `names` holds the game's seats; two seats = two colours each
+        who = pawn_name(event.get("seat", ""), event.get("colour"), names, t, two)
+        if kind == "chose":
+            return t("event.chose_colour" if two else "event.chose", seat=who,
+                     colour=t(f"colour.{event.get('colour')}"))
+        if kind == "reveal":
+            parts = [t("event.reveal_card", seat=pawn_name(c["seat"], c["colour"], names, t, two), card=c["card"])
+                     for c in event["cards"]]
+            return t("event.reveal", round=event["round"], cards=", ".join(parts))
+        if kind == "move":
+            if event["from"] == event["to"]:
+                return t("event.move_stuck", seat=who, days=event["days"], place=place(event["from"], t))
+            return t("event.move", seat=who, used=event["used"], days=event["days"],
+                     start=place(event["from"], t), end=place(event["to"], t))
+        if kind == "arrived":
+            return t("event.arrived", seat=who)
+        if kind in ("block", "detour", "backward"):
+            target = pawn_name(event["target"], event.get("target_colour"), names, t, two)
+            params = {"seat": who, "target": target}
+            if kind != "block":
+                params.update(start=place(event["from"], t), end=place(event["to"], t))
+            key = f"event.{kind}"
+            if kind == "detour" and event.get("blue"):
+                key = "event.detour_blue"
+            return t(key, **params)
+        if kind == "block_spent":
+            return t("event.block_spent", seat=who)
+        if kind == "no_effect":
+            return t("event.no_effect_blocked" if event.get("blocked") else "event.no_effect", seat=who,
+                     card=event["card"])
+        if kind == "round_end":
+            first = pawn_name(event["first_seat"], event.get("first_colour"), names, t, two)
+            text = t("event.round_end", round=event["next_round"], first=first)
+            if event.get("refill"):
+                text += " " + t("event.refill")
+            return text
+        if kind == "game_over":
+            return t("event.game_over", round=event["round"])
+        return None
+
+    # -- status and hand -----------------------------------------------------------------------------
+    def status_text(self, view: View, names: dict[str, str], t: Translator) -> str:
+        two = bool(view.get("two_colours"))
+        if view.get("over"):
+            return t("status.over", round=view.get("round", 0))
+        if view.get("phase") == "choose":
+            waiting = [pawn_name(p["seat"], p["colour"], names, t, two) for p in view["pawns"] if not p["chosen"]]
+            return t("status.choose", round=view["round"], waiting=", ".join(waiting))
+        res = view.get("resolving") or {}
+        later = [t("event.reveal_card", seat=pawn_name(q["seat"], q["colour"], names, t, two), card=q["card"])
+                 for q in view.get("queue", [])[1:]]
+        text = t("status.resolve", round=view["round"], seat=pawn_name(res.get("seat", ""), res.get("colour"),
+                                                                            names, t, two),
+                 card=card_text(res.get("card", 10), t))
+        if later:
+            text += " " + t("status.next", cards=", ".join(later))
+        return text
+
+    def hand_text(self, view: View, seat: str, names: dict[str, str], t: Translator) -> str:
+        two = bool(view.get("two_colours"))
+        chosen = (view.get("private") or {}).get("chosen", {})
+        lines = []
+        for p in view.get("pawns", []):
+            if p["seat"] != seat:
+                continue
+            hand = ", ".join(str(c) for c in p["hand"]) or "—"
+            played = ", ".join(str(c) for c in p["played"]) or "—"
+            line = t("hand.line", pawn=pawn_name(seat, p["colour"], names, t, two), hand=hand, played=played,
+                     days=p["days_left"])
+            if p["colour"] in chosen:
+                line += " " + t("hand.chosen", card=card_text(chosen[p["colour"]], t))
+            if p["blocked"]:
+                line += " " + t("hand.blocked")
+            lines.append(line)
+        return "\n".join(lines)
+
+
+UI = DetourUI(
+    game_id="detour",
+    group="detour",
+    commands=COMMANDS,
+    package_dir=Path(__file__).parent,
+    quick_types=("choose", "move", "detour", "backward", "block"),
+)

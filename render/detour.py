@@ -1,0 +1,459 @@
+"""Renderer for `detour`: the four map cards with the track, pawns, blocks and the players' cards.
+
+Draws only from the view the engine hands out (public view for the board, the seat's own
+view for the hand). The static map layer (cards, paths, costs, names, blue area, red lines)
+depends only on the language and is cached per language.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from engine.games.detour import mapdata as M
+from render.common import INK, MUTED, PAPER, draw_token, encode_png, font, player_style
+
+WIDTH = 1400
+MARGIN = 20
+CARD_W = (WIDTH - 2 * MARGIN) // 4
+HEADER_H = 78
+MAP_TOP = HEADER_H
+MAP_H = 420
+MAIN_Y = MAP_TOP + 150
+SIDE_Y = MAP_TOP + 275
+ROUTE_Y = MAP_TOP + 370
+PANEL_TOP = MAP_TOP + MAP_H + 16
+ROW_H = 64
+SPACE_R = 22
+TOKEN_R = 16
+
+RED = (200, 30, 30)
+BLUE_AREA = (196, 224, 247)
+CARD_BG = [(244, 233, 210), (236, 228, 205), (238, 231, 211), (242, 229, 206)]
+GOLD = (240, 190, 40)
+LIGHT = (222, 222, 222)
+
+TEXT: dict[str, dict[str, str]] = {
+    "en": {
+        "title": "Around the Worlds in 80 Days", "round": "Round {n}", "card": "Map card {n}",
+        "choosing": "Choose your cards: waiting for {names}", "resolving": "{name} resolves the {card} ({action})",
+        "over": "Game over: {names} wins", "over_pl": "Game over: {names} win", "chosen": "has chosen",
+        "waiting": "choosing…", "blocked": "BLOCKED", "first": "1st", "days": "{n} days to go", "home": "HOME",
+        "move": "Move", "block": "Block", "detour": "Detour", "backward": "Backward", "moveonly": "Move only",
+        "played": "played", "in_hand": "in hand", "this_round": "this round", "blue_area": "Detour here: Move + Action",
+        "back": "{n} days back to London", "days_legend": "numbers = days per connection",
+        "blue": "blue", "orange": "orange", "green": "green", "purple": "purple", "hand_title": "{name}: your cards",
+        "chosen_now": "chosen", "plus": "+ move {n}", "blue_bonus": "+ move 6 on the blue area",
+        "no_action": "no action", "next": "next: {cards}",
+    },
+    "de": {
+        "title": "In 80 Welten um die Erde", "round": "Runde {n}", "card": "Kartenteil {n}",
+        "choosing": "Karten wählen: es fehlen {names}", "resolving": "{name} handelt mit der {card} ({action})",
+        "over": "Spielende: {names} gewinnt", "over_pl": "Spielende: {names} gewinnen", "chosen": "hat gewählt",
+        "waiting": "wählt…", "blocked": "BLOCKIERT", "first": "1.", "days": "noch {n} Tage", "home": "ZIEL",
+        "move": "Zug", "block": "Blockade", "detour": "Umweg", "backward": "Zurück", "moveonly": "Nur Zug",
+        "played": "gespielt", "in_hand": "auf der Hand", "this_round": "diese Runde",
+        "blue_area": "Umweg hier: Zug + Aktion", "back": "{n} Tage zurück nach London",
+        "days_legend": "Zahlen = Tage pro Verbindung", "blue": "blau", "orange": "orange", "green": "grün",
+        "purple": "lila", "hand_title": "{name}: deine Karten", "chosen_now": "gewählt", "plus": "+ Zug {n}",
+        "blue_bonus": "+ Zug 6 im blauen Bereich", "no_action": "keine Aktion", "next": "danach: {cards}",
+    },
+    "fr": {
+        "title": "Le tour des mondes en 80 jours", "round": "Manche {n}", "card": "Carte {n}",
+        "choosing": "Choix des cartes : on attend {names}", "resolving": "{name} joue le {card} ({action})",
+        "over": "Fin de partie : {names} gagne", "over_pl": "Fin de partie : {names} gagnent",
+        "chosen": "a choisi", "waiting": "choisit…", "blocked": "BLOQUÉ", "first": "1er",
+        "days": "encore {n} jours", "home": "ARRIVÉE", "move": "Avancer", "block": "Blocage", "detour": "Détour",
+        "backward": "Recul", "moveonly": "Avancer seul", "played": "jouée", "in_hand": "en main",
+        "this_round": "cette manche", "blue_area": "Détour ici : avancer + action",
+        "back": "{n} jours de retour à Londres", "days_legend": "chiffres = jours par liaison",
+        "blue": "bleu", "orange": "orange", "green": "vert", "purple": "violet",
+        "hand_title": "{name} : vos cartes", "chosen_now": "choisie", "plus": "+ avancer de {n}",
+        "blue_bonus": "+ avancer de 6 en zone bleue", "no_action": "sans action", "next": "ensuite : {cards}",
+    },
+}
+
+ACTION_KEY = {10: "moveonly", 8: "block", 6: "detour", 5: "backward"}
+#: city names that differ by language (the same table as the UI catalogs' `city.*` keys)
+CITY_FR = {"London": "Londres", "Genoa": "Gênes", "Venice": "Venise", "Singapore": "Singapour", "Rangoon": "Rangoun",
+           "Saigon": "Saïgon"}
+CITY_DE = {"Genoa": "Genua", "Venice": "Venedig", "Singapore": "Singapur", "Rangoon": "Rangun", "Calcutta": "Kalkutta"}
+
+
+def _t(lang: str, key: str, **params: Any) -> str:
+    table = TEXT.get(lang, TEXT["en"])
+    return table.get(key, TEXT["en"][key]).format(**params)
+
+
+def _city(lang: str, name: str) -> str:
+    if lang == "fr":
+        return CITY_FR.get(name, name)
+    if lang == "de":
+        return CITY_DE.get(name, name)
+    return name
+
+
+# -- geometry ----------------------------------------------------------------------------
+def _col_x(col: int) -> int:
+    card, k = divmod(col, 4)
+    return MARGIN + card * CARD_W + 48 + k * 82
+
+
+def space_xy(space: int) -> tuple[int, int]:
+    """Centre of a space on the board (the goal is the HOME box under London)."""
+    if space == M.FIN:
+        return (_col_x(0), ROUTE_Y)
+    x = _col_x(M.COLUMN[space])
+    return (x, SIDE_Y if M.SIDE_OF[space] >= 0 else MAIN_Y)
+
+
+def _path_points(frm: int, to: int) -> list[tuple[int, int]]:
+    """Board points of a forward walk frm -> to (falls back to a straight line)."""
+    pts = [space_xy(frm)]
+    at, guard = frm, 0
+    while at != to and at != M.FIN and guard < 40:
+        nxt = M.NEXT[at]
+        if nxt == M.FIN:
+            lx, _ = space_xy(at)
+            pts += [(lx + 45, MAIN_Y), (lx + 45, ROUTE_Y), (_col_x(0), ROUTE_Y)]
+        else:
+            pts.append(space_xy(nxt))
+        at, guard = nxt, guard + 1
+    if at != to:
+        return [space_xy(frm), space_xy(to)]
+    return pts
+
+
+def _badge(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, *, fill=(255, 255, 255),
+           outline=INK, size: int = 22, colour=INK) -> None:
+    f = font(size, "bold")
+    w = f.getlength(text)
+    x, y = xy
+    draw.rounded_rectangle((x - w / 2 - 7, y - size / 2 - 3, x + w / 2 + 7, y + size / 2 + 3), radius=8,
+                           fill=fill, outline=outline, width=2)
+    draw.text((x, y), text, font=f, fill=colour, anchor="mm")
+
+
+def _arrow_head(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], colour, size=14) -> None:
+    ang = math.atan2(b[1] - a[1], b[0] - a[0])
+    p1 = (b[0] - size * math.cos(ang - 0.45), b[1] - size * math.sin(ang - 0.45))
+    p2 = (b[0] - size * math.cos(ang + 0.45), b[1] - size * math.sin(ang + 0.45))
+    draw.polygon([b, p1, p2], fill=colour)
+
+
+@lru_cache(maxsize=8)
+def _static_board(lang: str, height: int) -> Image.Image:
+    """Everything that never changes during a game (per language and image height)."""
+    img = Image.new("RGB", (WIDTH, height), PAPER)
+    d = ImageDraw.Draw(img)
+    # map cards
+    for i in range(4):
+        x0 = MARGIN + i * CARD_W
+        d.rounded_rectangle((x0 + 3, MAP_TOP, x0 + CARD_W - 3, MAP_TOP + MAP_H), radius=16, fill=CARD_BG[i],
+                            outline=(160, 140, 110), width=2)
+        d.text((x0 + 16, MAP_TOP + 10), str(i + 1), font=font(30, "bold"), fill=(150, 120, 80))
+        d.text((x0 + 42, MAP_TOP + 17), _t(lang, "card", n=i + 1), font=font(18, "semibold"), fill=(150, 120, 80))
+    # blue middle area
+    blue_cols = sorted(M.COLUMN[s] for s in M.BLUE)
+    bx0, bx1 = _col_x(blue_cols[0]) - 36, _col_x(blue_cols[-1]) + 36
+    d.rounded_rectangle((bx0, MAIN_Y - 78, bx1, MAIN_Y + 84), radius=20, fill=BLUE_AREA, outline=(70, 130, 190),
+                        width=3)
+    d.text(((bx0 + bx1) / 2 + 30, MAIN_Y + 76), _t(lang, "blue_area"), font=font(17, "semibold"), fill=(30, 80, 140),
+           anchor="mb")
+    # connections with their day costs
+    for s in range(M.N_SPACES):
+        nxt = M.NEXT[s]
+        if nxt == M.FIN:
+            continue
+        a, b = space_xy(s), space_xy(nxt)
+        side = M.SIDE_OF[s] >= 0
+        d.line([a, b], fill=(120, 90, 60) if side else INK, width=5 if not side else 4)
+    # the last leg: Liverpool -> down -> left -> up to London
+    last = M.N_MAIN - 1
+    lx, ly = space_xy(last)
+    hx = _col_x(0)
+    route = [(lx, ly), (lx + 45, ly), (lx + 45, ROUTE_Y), (hx + 60, ROUTE_Y)]
+    d.line(route, fill=INK, width=5, joint="curve")
+    _arrow_head(d, (hx + 90, ROUTE_Y), (hx + 52, ROUTE_Y), INK, 18)
+    d.line([(hx, MAIN_Y + SPACE_R), (hx, ROUTE_Y - 26)], fill=MUTED, width=2)
+    _badge(d, ((lx + 45 + hx) / 2, ROUTE_Y), _t(lang, "back", n=M.LAST_LEG), size=20, fill=(255, 240, 200))
+    _badge(d, (lx + 45, (ly + ROUTE_Y) / 2), str(M.LAST_LEG), size=24)
+    # red lines: from the red-line space down to the first space of its side path
+    for s in range(M.N_MAIN):
+        first = M.RED[s]
+        if first < 0:
+            continue
+        a, b = space_xy(s), space_xy(first)
+        y = a[1] + SPACE_R + 6
+        while y < b[1] - SPACE_R - 4:
+            d.line([(a[0], y), (a[0], min(y + 9, b[1] - SPACE_R - 4))], fill=RED, width=4)
+            y += 16
+        d.line([(a[0] - 22, a[1] + SPACE_R + 10), (a[0] + 22, a[1] + SPACE_R + 10)], fill=RED, width=7)
+        _arrow_head(d, (b[0], b[1] - 60), (b[0], b[1] - SPACE_R - 2), RED, 14)
+    # cost badges
+    for s in range(M.N_SPACES):
+        nxt = M.NEXT[s]
+        if nxt == M.FIN:
+            continue
+        (ax, ay), (bx, by) = space_xy(s), space_xy(nxt)
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        if M.SIDE_OF[s] < 0:
+            my -= 0  # on the line
+        _badge(d, (mx, my), str(M.COST[s]), size=21)
+    # spaces and names
+    fname = font(17, "semibold")
+    for s in range(M.N_SPACES):
+        x, y = space_xy(s)
+        side = M.SIDE_OF[s] >= 0
+        fill = (255, 255, 255) if not side else (250, 236, 214)
+        ring = RED if M.RED[s] >= 0 else INK
+        d.ellipse((x - SPACE_R, y - SPACE_R, x + SPACE_R, y + SPACE_R), fill=fill, outline=ring, width=4)
+        name = _city(lang, M.NAMES[s])
+        if side:
+            d.text((x, y + SPACE_R + 4), name, font=fname, fill=(110, 80, 50), anchor="mt")
+        else:  # staggered so that long names never touch
+            d.text((x, y - SPACE_R - (6 if M.COLUMN[s] % 2 == 0 else 28)), name, font=fname, fill=INK, anchor="mb")
+    # start/goal
+    star = [(hx + (12 if k % 2 == 0 else 5) * math.cos(-math.pi / 2 + k * math.pi / 5),
+             MAIN_Y + (12 if k % 2 == 0 else 5) * math.sin(-math.pi / 2 + k * math.pi / 5)) for k in range(10)]
+    d.polygon(star, fill=GOLD, outline=INK)
+    d.rounded_rectangle((hx - 40, ROUTE_Y - 26, hx + 40, ROUTE_Y + 26), radius=10, fill=(255, 236, 170),
+                        outline=INK, width=3)
+    d.text((hx, ROUTE_Y - 34), _t(lang, "home"), font=font(17, "bold"), fill=INK, anchor="mb")
+    d.text((WIDTH - MARGIN - 12, MAP_TOP + MAP_H - 10), _t(lang, "days_legend"), font=font(16), fill=MUTED,
+           anchor="rb")
+    return img
+
+
+def _label(view: dict[str, Any], pawn: dict[str, Any], names: dict[str, str], lang: str) -> str:
+    name = names.get(pawn["seat"], pawn["seat"])
+    if view.get("two_colours"):
+        return f"{name} ({_t(lang, pawn['colour'])})"
+    return name
+
+
+def _cluster(n: int) -> list[tuple[int, int]]:
+    if n == 1:
+        return [(0, 0)]
+    if n == 2:
+        return [(-15, 0), (15, 0)]
+    if n == 3:
+        return [(-16, 9), (16, 9), (0, -17)]
+    return [(-16, -16), (16, -16), (-16, 16), (16, 16)]
+
+
+def _card_chip(d: ImageDraw.ImageDraw, x: int, y: int, value: int, state: str) -> int:
+    """A small card: 'hand' (solid), 'played' (faded, struck), 'now' (revealed this round)."""
+    w, h = 50, 40
+    if state == "hand":
+        fill, outline, colour = (255, 255, 255), INK, INK
+    elif state == "now":
+        fill, outline, colour = GOLD, INK, INK
+    else:
+        fill, outline, colour = LIGHT, (170, 170, 170), (150, 150, 150)
+    d.rounded_rectangle((x, y, x + w, y + h), radius=7, fill=fill, outline=outline, width=2)
+    d.text((x + w / 2, y + h / 2), str(value), font=font(24, "bold"), fill=colour, anchor="mm")
+    if state == "played":
+        d.line([(x + 6, y + h - 6), (x + w - 6, y + 6)], fill=(150, 150, 150), width=3)
+    return x + w + 6
+
+
+def _status_line(view: dict[str, Any], names: dict[str, str], lang: str) -> str:
+    pawns = view["pawns"]
+    if view.get("over"):
+        winners = (view.get("result") or {}).get("winners", [])
+        label = ", ".join(names.get(s, s) for s in winners)
+        return _t(lang, "over" if len(winners) == 1 else "over_pl", names=label)
+    if view.get("phase") == "resolve" and view.get("resolving"):
+        r = view["resolving"]
+        pawn = next(p for p in pawns if p["colour"] == r["colour"])
+        return _t(lang, "resolving", name=_label(view, pawn, names, lang), card=r["card"],
+                  action=_t(lang, ACTION_KEY[r["card"]]))
+    waiting = [_label(view, p, names, lang) for p in pawns if not p["chosen"]]
+    return _t(lang, "choosing", names=", ".join(waiting))
+
+
+def _draw_events(d: ImageDraw.ImageDraw, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    colour_index = {p["colour"]: p["index"] for p in view["pawns"]}
+    for ev in events:
+        t = ev.get("type")
+        if t not in ("move", "detour", "backward") or ev.get("from") == ev.get("to"):
+            continue
+        frm, to = ev["from"], ev["to"]
+        if t == "move":
+            colour = player_style(colour_index.get(ev.get("colour"), 0))[0]
+            pts = _path_points(frm, to)
+            pts = [(x, y + 34) if y in (MAIN_Y, SIDE_Y) else (x, y) for x, y in pts]
+            d.line(pts, fill=colour, width=7, joint="curve")
+            if len(pts) >= 2:
+                _arrow_head(d, pts[-2], pts[-1], colour, 20)
+        else:
+            (ax, ay), (bx, by) = space_xy(frm), space_xy(to)
+            if ay == by:  # backward along a path: below it, like the moves
+                a2, b2 = (ax, ay + 34), (bx + 12, by + 34)
+            else:  # detour: beside the red line
+                a2, b2 = (ax + 30, ay + 10), (bx + 30, by - 10)
+            d.line([a2, b2], fill=RED, width=6)
+            _arrow_head(d, a2, b2, RED, 20)
+
+
+def _panel_height(view: dict[str, Any]) -> int:
+    return len(view["pawns"]) * ROW_H + 20
+
+
+def render_board(view: dict[str, Any], *, names: dict[str, str], lang: str = "en",
+                 events: list[dict[str, Any]] | None = None) -> bytes:
+    return encode_png(board_image(view, names=names, lang=lang, events=events))
+
+
+def board_image(view: dict[str, Any], *, names: dict[str, str], lang: str = "en",
+                events: list[dict[str, Any]] | None = None) -> Image.Image:
+    lang = lang if lang in TEXT else "en"
+    height = PANEL_TOP + _panel_height(view)
+    img = _static_board(lang, height).copy()
+    d = ImageDraw.Draw(img)
+    # header
+    d.text((MARGIN, 14), _t(lang, "title"), font=font(32, "bold"), fill=INK)
+    d.text((WIDTH - MARGIN, 14), _t(lang, "round", n=view.get("round", 1)), font=font(32, "bold"), fill=INK,
+           anchor="ra")
+    d.text((MARGIN, 50), _status_line(view, names, lang), font=font(22, "semibold"), fill=(60, 60, 60))
+    # last events: arrows
+    if events:
+        _draw_events(d, view, events)
+    # pawns
+    pawns = view["pawns"]
+    by_space: dict[int, list[dict[str, Any]]] = {}
+    for p in pawns:
+        by_space.setdefault(p["space"], []).append(p)
+    for space, group in by_space.items():
+        x, y = space_xy(space)
+        for (dx, dy), p in zip(_cluster(len(group)), group, strict=False):
+            cx, cy = x + dx, y + dy
+            if p["blocked"]:
+                d.ellipse((cx - TOKEN_R - 6, cy - TOKEN_R - 6, cx + TOKEN_R + 6, cy + TOKEN_R + 6), outline=RED,
+                          width=4)
+            draw_token(d, (cx, cy), TOKEN_R, p["index"])
+    # players
+    y = PANEL_TOP
+    first = view.get("first") or {}
+    queue_cards = {q["colour"] for q in view.get("queue", [])}
+    phase = view.get("phase")
+    f_name = font(24, "bold")
+    f_small = font(20, "semibold")
+    for p in pawns:
+        cy = y + ROW_H // 2
+        d.rounded_rectangle((MARGIN, y + 4, WIDTH - MARGIN, y + ROW_H - 4), radius=12, fill=(255, 255, 255),
+                            outline=(200, 190, 170), width=2)
+        draw_token(d, (MARGIN + 30, cy), 18, p["index"])
+        x = MARGIN + 58
+        if first.get("colour") == p["colour"]:
+            _badge(d, (x + 20, cy), _t(lang, "first"), fill=GOLD, size=20)
+        x += 46
+        d.text((x, cy), _label(view, p, names, lang), font=f_name, fill=INK, anchor="lm")
+        x = 470
+        for value in M.CARDS:
+            if p.get("card") == value:
+                state = "now"
+            elif value in p["hand"]:
+                state = "hand"
+            else:
+                state = "played"
+            x = _card_chip(d, x, cy - 20, value, state)
+        x += 16
+        if phase == "choose" and not view.get("over"):
+            text = ("✓ " + _t(lang, "chosen")) if p["chosen"] else _t(lang, "waiting")
+            d.text((x, cy), text, font=f_small, fill=(0, 120, 60) if p["chosen"] else MUTED, anchor="lm")
+        elif p.get("card"):
+            tag = f"{p['card']}: {_t(lang, ACTION_KEY[p['card']])}"
+            if view.get("resolving", {}) and view["resolving"].get("colour") == p["colour"]:
+                tag = "▶ " + tag
+            elif p["colour"] not in queue_cards:
+                tag = "✓ " + tag
+            d.text((x, cy), tag, font=f_small, fill=INK, anchor="lm")
+        x = 1040
+        if p["blocked"]:
+            _badge(d, (x + 50, cy), _t(lang, "blocked"), fill=(255, 220, 220), outline=RED, colour=RED, size=20)
+        right = _t(lang, "home") if p["finished"] else _t(lang, "days", n=p["days_left"])
+        d.text((WIDTH - MARGIN - 16, cy), right, font=f_small, fill=INK, anchor="rm")
+        y += ROW_H
+    return img
+
+
+# -- hand -----------------------------------------------------------------------------------
+def _icon(d: ImageDraw.ImageDraw, value: int, cx: float, cy: float, colour) -> None:
+    if value == 8:  # block: a stop octagon with a bar
+        pts = [(cx + 34 * math.cos(math.pi / 8 + k * math.pi / 4), cy + 34 * math.sin(math.pi / 8 + k * math.pi / 4))
+               for k in range(8)]
+        d.polygon(pts, fill=colour, outline=INK, width=3)
+        d.rectangle((cx - 20, cy - 6, cx + 20, cy + 6), fill=(255, 255, 255))
+    elif value == 6:  # detour: a forking arrow
+        d.line([(cx - 36, cy + 10), (cx + 30, cy + 10)], fill=colour, width=8)
+        d.line([(cx - 10, cy + 10), (cx + 6, cy - 22), (cx + 30, cy - 22)], fill=colour, width=8, joint="curve")
+        _arrow_head(d, (cx + 10, cy - 22), (cx + 40, cy - 22), colour, 20)
+        _arrow_head(d, (cx + 10, cy + 10), (cx + 40, cy + 10), colour, 20)
+    elif value == 5:  # backward: an arrow to the left
+        d.line([(cx + 36, cy), (cx - 22, cy)], fill=colour, width=10)
+        _arrow_head(d, (cx, cy), (cx - 40, cy), colour, 26)
+    else:  # move only: an arrow to the right
+        d.line([(cx - 36, cy), (cx + 22, cy)], fill=colour, width=10)
+        _arrow_head(d, (cx, cy), (cx + 40, cy), colour, 26)
+
+
+def _big_card(d: ImageDraw.ImageDraw, x: int, y: int, value: int, state: str, lang: str) -> None:
+    w, h = 250, 300
+    played = state == "played"
+    fill = (235, 235, 235) if played else ((255, 246, 214) if state == "now" else (255, 255, 255))
+    outline = (170, 170, 170) if played else (GOLD if state == "now" else INK)
+    ink = (160, 160, 160) if played else INK
+    d.rounded_rectangle((x, y, x + w, y + h), radius=20, fill=fill, outline=outline, width=6 if state == "now" else 3)
+    # action area (upper)
+    action = M.CARD_ACTION[value]
+    d.text((x + w / 2, y + 22), _t(lang, ACTION_KEY[value]), font=font(30, "bold"), fill=ink, anchor="mt")
+    _icon(d, value, x + w / 2, y + 105, (170, 170, 170) if played else ((200, 40, 40) if action else (40, 110, 60)))
+    if value in M.ACTION_BONUS:
+        sub = _t(lang, "plus", n=M.ACTION_BONUS[value])
+    elif action == "detour":
+        sub = _t(lang, "blue_bonus")
+    else:
+        sub = _t(lang, "no_action")
+    d.text((x + w / 2, y + 152), sub, font=font(19, "semibold"), fill=ink, anchor="mt")
+    d.line([(x + 16, y + 185), (x + w - 16, y + 185)], fill=outline, width=2)
+    # move area (lower)
+    d.text((x + w / 2, y + 238), str(value), font=font(72, "bold"), fill=ink, anchor="mm")
+    tag = {"played": _t(lang, "played"), "now": _t(lang, "chosen_now"), "hand": _t(lang, "in_hand")}[state]
+    _badge(d, (x + w / 2, y + h), tag, size=22, fill=(220, 220, 220) if played else (GOLD if state == "now"
+                                                                                 else (210, 240, 215)))
+
+
+def render_hand(view: dict[str, Any], seat: str, *, names: dict[str, str], lang: str = "en") -> bytes:
+    return encode_png(hand_image(view, seat, names=names, lang=lang))
+
+
+def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], lang: str = "en") -> Image.Image:
+    lang = lang if lang in TEXT else "en"
+    mine = [p for p in view["pawns"] if p["seat"] == seat]
+    private = view.get("private") or {}
+    chosen = private.get("chosen", {})
+    row_h = 390
+    img = Image.new("RGB", (1200, 80 + row_h * max(1, len(mine))), PAPER)
+    d = ImageDraw.Draw(img)
+    d.text((30, 20), _t(lang, "hand_title", name=names.get(seat, seat)), font=font(34, "bold"), fill=INK)
+    d.text((1170, 24), _t(lang, "round", n=view.get("round", 1)), font=font(30, "bold"), fill=INK, anchor="ra")
+    y = 80
+    for p in mine:
+        draw_token(d, (50, y + 30), 22, p["index"])
+        line = _label(view, p, names, lang)
+        extra = [_t(lang, "blocked")] if p["blocked"] else []
+        extra.append(_t(lang, "home") if p["finished"] else _t(lang, "days", n=p["days_left"]))
+        d.text((85, y + 30), line + "  ·  " + "  ·  ".join(extra), font=font(26, "semibold"), fill=INK, anchor="lm")
+        x = 45
+        now = chosen.get(p["colour"]) or p.get("card")
+        for value in M.CARDS:
+            state = "now" if value == now else ("hand" if value in p["hand"] else "played")
+            _big_card(d, x, y + 62, value, state, lang)
+            x += 285
+        y += row_h
+    return img
