@@ -93,6 +93,7 @@ TEXT: dict[str, dict[str, str]] = {
         "days_unit": "days", "your_hand": "Your hand", "travel_cards": "Travel cards", "event_cards": "Event cards",
         "no_travel": "No travel cards", "no_events": "No event cards", "pair": "pair", "gold": "gold",
         "hand_of": "{name} — {where}, {days} days", "in_london": "in London",
+        "not_arrived": "did not arrive",
         "rank": "#{n}", "late": "over 80",
         "phase.take": "takes a card", "phase.action": "action", "phase.travel": "travels",
         "phase.discard": "discards", "phase.balloon": "balloon", "phase.exchange": "exchanges",
@@ -117,6 +118,7 @@ TEXT: dict[str, dict[str, str]] = {
         "days_unit": "Tage", "your_hand": "Deine Hand", "travel_cards": "Reisekarten",
         "event_cards": "Ereigniskarten", "no_travel": "Keine Reisekarten", "no_events": "Keine Ereigniskarten",
         "pair": "Paar", "gold": "Gold", "hand_of": "{name} — {where}, {days} Tage", "in_london": "in London",
+        "not_arrived": "nicht angekommen",
         "rank": "Nr. {n}", "late": "über 80",
         "phase.take": "nimmt eine Karte", "phase.action": "Aktion", "phase.travel": "reist",
         "phase.discard": "wirft ab", "phase.balloon": "Ballon", "phase.exchange": "tauscht",
@@ -141,6 +143,7 @@ TEXT: dict[str, dict[str, str]] = {
         "days_unit": "jours", "your_hand": "Votre main", "travel_cards": "Cartes voyage",
         "event_cards": "Cartes événement", "no_travel": "Aucune carte voyage", "no_events": "Aucune carte événement",
         "pair": "paire", "gold": "or", "hand_of": "{name} — {where}, {days} jours", "in_london": "à Londres",
+        "not_arrived": "pas arrivé",
         "rank": "n° {n}", "late": "plus de 80",
         "phase.take": "prend une carte", "phase.action": "action", "phase.travel": "voyage",
         "phase.discard": "défausse", "phase.balloon": "montgolfière", "phase.exchange": "échange",
@@ -211,7 +214,7 @@ NUDGE: dict[str, tuple[int, int]] = {"london": (-66, -44), "paris": (4, 51), "bo
 #: requirement badge of the leg leaving the city sits
 PLATE: dict[str, tuple[int, int]] = {
     "london": (628, 160), "paris": (488, 312), "brindisi": (810, 262), "suez": (718, 440),
-    "bombay": (948, 592), "calcutta": (1165, 430), "hong_kong": (1342, 550), "yokohama": (1470, 310),
+    "bombay": (948, 592), "calcutta": (1165, 430), "hong_kong": (1342, 550), "yokohama": (1480, 262),
     "san_francisco": (132, 402), "new_york": (240, 262),
 }
 DETECTIVE_AT: dict[str, tuple[int, int]] = {
@@ -219,6 +222,8 @@ DETECTIVE_AT: dict[str, tuple[int, int]] = {
     "bombay": (1062, 602), "calcutta": (1212, 566), "hong_kong": (1290, 420), "yokohama": (1502, 422),
     "san_francisco": (80, 282), "new_york": (292, 382),
 }
+#: pawn clusters moved off their marker where leg badges crowd it
+PAWN_SHIFT: dict[str, tuple[int, int]] = {"yokohama": (-4, -42)}
 ARRIVALS_AT = (690, 140)
 BADGE_AT: dict[str, tuple[int, int]] = {
     "london": (565, 230), "paris": (669, 303), "brindisi": (785, 367), "suez": (937, 465),
@@ -278,7 +283,8 @@ def _place(loc: str, what: str) -> tuple[float, float]:
         return PLATE.get(loc, (x, y - 46))
     if what == "detective":
         return DETECTIVE_AT.get(loc, (x + 44, y + 30))
-    return x, y
+    dx, dy = PAWN_SHIFT.get(loc, (0, 0))
+    return x + dx, y + dy
 
 
 # -- small drawing helpers ------------------------------------------------------
@@ -863,6 +869,8 @@ def _draw_map_dynamic(img: Image.Image, view: dict, names: dict[str, str], lang:
     det = view.get("detective")
     if isinstance(det, str) and det in locations:
         dx, dy = _place(det, "detective")
+        nx, ny = node_point(det)
+        _dashed(d, (dx, dy), (nx, ny), INK, 3, 6, 5)
         if any(isinstance(ev, dict) and ev.get("type") == "detective" for ev in events or []):
             d.ellipse((dx - 36, dy - 36, dx + 36, dy + 36), fill=ROUTE_GLOW, outline=INK, width=2)
         _paste(img, icon("detective", 56), (dx, dy))
@@ -912,6 +920,9 @@ def _draw_display(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, lang: st
     slot_w = 168
     x0 = 24
     top = DISPLAY_TOP + 48
+    if view.get("over") and isinstance(view.get("result"), dict):
+        _draw_final(img, d, view, lang, index, names)
+        display = []
     f_label = font(21, "semibold")
     for i, slot in enumerate(display):
         x = x0 + i * slot_w
@@ -927,7 +938,8 @@ def _draw_display(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, lang: st
             _paste(img, travel_card_sprite(card, 92, 128, lang), (cx, top + 48 + 64))
         else:
             d.rounded_rectangle((cx - 46, top + 48, cx + 46, top + 176), 10, outline=(190, 180, 160), width=2)
-            d.text((cx, top + 112), _t(lang, "taken"), font=font(20, "regular"), fill=SOFT, anchor="mm")
+            ft = font(20, "regular")
+            d.text((cx, top + 112), _fit(_t(lang, "taken"), ft, 84), font=ft, fill=SOFT, anchor="mm")
     # decks and supplies at the right
     x = x0 + 6 * slot_w + 4
     f = font(22, "semibold")
@@ -972,6 +984,39 @@ def _draw_display(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, lang: st
         for k, value in enumerate(values):
             last = k == len(values) - 1
             _die(d, ex + k * 46, ry + 26, 40 if last else 34, value)
+
+
+def _draw_final(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, lang: str, index: dict[str, int],
+                names: dict[str, str]) -> None:
+    """The final standing where the action display was."""
+    result = view["result"]
+    ranking = [e for e in result.get("ranking") or [] if isinstance(e, dict) and isinstance(e.get("seat"), str)]
+    winners = {s for s in result.get("winners") or [] if isinstance(s, str)}
+    days = view.get("days") or {}
+    arrived = view.get("arrived") or {}
+    box = (24, DISPLAY_TOP + 48, 1024, DISPLAY_TOP + DISPLAY_H - 12)
+    d.rounded_rectangle(box, 12, fill=(232, 244, 214), outline=(60, 120, 60), width=3)
+    f_name = font(26, "bold")
+    f_days = font(24, "semibold")
+    col_w = (box[2] - box[0] - 20) / 2
+    for k, entry in enumerate(ranking[:6]):
+        seat = entry["seat"]
+        col, row = divmod(k, 3)
+        x = box[0] + 14 + col * col_w
+        y = box[1] + 30 + row * 56
+        rank = _int(entry.get("rank"))
+        colour = (40, 110, 40) if seat in winners else INK
+        d.text((x + 28, y), f"{rank}.", font=font(28, "bold"), fill=colour, anchor="rm")
+        _paste(img, _token_sprite(index.get(seat, 0), 16, seat in winners), (x + 56, y))
+        d = ImageDraw.Draw(img)
+        dv = _int(entry.get("days"), _int(days.get(seat)))
+        note = f"{dv} {_t(lang, 'days_unit')}"
+        if arrived.get(seat) is not True:
+            note += f" · {_t(lang, 'not_arrived')}"
+        nw = f_days.getlength(note)
+        d.text((x + 86, y), _fit(_name(names, seat), f_name, col_w - 110 - nw), font=f_name, fill=colour,
+               anchor="lm")
+        d.text((x + col_w - 14, y), note, font=f_days, fill=LATE if dv > 80 else SOFT, anchor="rm")
 
 
 def _wrap(d: ImageDraw.ImageDraw, text: str, f: ImageFont.FreeTypeFont, x: float, y: float, width: float,
