@@ -1,0 +1,200 @@
+"""Rails & Sails property tests over random legal games (2–5 players), and the AI seat."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import IllegalAction, registry
+from engine.games.rails_and_sails.rules import RSState
+from engine.rng import Rng
+
+R = registry.get("rails-and-sails")
+
+
+def total_cards(s: RSState) -> int:
+    return (len(s.train_deck) + len(s.ship_deck) + len(s.train_discard) + len(s.ship_discard)
+            + sum(1 for c in s.face_up if c is not None) + sum(sum(h.values()) for h in s.hands))
+
+
+def frozen(s: RSState) -> str:
+    return json.dumps(R.dump(s), sort_keys=True)
+
+
+def broken_variants(action: dict, s: RSState) -> list[dict]:
+    """Illegal neighbours of a legal action."""
+    out: list[dict] = [{"type": "nope"}, {**action, "bogus": 1}]
+    kind = action["type"]
+    if kind == "claim":
+        out.append({**action, "cards": action["cards"][:-1]})
+        out.append({**action, "cards": action["cards"] + ["t:wild"] * 30})
+        taken = next(iter(s.claimed), None)
+        if taken:
+            out.append({**action, "route": taken})
+    elif kind == "draw" and action["source"] == "face_up":
+        out.append({**action, "slot": 6})
+        out.append({**action, "refill": "both"})
+    elif kind == "keep_tickets":
+        out.append({**action, "ids": []})
+        out.append({**action, "ids": ["not-a-ticket"]})
+    elif kind == "harbor":
+        out.append({**action, "city": "winnipeg"})
+        out.append({**action, "cards": ["s:red:2"] * 4})
+    elif kind == "exchange":
+        out.append({**action, "trains": 99})
+    elif kind == "choose_mix":
+        out.append({**action, "trains": 61})
+    return out
+
+
+def play_random(n: int, seed: int, checks: bool) -> tuple[RSState, list[tuple[str, dict]]]:
+    seats = [f"p{i + 1}" for i in range(n)]
+    s = R.new_game(seats, seed)
+    rng = Rng.from_seed(seed ^ 0x5EED)
+    log: list[tuple[str, dict]] = []
+    for step in range(20_000):
+        if R.is_over(s):
+            break
+        to_act = R.to_act(s)
+        assert to_act
+        for seat in seats:
+            legal = R.legal_actions(s, seat)
+            assert bool(legal) == (seat in to_act)
+        seat = to_act[rng.below(len(to_act))]
+        legal = R.legal_actions(s, seat)
+        action = legal[rng.below(len(legal))]
+        if checks and step % 7 == 0:
+            before = frozen(s)
+            for bad in broken_variants(action, s):
+                try:
+                    R.apply(s, seat, bad)
+                except IllegalAction:
+                    pass
+                else:
+                    raise AssertionError(f"accepted {bad}")
+                assert frozen(s) == before
+            others = [x for x in seats if x not in to_act]
+            if others:
+                try:
+                    R.apply(s, others[0], action)
+                except IllegalAction as exc:
+                    assert exc.code in ("not_your_turn",)
+                else:
+                    raise AssertionError("a seat not to act moved")
+                assert frozen(s) == before
+        R.apply(s, seat, action)
+        log.append((seat, action))
+        if checks:
+            assert total_cards(s) == 140
+            if step % 11 == 0:
+                data = json.loads(json.dumps(R.dump(s)))
+                assert R.load(data) == s
+                pub = R.view(s, None)
+                assert "private" not in pub
+                text = json.dumps(pub)
+                if not R.is_over(s):
+                    for held in s.tickets + s.pending:
+                        for tid in held:
+                            assert f'"{tid}"' not in text
+                assert set(pub["to_act"]) == set(R.to_act(s))
+                for x in seats:
+                    v = R.view(s, x)
+                    assert sum(s.hands[seats.index(x)].values()) == len(v["private"]["hand"])
+    else:
+        raise AssertionError("game did not end")
+    return s, log
+
+
+@settings(max_examples=12, deadline=None)
+@given(n=st.integers(min_value=2, max_value=5), seed=st.integers(min_value=0, max_value=2**31))
+def test_random_games_terminate_conserve_cards_and_refuse_illegal(n, seed):
+    s, log = play_random(n, seed, checks=True)
+    res = R.result(s)
+    assert sorted(r["seat"] for r in res["ranking"]) == sorted(s.seats)
+    assert res["winners"] and all(r["rank"] == 1 for r in res["ranking"] if r["seat"] in res["winners"])
+    ranks = [r["rank"] for r in res["ranking"]]
+    assert ranks == sorted(ranks) and ranks[0] == 1
+    assert R.to_act(s) == [] and all(R.legal_actions(s, x) == [] for x in s.seats)
+
+
+@settings(max_examples=6, deadline=None)
+@given(n=st.integers(min_value=2, max_value=5), seed=st.integers(min_value=0, max_value=2**31))
+def test_replay_is_deterministic(n, seed):
+    s, log = play_random(n, seed, checks=False)
+    again = R.new_game(list(s.seats), seed)
+    for seat, action in log:
+        R.apply(again, seat, copy.deepcopy(action))
+    assert frozen(again) == frozen(s)
+    assert R.dump(R.new_game(list(s.seats), seed)) == R.dump(R.new_game(list(s.seats), seed))
+
+
+@settings(max_examples=4, deadline=None)
+@given(n=st.integers(min_value=2, max_value=5), seed=st.integers(min_value=0, max_value=2**31))
+def test_ai_games_finish_with_legal_moves(n, seed):
+    seats = [f"p{i + 1}" for i in range(n)]
+    s = R.new_game(seats, seed)
+    for _ in range(5000):
+        if R.is_over(s):
+            break
+        seat = R.to_act(s)[0]
+        action = R.ai_action(s, seat)
+        assert action in R.legal_actions(s, seat)
+        R.apply(s, seat, action)
+    assert R.is_over(s)
+    # all-AI games end by running out of pieces, not by the stall rule
+    assert s.idle < 10 * n
+
+
+def test_ai_decides_only_from_its_view():
+    s = R.new_game(["p1", "p2", "p3"], 11)
+    rng = Rng.from_seed(5)
+    for _ in range(120):
+        seat = R.to_act(s)[0]
+        R.apply(s, seat, R.ai_action(s, seat))
+    seat = R.to_act(s)[0]
+    i = s.seats.index(seat)
+    expected = R.ai_action(s, seat)
+    # reshuffle everything the seat cannot see: decks, ticket deck, other hands (same sizes)
+    other = copy.deepcopy(s)
+    rng.shuffle(other.train_deck)
+    rng.shuffle(other.ship_deck)
+    rng.shuffle(other.ticket_deck)
+    pool = []
+    for j, h in enumerate(other.hands):
+        if j != i:
+            for card, k in h.items():
+                pool += [card] * k
+    rng.shuffle(pool)
+    for j, h in enumerate(other.hands):
+        if j != i:
+            size = sum(h.values())
+            h.clear()
+            for card in pool[:size]:
+                h[card] = h.get(card, 0) + 1
+            del pool[:size]
+    other.tickets = [t if j == i else list(reversed(t)) for j, t in enumerate(other.tickets)]
+    assert R.ai_action(other, seat) == expected
+
+
+def test_ai_beats_random_players():
+    wins = 0
+    games = 6
+    for g in range(games):
+        n = 2 + g % 3
+        seats = [f"p{i + 1}" for i in range(n)]
+        ai = seats[g % n]
+        s = R.new_game(seats, 1000 + g)
+        rng = Rng.from_seed(g)
+        while not R.is_over(s):
+            seat = R.to_act(s)[0]
+            if seat == ai:
+                action = R.ai_action(s, seat)
+            else:
+                legal = R.legal_actions(s, seat)
+                action = legal[rng.below(len(legal))]
+            R.apply(s, seat, action)
+        wins += ai in R.result(s)["winners"]
+    assert wins >= games - 1

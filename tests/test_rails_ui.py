@@ -1,0 +1,128 @@
+"""Rails & Sails presentation package: catalogs, commands, labels."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.games import ui_for
+from bot.games.rails_and_sails import UI, cards_text, route_text
+from bot.gameui import action_key
+from bot.i18n import _flatten
+from engine import registry
+from engine.rng import Rng
+
+R = registry.get("rails-and-sails")
+LOCALES = Path(UI.package_dir) / "locales"
+NAMES = {"p1": "Ada", "p2": "Bo", "p3": "Cy", "p4": "Di", "p5": "Ed"}
+
+
+def catalog(lang: str) -> dict[str, str]:
+    return _flatten(json.loads((LOCALES / f"{lang}.json").read_text(encoding="utf-8")))
+
+
+def test_registered_ui():
+    assert ui_for("rails-and-sails") is UI
+    assert UI.group == "rails" and UI.game_id == R.id
+    assert {c.name for c in UI.commands} == {"draw", "claim", "tickets", "keep", "harbor", "exchange", "mix", "pass"}
+
+
+def test_catalogs_same_keys_and_translated():
+    en, de, fr = catalog("en"), catalog("de"), catalog("fr")
+    assert set(en) == set(de) == set(fr)
+    same_de = [k for k in en if en[k] == de[k]]
+    same_fr = [k for k in en if en[k] == fr[k]]
+    # only proper names, numbers and symbols may stay the same
+    assert len(same_de) < len(en) * 0.1, same_de
+    assert len(same_fr) < len(en) * 0.1, same_fr
+    for cat in (en, de, fr):
+        assert len(cat["rules"]) <= 3500
+        for cmd in UI.commands:
+            assert 0 < len(cat[f"cmd.{cmd.name}"]) <= 100
+            for p in cmd.params:
+                assert 0 < len(cat[f"cmd.{cmd.name}.{p.name}"]) <= 100
+                for choice in p.choices:
+                    assert f"choice.{p.name}.{choice}" in cat
+
+
+def test_every_illegal_code_has_a_message():
+    source = "".join(
+        p.read_text(encoding="utf-8")
+        for p in (Path("engine/games/rails_and_sails/rules.py"), Path("engine/core.py"))
+    )
+    codes = set(re.findall(r'IllegalAction\(\s*"(\w+)"', source))
+    assert {"bad_payment", "wild_second", "double_closed", "no_route_to_city"} <= codes
+    en = catalog("en")
+    missing = [c for c in codes if f"illegal.{c}" not in en]
+    assert not missing
+
+
+def test_labels_and_events_in_random_games():
+    for seed, n in ((1, 2), (2, 4), (3, 5)):
+        s = R.new_game([f"p{i + 1}" for i in range(n)], seed)
+        rng = Rng.from_seed(seed)
+        lang = ("en", "de", "fr")[seed % 3]
+        t = UI.translator(lang)
+        steps = 0
+        while not R.is_over(s) and steps < 600:
+            seat = R.to_act(s)[0]
+            legal = R.legal_actions(s, seat)
+            view = R.view(s, seat)
+            labels = [UI.action_label(a, view, t) for a in legal]
+            assert all(0 < len(x) <= 80 for x in labels)
+            assert len(set(labels)) == len(labels)
+            assert all("{" not in x for x in labels), labels
+            assert len(UI.quick_actions(legal, R.view(s, None))) <= 4
+            action = R.ai_action(s, seat) if steps % 3 else legal[rng.below(len(legal))]
+            for e in R.apply(s, seat, action):
+                text = UI.event_text(e, NAMES, t)
+                assert text is None or ("{" not in text and "p1" not in text.split()), text
+            assert "{" not in UI.status_text(R.view(s, None), NAMES, t)
+            steps += 1
+        assert "{" not in UI.hand_text(R.view(s, "p1"), "p1", NAMES, t)
+
+
+def test_claim_label_shows_route_length_colour_cards():
+    t = UI.translator("en")
+    label = UI.action_label({"type": "claim", "route": "buenos_aires-lima-ship", "cards": ["s:green:2", "s:green"]},
+                            {}, t)
+    assert label == "Claim Buenos Aires – Lima 🚢3 green with 1× green ship ⚓, 1× green double ship"
+    assert route_text("valparaiso-lima-train-2", t).endswith("#2")
+    assert cards_text(["t:wild", "t:red", "t:red"], UI.translator("de")) == "2× Wagenkarte rot, 1× Joker"
+
+
+def _table() -> tuple[object, str]:
+    s = R.new_game(["p1", "p2"], 8)
+    for seat in ("p1", "p2"):
+        R.apply(s, seat, R.legal_actions(s, seat)[0])
+    return s, "p1"
+
+
+def test_commands_build_engine_actions():
+    s, seat = _table()
+    legal = R.legal_actions(s, seat)
+    mix = next(c for c in UI.commands if c.name == "mix")
+    assert mix.build({"trains": 20}, legal) == {"type": "choose_mix", "trains": 20}
+    assert mix.build({"trains": 30}, legal) is None
+    for x in ("p1", "p2"):
+        R.apply(s, x, {"type": "choose_mix", "trains": 20})
+    legal = R.legal_actions(s, seat)
+    draw = next(c for c in UI.commands if c.name == "draw")
+    assert draw.build({"source": "train_deck"}, legal) == {"type": "draw", "source": "train_deck"}
+    slot_action = draw.build({"source": "face_up", "slot": 2, "refill": "ship"}, legal)
+    assert slot_action == {"type": "draw", "source": "face_up", "slot": 1, "refill": "ship"}
+    claim = next(c for c in UI.commands if c.name == "claim")
+    claims = [a for a in legal if a["type"] == "claim"]
+    if claims:
+        assert claim.build({"route": claims[0]}, legal) == claims[0]
+        assert len(action_key(claims[0])) > 0
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_illegal_text_names_cities(lang):
+    t = UI.translator(lang)
+    text = UI.illegal_text("not_harbor_city", "x", {"city": "winnipeg"}, t)
+    assert "Winnipeg" in text and "winnipeg" not in text
