@@ -32,7 +32,7 @@ from render.common import INK, MUTED, draw_token, encode_png, font, player_style
 WIDTH = 1800
 HEADER = 64
 LAT_TOP = 78.0
-LAT_BOTTOM = -50.0
+LAT_BOTTOM = -57.0
 SX = WIDTH / 360.0           # px per degree of longitude
 SY = SX * 1.12               # px per degree of latitude (equirectangular, standard parallel ~27°)
 MAP_H = round((LAT_TOP - LAT_BOTTOM) * SY)
@@ -81,7 +81,17 @@ CITY_R = 7.0
 #: Bends (px, perpendicular to a→b at the middle of the route) that keep routes from
 #: crossing or touching other cities. Keyed by the pair of nodes ("a|b", sorted), so both
 #: routes of a double pair bend together.
-BENDS: dict[str, float] = {}
+BENDS: dict[str, float] = {
+    "buenos_aires|cape_town": 90.0, "buenos_aires|lima": 18.0, "cape_town|dar_es_salaam": -12.0,
+    "caracas|mexico": -6.0, "edinburgh|new_york": -45.0, "honolulu|los_angeles": 12.0, "lahore|tehran": 12.0,
+    "los_angeles|mexico": 6.0, "los_angeles|new_york": 6.0, "luanda|rio_de_janeiro": 18.0,
+    "petropavlovsk|yakutsk": -6.0, "tokyo|vancouver": -45.0,
+}
+#: Extra room (px) before the first space at one end of a route, where two routes leave a
+#: city almost side by side: keyed by (pair key, city).
+START_GAP: dict[tuple[str, str], float] = {
+    ("los_angeles|tokyo", "tokyo"): 14.0, ("novosibirsk|tiksi", "novosibirsk"): 14.0,
+}
 
 # ---------------------------------------------------------------------------
 # Texts
@@ -96,8 +106,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "ship_deck": "Ship deck", "discard": "discard", "ticket_deck": "Tickets", "secret": "secret",
         "last": "Last move", "wild": "WILD", "chosen": "ready", "choosing": "choosing",
         "last.claim": "{name} claimed {route}", "last.harbor": "{name} built a harbor in {city}",
-        "last.draw": "{name} took cards", "last.tickets": "{name} drew tickets",
-        "last.exchange": "{name} exchanged pieces", "last.other": "{name}: {type}",
+        "last.draw": "{name} took", "last.tickets": "{name} kept {n} tickets",
+        "last.exchange": "{name} exchanged {n} pieces for {what}", "last.other": "{name}: {type}",
+        "last.mix": "{name} chose a mix of pieces", "last.pass": "{name} passed",
         "hand": "{name}'s hand", "train_cards": "Train cards", "ship_cards": "Ship cards",
         "your_tickets": "Tickets", "pending": "Choose tickets to keep", "pieces_left": "Pieces left",
         "harbors_left": "Harbors left", "no_cards": "none", "no_tickets": "no tickets yet",
@@ -114,8 +125,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "ship_deck": "Schiffsstapel", "discard": "Ablage", "ticket_deck": "Zielkarten", "secret": "geheim",
         "last": "Letzter Zug", "wild": "JOKER", "chosen": "bereit", "choosing": "wählt",
         "last.claim": "{name} hat {route} gebaut", "last.harbor": "{name} hat in {city} einen Hafen gebaut",
-        "last.draw": "{name} hat Karten genommen", "last.tickets": "{name} hat Zielkarten gezogen",
-        "last.exchange": "{name} hat Figuren getauscht", "last.other": "{name}: {type}",
+        "last.draw": "{name} nahm", "last.tickets": "{name} behielt {n} Zielkarten",
+        "last.exchange": "{name} tauschte {n} Figuren gegen {what}", "last.other": "{name}: {type}",
+        "last.mix": "{name} hat Figuren gewählt", "last.pass": "{name} hat gepasst",
         "hand": "Hand von {name}", "train_cards": "Wagenkarten", "ship_cards": "Schiffskarten",
         "your_tickets": "Zielkarten", "pending": "Zielkarten zum Behalten wählen", "pieces_left": "Figuren übrig",
         "harbors_left": "Häfen übrig", "no_cards": "keine", "no_tickets": "noch keine Zielkarten",
@@ -132,8 +144,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "ship_deck": "Pioche bateaux", "discard": "défausse", "ticket_deck": "Destinations", "secret": "secret",
         "last": "Dernier coup", "wild": "JOKER", "chosen": "prêt", "choosing": "choisit",
         "last.claim": "{name} a pris {route}", "last.harbor": "{name} a construit un port à {city}",
-        "last.draw": "{name} a pris des cartes", "last.tickets": "{name} a tiré des destinations",
-        "last.exchange": "{name} a échangé des pions", "last.other": "{name} : {type}",
+        "last.draw": "{name} a pris", "last.tickets": "{name} a gardé {n} destinations",
+        "last.exchange": "{name} a échangé {n} pions contre des {what}", "last.other": "{name} : {type}",
+        "last.mix": "{name} a choisi ses pions", "last.pass": "{name} a passé",
         "hand": "Main de {name}", "train_cards": "Cartes wagon", "ship_cards": "Cartes bateau",
         "your_tickets": "Destinations", "pending": "Destinations à garder", "pieces_left": "Pions restants",
         "harbors_left": "Ports restants", "no_cards": "aucune", "no_tickets": "pas encore de destination",
@@ -289,8 +302,10 @@ def pair_key(a: str, b: str) -> str:
     return "|".join(sorted((a, b)))
 
 
-def build_geometry(md: Any, bends: dict[str, float] | None = None) -> Geometry:
+def build_geometry(md: Any, bends: dict[str, float] | None = None,
+                   start_gap: dict[tuple[str, str], float] | None = None) -> Geometry:
     bends = BENDS if bends is None else bends
+    gaps = START_GAP if start_gap is None else start_gap
     cut = _choose_cut(md)
     nodes: dict[str, Point] = {c.id: _project(c.lon, c.lat, cut) for c in md.CITIES.values()}
     for wid, (lon, lat) in md.WAYPOINTS.items():
@@ -312,8 +327,8 @@ def build_geometry(md: Any, bends: dict[str, float] | None = None) -> Geometry:
             side = -DOUBLE_GAP if r.id < r.double else DOUBLE_GAP
         path = _offset(centre, side)
         acc = _cumulative(path)
-        margin_a = (CITY_R + 5) if a_id in md.CITIES else 3.0
-        margin_b = (CITY_R + 5) if b_id in md.CITIES else 3.0
+        margin_a = ((CITY_R + 5) if a_id in md.CITIES else 3.0) + gaps.get((key, a_id), 0.0)
+        margin_b = ((CITY_R + 5) if b_id in md.CITIES else 3.0) + gaps.get((key, b_id), 0.0)
         usable = acc[-1] - margin_a - margin_b
         pitch = usable / r.length
         length = max(6.0, min(MAX_SPACE, pitch - 3.0))
@@ -562,8 +577,11 @@ def _edge_crossings(g: RouteGeom) -> list[tuple[float, float, int]]:
     return out
 
 
-def _label_boxes(geom: Geometry) -> list[tuple[float, float, float, float]]:
-    """What a label should not cover: every space (its rotated outline's box) and every city."""
+Box = tuple[float, float, float, float]
+
+
+def _label_boxes(geom: Geometry) -> tuple[list[Box], list[Box]]:
+    """What a label should not cover: every space (its rotated outline's box), every city."""
     md = _mapdata()
     boxes = []
     for g in geom.routes.values():
@@ -572,10 +590,11 @@ def _label_boxes(geom: Geometry) -> list[tuple[float, float, float, float]]:
                 poly = _space_outline(sp, g.kind, shift, 1.0, widen=1.0)
                 xs, ys = [p[0] for p in poly], [p[1] for p in poly]
                 boxes.append((min(xs), min(ys), max(xs), max(ys)))
+    cities = []
     for cid, (x, y) in geom.nodes.items():
         r = 16.0 if cid in md.CITIES and md.CITIES[cid].harbor else CITY_R + 2
-        boxes.append((x - r, y - r, x + r, y + r))
-    return boxes
+        cities.append((x - r, y - r, x + r, y + r))
+    return boxes, cities
 
 
 def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
@@ -592,7 +611,7 @@ def _place_labels(geom: Geometry, lang: str) -> dict[str, tuple[float, float, st
     the one that covers the fewest spaces, cities and labels already placed."""
     md = _mapdata()
     f = font(LABEL_FONT, "semibold")
-    obstacles = _label_boxes(geom)
+    obstacles, cities = _label_boxes(geom)
     placed: list[tuple[float, float, float, float]] = []
     result: dict[str, tuple[float, float, str]] = {}
 
@@ -616,10 +635,11 @@ def _place_labels(geom: Geometry, lang: str) -> dict[str, tuple[float, float, st
             ]
             for lx, ly, pref in candidates:
                 box = (lx, ly, lx + w, ly + h)
-                cost = pref * 12 + step * 60
+                cost = pref * 30 + step * 150
                 if box[0] < 2 or box[2] > WIDTH - 2 or box[1] < MAP_TOP + 2 or box[3] > PANEL_TOP - 2:
                     cost += 1e6
-                cost += sum(_overlap(box, o) for o in obstacles) * 1.5
+                cost += sum(_overlap(box, o) for o in obstacles) * 0.6
+                cost += sum(_overlap(box, o) for o in cities) * 6.0
                 cost += sum(_overlap(box, p) for p in placed) * 8.0
                 if best is None or cost < best[0]:
                     best = (cost, box)
@@ -823,6 +843,7 @@ def _draw_header(board: Image.Image, view: dict[str, Any], names: dict[str, str]
 
 
 def _last_text(view: dict[str, Any], names: dict[str, str], lang: str) -> str | None:
+    """One line about the last move (the engine's public `last`)."""
     last = view.get("last")
     if not last:
         return None
@@ -830,16 +851,48 @@ def _last_text(view: dict[str, Any], names: dict[str, str], lang: str) -> str | 
     name = names.get(seat, seat or "?")
     kind = last.get("type", "")
     if kind == "claim" and last.get("route"):
-        return _t(lang, "last.claim", name=name, route=_route_label(last["route"], lang))
-    if kind in ("harbor", "build_harbor") and last.get("city"):
+        text = _t(lang, "last.claim", name=name, route=_route_label(last["route"], lang))
+        points = last.get("points")
+        return f"{text}  +{points}" if isinstance(points, int) else text
+    if kind == "harbor" and last.get("city"):
         return _t(lang, "last.harbor", name=name, city=city_name(last["city"], lang))
-    if kind.startswith("draw") or kind.startswith("take"):
-        return _t(lang, "last.tickets" if "ticket" in kind else "last.draw", name=name)
-    if "ticket" in kind or kind == "keep":
-        return _t(lang, "last.tickets", name=name)
+    if kind == "draw":
+        return _t(lang, "last.draw", name=name)
+    if kind in ("tickets", "keep_tickets"):
+        return _t(lang, "last.tickets", name=name, n=last.get("count", "?"))
     if kind == "exchange":
-        return _t(lang, "last.exchange", name=name)
+        n = last.get("trains", 0)
+        return _t(lang, "last.exchange", name=name, n=abs(n) if isinstance(n, int) else n,
+                  what=_t(lang, "trains" if isinstance(n, int) and n > 0 else "ships"))
+    if kind == "choose_mix":
+        return _t(lang, "last.mix", name=name)
+    if kind == "pass":
+        return _t(lang, "last.pass", name=name)
     return _t(lang, "last.other", name=name, type=kind.replace("_", " "))
+
+
+def _last_cards(view: dict[str, Any]) -> list[str]:
+    """Cards shown with the last move: the face-up cards taken (blind draws as card backs)."""
+    last = view.get("last") or {}
+    if last.get("type") != "draw":
+        return []
+    out = []
+    for item in last.get("cards") or []:
+        if isinstance(item, dict) and isinstance(item.get("face_up"), str):
+            out.append(item["face_up"])
+        elif isinstance(item, dict) and item.get("blind") in ("train", "ship"):
+            out.append("back:" + item["blind"])
+    return out
+
+
+def _draw_card_back(img: Image.Image, x: float, y: float, kind: str, w: int, h: int) -> None:
+    draw = ImageDraw.Draw(img)
+    draw.rounded_rectangle((x, y, x + w, y + h), radius=5, fill=(70, 80, 100), outline=INK, width=2)
+    cx, cy = x + w / 2, y + h / 2
+    if kind == "train":
+        draw.rectangle((cx - w * 0.3, cy - h * 0.12, cx + w * 0.3, cy + h * 0.12), fill=(230, 230, 230))
+    else:
+        draw.ellipse((cx - w * 0.32, cy - h * 0.12, cx + w * 0.32, cy + h * 0.12), fill=(230, 230, 230))
 
 
 def _icon_train(draw: ImageDraw.ImageDraw, x: float, y: float, colour: tuple[int, int, int] = INK) -> None:
@@ -920,13 +973,22 @@ def draw_card(img: Image.Image, x: float, y: float, card: str | None, lang: str,
         for k, c in enumerate(COLOUR_ORDER[:6]):
             draw.rectangle((x + 4, y + 4 + k * band, x + w - 4, y + 4 + (k + 1) * band), fill=ROUTE_COLOURS[c])
         draw.rounded_rectangle((x, y, x + w, y + h), radius=8, outline=INK, width=2)
+        if w < 40:
+            return
         f = font(max(12, int(w * 0.24)), "bold")
         draw.text((x + w / 2, y + h / 2), _t(lang, "wild"), font=f, fill=(255, 255, 255), anchor="mm",
                   stroke_width=3, stroke_fill=INK)
         return
     fill = ROUTE_COLOURS.get(colour, (168, 168, 168))
     ink = SYMBOL_INK.get(colour, INK)
-    draw.rounded_rectangle((x, y, x + w, y + h), radius=8, fill=fill, outline=INK, width=2)
+    draw.rounded_rectangle((x, y, x + w, y + h), radius=8 if w >= 40 else 4, fill=fill, outline=INK, width=2)
+    if w < 40:  # a miniature: colour, shape cue, and a dot for ship cards
+        _draw_symbol(draw, x + w / 2, y + h * 0.35, colour, w * 0.2)
+        if kind == "ship":
+            draw.ellipse((x + w * 0.2, y + h * 0.62, x + w * 0.8, y + h * 0.82), fill=ink)
+        else:
+            draw.rectangle((x + w * 0.2, y + h * 0.62, x + w * 0.8, y + h * 0.82), fill=ink)
+        return
     # shape cue in two corners
     r = w * 0.1
     _draw_symbol(draw, x + r + 6, y + r + 6, colour, r)
@@ -962,12 +1024,12 @@ def _draw_market(board: Image.Image, view: dict[str, Any], lang: str) -> None:
     face_up = list(view.get("face_up") or [])
     for k in range(6):
         card = face_up[k] if k < len(face_up) else None
-        cx = x0 + k * (CARD_W + 10) + (14 if k >= 3 else 0)
+        cx = x0 + k * (CARD_W + 10)
         draw_card(board, cx, top + 30, card, lang)
     decks = view.get("decks") or {}
     body = font(22, "regular")
     bold = font(26, "bold")
-    dx = x0 + 6 * (CARD_W + 10) + 40
+    dx = x0 + 6 * (CARD_W + 10) + 30
     rows = [
         ("train", _t(lang, "train_deck"), decks.get("train"), decks.get("train_discard")),
         ("ship", _t(lang, "ship_deck"), decks.get("ship"), decks.get("ship_discard")),
@@ -981,10 +1043,10 @@ def _draw_market(board: Image.Image, view: dict[str, Any], lang: str) -> None:
             _icon_ship(draw, dx + 12, y, INK)
         else:
             draw.rectangle((dx + 2, y - 9, dx + 22, y + 9), fill=(245, 240, 220), outline=INK, width=2)
-        draw.text((dx + 34, y), label, font=body, fill=INK, anchor="lm")
-        draw.text((dx + 250, y), "–" if n is None else str(n), font=bold, fill=INK, anchor="rm")
+        draw.text((dx + 34, y), _fit(label, body, 150), font=body, fill=INK, anchor="lm")
+        draw.text((dx + 222, y), "–" if n is None else str(n), font=bold, fill=INK, anchor="rm")
         if discard is not None:
-            draw.text((dx + 262, y), f"({_t(lang, 'discard')} {discard})", font=font(18), fill=MUTED, anchor="lm")
+            draw.text((dx + 230, y), f"+{discard} {_t(lang, 'discard')}", font=font(17), fill=MUTED, anchor="lm")
 
 
 def render_board(view: dict[str, Any], *, names: dict[str, str], lang: str = "en",
@@ -1024,7 +1086,15 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
         y0 = PANEL_TOP + 176
         draw.rounded_rectangle((x0, y0, x1, y0 + 40), radius=8, fill=(255, 236, 170), outline=(200, 160, 40),
                                width=2)
-        draw.text((x0 + 14, y0 + 20), _fit(label, f, x1 - x0 - 28), font=f, fill=INK, anchor="lm")
+        shown = _fit(label, f, x1 - x0 - 28)
+        draw.text((x0 + 14, y0 + 20), shown, font=f, fill=INK, anchor="lm")
+        cx = x0 + 14 + f.getlength(shown) + 12
+        for card in _last_cards(view):
+            if card.startswith("back:"):
+                _draw_card_back(board, cx, y0 + 4, card[5:], 24, 32)
+            else:
+                draw_card(board, cx, y0 + 4, card, lang, 24, 32)
+            cx += 30
     _draw_players(board, view, names, lang)
     _draw_market(board, view, lang)
     return board

@@ -1,0 +1,249 @@
+"""The rails-and-sails board and hand renderer, driven by real engine views."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from engine import registry
+from render import rails_and_sails as R
+from render.common import PLAYER_COLOURS
+
+NAMES = {"p1": "Alice", "p2": "Bartholomew", "p3": "Chloé", "p4": "Dmitri", "p5": "Eun-ji"}
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def rules():
+    return registry.get("rails-and-sails")
+
+
+def play(n: int, steps: int, seed: int = 11):
+    """A real game with AI seats, `steps` actions in (or to the end)."""
+    rs = rules()
+    seats = [f"p{i + 1}" for i in range(n)]
+    state = rs.new_game(seats, seed, {})
+    for _ in range(steps):
+        if rs.is_over(state):
+            break
+        seat = rs.to_act(state)[0]
+        rs.apply(state, seat, rs.ai_action(state, seat))
+    return rs, state
+
+
+def decode(data: bytes) -> Image.Image:
+    assert data[:8] == PNG_MAGIC
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+@pytest.fixture(scope="module")
+def midgame():
+    return play(4, 160)
+
+
+# -- images from real views -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+@pytest.mark.parametrize("steps", [0, 6, 140, 10_000])
+def test_board_and_hand_from_real_views(n: int, steps: int) -> None:
+    rs, state = play(n, steps, seed=n * 7 + steps)
+    public = rs.view(state, None)
+    assert "private" not in public
+    board = R.render_board(public, names=NAMES, lang="en")
+    assert len(board) < 1_000_000
+    img = decode(board)
+    assert img.size == (R.WIDTH, R.HEIGHT)
+    for seat in public["seats"]:
+        hand = R.render_hand(rs.view(state, seat), seat, names=NAMES, lang="en")
+        himg = decode(hand)
+        assert himg.width == R.HAND_W
+        assert 300 < himg.height < 2400
+        assert len(hand) < 1_000_000
+
+
+def test_board_is_deterministic_and_ignores_private_data(midgame) -> None:
+    rs, state = midgame
+    public = rs.view(state, None)
+    once = R.render_board(public, names=NAMES)
+    again = R.render_board(json.loads(json.dumps(public)), names=NAMES)
+    assert once == again
+    # a seat's own view carries its secrets; the board must not show any of them
+    for seat in public["seats"]:
+        assert R.render_board(rs.view(state, seat), names=NAMES) == once
+
+
+def test_hand_is_deterministic_and_shows_the_seat(midgame) -> None:
+    rs, state = midgame
+    a = R.render_hand(rs.view(state, "p2"), "p2", names=NAMES)
+    b = R.render_hand(rs.view(state, "p2"), "p2", names=NAMES)
+    c = R.render_hand(rs.view(state, "p3"), "p3", names=NAMES)
+    assert a == b
+    assert a != c
+
+
+def test_languages_differ_and_localise_cities(midgame) -> None:
+    rs, state = midgame
+    public = rs.view(state, None)
+    images = {lang: R.render_board(public, names=NAMES, lang=lang) for lang in ("en", "de", "fr")}
+    assert len(set(images.values())) == 3
+    assert R.city_name("moskva", "fr") == "Moscou"
+    assert R.city_name("moskva", "de") == "Moskau"
+    assert R.city_name("moskva", "en") == "Moscow"
+    assert R.city_name("lima", "de") == "Lima"
+    # an unknown language falls back to English rather than failing
+    assert R.render_board(public, names=NAMES, lang="xx") == images["en"]
+
+
+def test_text_tables_have_the_same_keys() -> None:
+    keys = set(R.TEXTS["en"])
+    for lang in ("de", "fr"):
+        assert set(R.TEXTS[lang]) == keys, lang
+        assert R.TEXTS[lang] != R.TEXTS["en"]
+
+
+# -- what the board shows ----------------------------------------------------------------------------------------
+def _pixel(img: Image.Image, x: float, y: float) -> tuple[int, int, int]:
+    return img.getpixel((round(x) % R.WIDTH, round(y)))
+
+
+def test_claimed_route_and_harbor_take_the_owner_colour(midgame) -> None:
+    rs, state = midgame
+    public = rs.view(state, None)
+    seats = public["seats"]
+    geom = R.geometry()
+    md = R._mapdata()
+    free = [r.id for r in md.ROUTES if r.id not in public["claimed"] and r.length >= 2]
+    view = json.loads(json.dumps(public))
+    route = free[0]
+    view["claimed"][route] = seats[2]
+    city = next(c for c in md.CITIES.values() if c.harbor and c.id not in public["harbors"])
+    view["harbors"][city.id] = seats[1]
+    before = decode(R.render_board(public, names=NAMES))
+    after = decode(R.render_board(view, names=NAMES))
+    colour = PLAYER_COLOURS[2]
+    g = geom.routes[route]
+    hits = 0
+    for sp in g.spaces:
+        # sample beside the letter, a third of the way along the space
+        x = sp.x + math.cos(sp.angle) * sp.length / 3
+        y = sp.y + math.sin(sp.angle) * sp.length / 3
+        px = _pixel(after, x, y)
+        if sum(abs(a - b) for a, b in zip(px, colour, strict=True)) < 40:
+            hits += 1
+    assert hits >= len(g.spaces) - 1
+    # the harbor: the owner's token sits on the city
+    x, y = geom.nodes[city.id]
+    assert _pixel(before, x, y - 4) != _pixel(after, x, y - 4)
+
+
+def test_last_claim_is_highlighted(midgame) -> None:
+    rs, state = midgame
+    public = json.loads(json.dumps(rs.view(state, None)))
+    route, seat = next(iter(public["claimed"].items()))
+    public["last"] = {"seat": seat, "type": "claim", "route": route, "points": 2}
+    plain = json.loads(json.dumps(public))
+    plain["last"] = None
+    lit = decode(R.render_board(public, names=NAMES))
+    dark = decode(R.render_board(plain, names=NAMES))
+    sp = R.geometry().routes[route].spaces[0]
+    box = (round(sp.x) - 20, round(sp.y) - 20, round(sp.x) + 20, round(sp.y) + 20)
+    yellow = _count_yellow(lit.crop(box))
+    yellow_before = _count_yellow(dark.crop(box))
+    assert yellow > yellow_before + 20
+
+
+def _count_yellow(img: Image.Image) -> int:
+    raw = img.tobytes()
+    return sum(1 for i in range(0, len(raw), 3) if raw[i] > 230 and raw[i + 1] > 190 and raw[i + 2] < 80)
+
+
+def test_board_shows_land_and_sea_where_they_are() -> None:
+    img = R._static("en")
+    cut = R.geometry().cut
+
+    def at(lon: float, lat: float) -> tuple[int, int, int]:
+        x, y = R._project(lon, lat, cut)
+        return img.getpixel((round(x), round(y)))
+
+    # the Sahara, central Asia, the Amazon are land; the mid-Pacific, mid-Atlantic and Indian Ocean are sea
+    for lon, lat in ((12.0, 22.0), (90.0, 45.0), (-60.0, -5.0), (135.0, -25.0)):
+        assert at(lon, lat) == R.LAND, (lon, lat)
+    for lon, lat in ((-140.5, 10.0), (-35.0, 25.0), (80.0, -20.0), (170.0, 5.0)):
+        assert at(lon, lat) in (R.SEA, R.SEA_DEEP), (lon, lat)
+
+
+def test_coastline_data_is_small_and_real() -> None:
+    path = Path(R.__file__).parent / "data" / "coastlines.json"
+    assert path.stat().st_size < 2_000_000
+    data = json.loads(path.read_text())
+    land = [coords for level, coords in data["polygons"] if level == 1]
+    assert len(land) > 100
+    # the biggest polygon spans most of Eurasia
+    biggest = max(land, key=len)
+    lons = biggest[0::2]
+    assert max(lons) - min(lons) > 15000
+
+
+# -- geometry ------------------------------------------------------------------------------------------------------
+def test_the_edge_is_in_the_pacific_and_matches_the_wrap_flags() -> None:
+    md = R._mapdata()
+    geom = R.geometry()
+    assert -160 < geom.cut < -120
+    for route in md.ROUTES:
+        g = geom.routes[route.id]
+        arrows = R._edge_crossings(g)
+        assert bool(arrows) == route.wraps, route.id
+
+
+def test_every_city_and_space_is_on_the_map() -> None:
+    geom = R.geometry()
+    for node, (x, y) in geom.nodes.items():
+        assert 0 <= x < R.WIDTH and R.MAP_TOP < y < R.PANEL_TOP, node
+    for g in geom.routes.values():
+        assert len(g.spaces) == g.length
+        for sp in g.spaces:
+            assert R.MAP_TOP + 6 < sp.y < R.PANEL_TOP - 6, g.id
+            assert sp.length >= 12, g.id
+
+
+def test_no_routes_cross_and_none_runs_through_a_city() -> None:
+    assert R.route_crossings() == []
+    assert R.routes_through_cities() == []
+    # no two spaces of different routes (double pairs count as one) sit on top of each other
+    assert R.space_clashes(min_gap=15.0) == []
+
+
+def test_the_crossing_check_can_fail() -> None:
+    md = R._mapdata()
+    bent = dict(R.BENDS)
+    bent["hamburg|marseille"] = 120.0  # a wild bend through western Europe
+    geom = R.build_geometry(md, bent)
+    assert R.route_crossings(geom) or R.routes_through_cities(geom)
+
+
+def test_labels_do_not_overlap_and_stay_on_the_map() -> None:
+    f = R.font(R.LABEL_FONT, "semibold")
+    for lang in ("en", "de", "fr"):
+        labels = R._place_labels(R.geometry(), lang)
+        assert len(labels) == len(R._mapdata().CITIES)
+        boxes = []
+        for x, y, text in labels.values():
+            w = f.getlength(text)
+            box = (x - w / 2, y - R.LABEL_FONT / 2, x + w / 2, y + R.LABEL_FONT / 2)
+            assert box[0] >= 0 and box[2] <= R.WIDTH and box[1] >= R.MAP_TOP and box[3] <= R.PANEL_TOP
+            boxes.append(box)
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                assert R._overlap(boxes[i], boxes[j]) == 0, (lang, i, j)
+
+
+def test_every_route_colour_has_a_shape_cue() -> None:
+    md = R._mapdata()
+    for route in md.ROUTES:
+        assert route.colour in R.ROUTE_COLOURS
+        assert route.colour == "grey" or R.SYMBOLS[route.colour]
+    cues = [R.SYMBOLS[c] for c in md.COLOURS]
+    assert len(set(cues)) == len(cues)
