@@ -115,9 +115,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "done": "done", "open": "open", "in_order": "done in order", "any_order": "done, any order",
         "route_ticket": "route ticket", "in_box": "in the box", "mix": "your mix", "double": "double",
         "penalty": "else", "harbor_symbol": "harbor symbol",
+        "final.total": "Total", "final.routes": "Routes", "final.tickets": "Tickets", "final.harbors": "Harbors",
+        "final.completed": "Done",
     },
     "de": {
-        "turn": "Zug {n}", "to_play": "{name} ist dran", "final": "Letzte Runde", "turns_left": "noch {n}",
+        "turn": "Spielzug {n}", "to_play": "{name} ist dran", "final": "Letzte Runde", "turns_left": "noch {n}",
         "setup_tickets": "Vorbereitung: alle behalten mindestens 3 von 5 Zielkarten",
         "setup_pieces": "Vorbereitung: alle wählen geheim 60 Figuren", "over": "Spielende",
         "winner": "Sieg: {names}", "score": "Pkt", "trains": "Züge", "ships": "Schiffe", "harbors": "Häfen",
@@ -134,6 +136,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "done": "erfüllt", "open": "offen", "in_order": "erfüllt, in Reihenfolge",
         "any_order": "erfüllt, andere Reihenfolge", "route_ticket": "Routenkarte", "in_box": "in der Schachtel",
         "mix": "deine Auswahl", "double": "doppelt", "penalty": "sonst", "harbor_symbol": "Hafensymbol",
+        "final.total": "Gesamt", "final.routes": "Strecken", "final.tickets": "Ziele", "final.harbors": "Häfen",
+        "final.completed": "Erfüllt",
     },
     "fr": {
         "turn": "Tour {n}", "to_play": "À {name} de jouer", "final": "Dernier tour", "turns_left": "encore {n}",
@@ -153,6 +157,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "done": "réussie", "open": "en cours", "in_order": "réussie dans l'ordre", "any_order": "réussie, désordre",
         "route_ticket": "itinéraire", "in_box": "dans la boîte", "mix": "ton choix", "double": "double",
         "penalty": "sinon", "harbor_symbol": "symbole port",
+        "final.total": "Total", "final.routes": "Trajets", "final.tickets": "Destin.", "final.harbors": "Ports",
+        "final.completed": "Réussies",
     },
 }
 
@@ -340,6 +346,11 @@ def build_geometry(md: Any, bends: dict[str, float] | None = None,
             spaces.append(Space(x, y, ang, length, first_rough <= i < first_rough + rough))
         routes[r.id] = RouteGeom(r.id, r.kind, r.colour, r.length, centre, path, spaces, bool(r.wraps), key)
     return Geometry(cut, nodes, routes)
+
+
+@lru_cache(maxsize=1)
+def _twins() -> dict[str, str]:
+    return {r.id: r.double for r in _mapdata().ROUTES if r.double}
 
 
 @lru_cache(maxsize=1)
@@ -753,6 +764,39 @@ def _claimed_sprite(route_id: str, player: int) -> list[tuple[int, int, Image.Im
     return pieces
 
 
+_BLOCKED: dict[str, list[tuple[int, int, Image.Image]]] = {}
+
+
+def _blocked_sprite(route_id: str) -> list[tuple[int, int, Image.Image]]:
+    """A veil over a double route's twin that can no longer be used (2–3 players)."""
+    cached = _BLOCKED.get(route_id)
+    if cached is not None:
+        return cached
+    g = geometry().routes[route_id]
+    xs = [sp.x for sp in g.spaces]
+    ys = [sp.y for sp in g.spaces]
+    pad = MAX_SPACE / 2 + 4
+    pieces = []
+    for shift in _shifts(min(xs), max(xs)):
+        x0 = max(0, math.floor(min(xs) + shift - pad))
+        x1 = min(WIDTH, math.ceil(max(xs) + shift + pad))
+        y0, y1 = math.floor(min(ys) - pad), math.ceil(max(ys) + pad)
+        if x1 <= x0:
+            continue
+        img = Image.new("RGBA", (x1 - x0, y1 - y0), (0, 0, 0, 0))
+        draw = ImageDraw.Draw(img)
+        for sp in g.spaces:
+            local = Space(sp.x + shift - x0, sp.y - y0, sp.angle, sp.length, sp.rough)
+            draw.polygon(_space_outline(local, g.kind, 0, 1.0, widen=1.0), fill=(235, 232, 225, 215))
+            d = min(sp.length, TRAIN_W) / 2 - 1
+            cx, cy = local.x, local.y
+            draw.line((cx - d, cy - d, cx + d, cy + d), fill=(90, 90, 90, 255), width=2)
+            draw.line((cx - d, cy + d, cx + d, cy - d), fill=(90, 90, 90, 255), width=2)
+        pieces.append((x0, y0, img))
+    _BLOCKED[route_id] = pieces
+    return pieces
+
+
 def _seat_index(view: dict[str, Any]) -> dict[str, int]:
     return {s: i for i, s in enumerate(view.get("seats", []))}
 
@@ -901,6 +945,42 @@ def _icon_train(draw: ImageDraw.ImageDraw, x: float, y: float, colour: tuple[int
 
 def _icon_ship(draw: ImageDraw.ImageDraw, x: float, y: float, colour: tuple[int, int, int] = INK) -> None:
     draw.ellipse((x - 12, y - 6, x + 12, y + 6), fill=colour)
+
+
+def _draw_final(board: Image.Image, view: dict[str, Any], names: dict[str, str], lang: str) -> None:
+    """The final table: rank, total and where the points came from."""
+    draw = ImageDraw.Draw(board)
+    ranking = (view.get("result") or {}).get("ranking") or []
+    idx = _seat_index(view)
+    top = PANEL_TOP + 10
+    head = font(19, "semibold")
+    body = font(24, "regular")
+    bold = font(24, "bold")
+    cols = {"total": 380, "routes": 480, "tickets": 580, "harbors": 680, "completed": 790}
+    for key, x in cols.items():
+        draw.text((x, top + 12), _t(lang, "final." + key), font=head, fill=MUTED, anchor="mm")
+    n = max(1, len(ranking))
+    row_h = min(40, (PANEL_H - 50) / n)
+    for i, row in enumerate(ranking):
+        seat = row.get("seat")
+        y = top + 44 + row_h * i + row_h / 2
+        if row.get("rank") == 1:
+            draw.rounded_rectangle((8, y - row_h / 2 + 2, 850, y + row_h / 2 - 2), radius=8, fill=(255, 236, 170),
+                                   outline=(200, 160, 40), width=2)
+        draw.text((22, y), f"{row.get('rank', '?')}.", font=bold, fill=INK, anchor="mm")
+        draw_token(draw, (56, y), min(15, row_h / 2 - 3), idx.get(seat, 0))
+        draw.text((80, y), _fit(names.get(seat, str(seat)), body, 230), font=body, fill=INK, anchor="lm")
+        draw.text((cols["total"], y), str(row.get("score", "–")), font=bold, fill=INK, anchor="mm")
+        for key in ("routes", "tickets", "harbors"):
+            value = row.get(key)
+            text = "–" if value is None else (f"+{value}" if isinstance(value, int) and value > 0 else str(value))
+            draw.text((cols[key], y), text, font=body, fill=INK, anchor="mm")
+        detail = row.get("ticket_detail")
+        done = row.get("completed")
+        if done is not None:
+            total = len(detail) if isinstance(detail, list) else None
+            draw.text((cols["completed"], y), f"{done}/{total}" if total is not None else str(done), font=body,
+                      fill=INK, anchor="mm")
 
 
 def _draw_players(board: Image.Image, view: dict[str, Any], names: dict[str, str], lang: str) -> None:
@@ -1062,7 +1142,15 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
     geom = geometry()
     idx = _seat_index(view)
     last = view.get("last") or {}
-    for route_id, seat in sorted((view.get("claimed") or {}).items()):
+    claimed = view.get("claimed") or {}
+    if len(view.get("seats", [])) <= 3:
+        twins = _twins()
+        for route_id in sorted(claimed):
+            twin = twins.get(route_id)
+            if twin and twin not in claimed and twin in geom.routes:
+                for x0, y0, sprite in _blocked_sprite(twin):
+                    board.paste(sprite, (x0, y0), sprite)
+    for route_id, seat in sorted(claimed.items()):
         if route_id not in geom.routes:
             continue
         for x0, y0, sprite in _claimed_sprite(route_id, idx.get(seat, 0)):
@@ -1095,7 +1183,10 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
             else:
                 draw_card(board, cx, y0 + 4, card, lang, 24, 32)
             cx += 30
-    _draw_players(board, view, names, lang)
+    if view.get("over") and (view.get("result") or {}).get("ranking"):
+        _draw_final(board, view, names, lang)
+    else:
+        _draw_players(board, view, names, lang)
     _draw_market(board, view, lang)
     return board
 
