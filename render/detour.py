@@ -239,10 +239,10 @@ def _cluster(n: int) -> list[tuple[int, int]]:
     if n == 1:
         return [(0, 0)]
     if n == 2:
-        return [(-15, 0), (15, 0)]
+        return [(-12, -6), (12, 6)]
     if n == 3:
-        return [(-16, 9), (16, 9), (0, -17)]
-    return [(-16, -16), (16, -16), (-16, 16), (16, 16)]
+        return [(-13, 8), (13, 8), (0, -15)]
+    return [(-13, -13), (13, -13), (-13, 13), (13, 13)]
 
 
 def _card_chip(d: ImageDraw.ImageDraw, x: int, y: int, value: int, state: str) -> int:
@@ -278,6 +278,7 @@ def _status_line(view: dict[str, Any], names: dict[str, str], lang: str) -> str:
 
 def _draw_events(d: ImageDraw.ImageDraw, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
     colour_index = {p["colour"]: p["index"] for p in view["pawns"]}
+    lane = 0  # several moves in one batch of events: one lane each, so none hides another
     for ev in events:
         t = ev.get("type")
         if t not in ("move", "detour", "backward") or ev.get("from") == ev.get("to"):
@@ -286,7 +287,9 @@ def _draw_events(d: ImageDraw.ImageDraw, view: dict[str, Any], events: list[dict
         if t == "move":
             colour = player_style(colour_index.get(ev.get("colour"), 0))[0]
             pts = _path_points(frm, to)
-            pts = [(x, y + 34) if y in (MAIN_Y, SIDE_Y) else (x, y) for x, y in pts]
+            off = 32 + 9 * (lane % 4)
+            lane += 1
+            pts = [(x, y + off) if y in (MAIN_Y, SIDE_Y) else (x, y) for x, y in pts]
             d.line(pts, fill=colour, width=7, joint="curve")
             if len(pts) >= 2:
                 _arrow_head(d, pts[-2], pts[-1], colour, 20)

@@ -94,14 +94,8 @@ class DetourRules(Rules):
 
     def to_act(self, state: DetourState) -> list[str]:
         if state.phase == CHOOSE:
-            seats = state.seats
-            out: list[str] = []
-            for p, card in enumerate(state.chosen):
-                if not card:
-                    s = seats[state.owner[p]]
-                    if s not in out:
-                        out.append(s)
-            return out
+            waiting = {state.owner[p] for p, card in enumerate(state.chosen) if not card}
+            return [s for i, s in enumerate(state.seats) if i in waiting]
         if state.phase == RESOLVE:
             return [state.seats[state.owner[state.queue[0]]]]
         return []
