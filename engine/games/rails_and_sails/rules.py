@@ -72,6 +72,11 @@ ROUTES_AT: dict[str, list[str]] = {}
 for _r in ROUTES:
     ROUTES_AT.setdefault(_r.a, []).append(_r.id)
     ROUTES_AT.setdefault(_r.b, []).append(_r.id)
+_groups: dict[tuple[str, str, int, int], list[tuple[str, str | None]]] = {}
+for _r in ROUTES:
+    _groups.setdefault((_r.kind, _r.colour, _r.length, _r.rough), []).append((_r.id, _r.double))
+#: routes grouped by what pays for them, in map order of each group's first route
+ROUTE_GROUPS = [(k, c, n, rough, routes) for (k, c, n, rough), routes in _groups.items()]
 HARBOR_CITIES = frozenset(c.id for c in CITIES.values() if c.harbor)
 DRAW_SOURCES = ("face_up", "train_deck", "ship_deck")
 
@@ -509,57 +514,62 @@ class RailsAndSails(Rules):
         return acts
 
     def _claim_options(self, state: RSState, i: int) -> list[Action]:
+        """Per free route the distinct cheapest payments (see `train_payment`/`ship_payments`).
+
+        Routes are grouped statically by (kind, colour, length, rough) so each payment is
+        computed once per group, not once per route."""
         hand = state.hands[i]
         claimed = state.claimed
-        trains, ships = state.trains[i], state.ships[i]
+        pieces = {"train": state.trains[i], "ship": state.ships[i]}
         few = len(state.seats) <= 3
         wild = hand.get(WILD, 0)
         tcount = {c: hand.get(TRAIN_PLAIN[c], 0) + hand.get(TRAIN_HARBOR[c], 0) for c in COLOURS}
         svalue = {c: hand.get(SHIP_SINGLE[c], 0) + 2 * hand.get(SHIP_DOUBLE[c], 0) for c in COLOURS}
-        ttotal = sum(tcount.values()) + wild
+        ttotal = sum(tcount.values())
         acts: list[Action] = []
-        for r in ROUTES:
-            if r.id in claimed:
+        for kind, colour, length, rough, routes in ROUTE_GROUPS:
+            if pieces[kind] < length:
                 continue
-            if r.double is not None:
-                owner = claimed.get(r.double)
-                if owner is not None and (few or owner == i):
+            free = []
+            for rid, twin in routes:
+                if rid in claimed:
                     continue
-            length = r.length
-            if r.kind == "train":
-                if trains < length or ttotal < length + r.rough:
-                    continue
-                colours = COLOURS if r.colour == "grey" else (r.colour,)
-                seen = []
-                for c in colours:
-                    if tcount[c] + wild + (0 if r.rough == 0 else sum(tcount.values())) < length:
+                if twin is not None:
+                    owner = claimed.get(twin)
+                    if owner is not None and (few or owner == i):
                         continue
-                    cards = train_payment(hand, c, length, r.rough)
-                    if cards is not None and cards not in seen:
-                        seen.append(cards)
-                if r.colour == "grey" and wild >= length + r.rough:
-                    allw = [WILD] * (length + r.rough)
-                    if allw not in seen:
-                        seen.append(allw)
-                for cards in seen:
-                    acts.append({"type": "claim", "route": r.id, "cards": cards})
-            else:
-                if ships < length:
+                free.append(rid)
+            if not free:
+                continue
+            colours = COLOURS if colour == "grey" else (colour,)
+            options: list[list[str]] = []
+            if kind == "train":
+                if ttotal + wild < length + rough:
                     continue
-                colours = COLOURS if r.colour == "grey" else (r.colour,)
-                seen = []
+                for c in colours:
+                    if tcount[c] + wild + (ttotal if rough else 0) < length:
+                        continue
+                    cards = train_payment(hand, c, length, rough)
+                    if cards is not None and cards not in options:
+                        options.append(cards)
+                if colour == "grey" and wild >= length + rough:
+                    allw = [WILD] * (length + rough)
+                    if allw not in options:
+                        options.append(allw)
+            else:
                 for c in colours:
                     if svalue[c] + wild < length:
                         continue
                     for cards in ship_payments(hand, c, length):
-                        if cards not in seen:
-                            seen.append(cards)
-                if r.colour == "grey" and wild >= length:
+                        if cards not in options:
+                            options.append(cards)
+                if colour == "grey" and wild >= length:
                     allw = [WILD] * length
-                    if allw not in seen:
-                        seen.append(allw)
-                for cards in seen:
-                    acts.append({"type": "claim", "route": r.id, "cards": cards})
+                    if allw not in options:
+                        options.append(allw)
+            for rid in free:
+                for cards in options:
+                    acts.append({"type": "claim", "route": rid, "cards": list(cards)})
         return acts
 
     def _harbor_cities(self, state: RSState, i: int) -> list[str]:

@@ -1,0 +1,144 @@
+"""Benchmark of rails-and-sails (a script, not a test): random playouts, state size, AI reports.
+
+Run: .venv/bin/python bench/bench_rails.py [--quick] [--ai GAMES]
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine import Rng, registry  # noqa: E402
+
+
+def random_game(rules, seats, seed):
+    state = rules.new_game(seats, seed)
+    rng = Rng.from_seed(seed + 7919)
+    legal_actions, apply, to_act = rules.legal_actions, rules.apply, rules.to_act
+    steps = 0
+    while state.phase != "over":
+        acting = to_act(state)
+        seat = acting[0]
+        legal = legal_actions(state, seat)
+        apply(state, seat, legal[rng.below(len(legal))])
+        steps += 1
+    return state, steps
+
+
+def bench_playouts(rules, players: int, seconds: float) -> tuple[float, float, float, int]:
+    """Median games per CPU second over 5 slices; mean actions per game; median and max dump size (bytes)."""
+    seats = [f"p{i + 1}" for i in range(players)]
+    rates, steps, sizes = [], [], []
+    seed = 0
+    for _ in range(5):
+        n = 0
+        t0 = time.process_time()  # CPU time of this process: robust when the machine is shared
+        while time.process_time() - t0 < seconds / 5:
+            s, k = random_game(rules, seats, seed)
+            steps.append(k)
+            seed += 1
+            n += 1
+        rates.append(n / (time.process_time() - t0))
+        sizes.append(len(json.dumps(rules.dump(s), separators=(",", ":"))))
+    return statistics.median(rates), statistics.mean(steps), statistics.median(sizes), max(sizes)
+
+
+def state_sizes(rules, players: int) -> tuple[int, int]:
+    """Dump size (compact JSON) at the start of play and at the end of an AI game."""
+    seats = [f"p{i + 1}" for i in range(players)]
+    s = rules.new_game(seats, 1)
+    sizes = []
+    while not rules.is_over(s):
+        if s.phase == "play" and not sizes:
+            sizes.append(len(json.dumps(rules.dump(s), separators=(",", ":"))))
+        seat = rules.to_act(s)[0]
+        rules.apply(s, seat, rules.ai_action(s, seat))
+    sizes.append(len(json.dumps(rules.dump(s), separators=(",", ":"))))
+    return sizes[0], sizes[1]
+
+
+def ai_vs_random(rules, players: int, games: int):
+    """One AI seat (rotating through the seat order) against random players."""
+    wins = 0
+    ai_scores, rnd_scores, turns = [], [], []
+    for g in range(games):
+        seats = [f"p{i + 1}" for i in range(players)]
+        ai_seat = seats[g % players]
+        state = rules.new_game(seats, g)
+        rng = Rng.from_seed(g * 31 + 5)
+        while not rules.is_over(state):
+            seat = rules.to_act(state)[0]
+            if seat == ai_seat:
+                a = rules.ai_action(state, seat)
+            else:
+                legal = rules.legal_actions(state, seat)
+                a = legal[rng.below(len(legal))]
+            rules.apply(state, seat, a)
+        res = rules.result(state)
+        wins += ai_seat in res["winners"]
+        for row in res["ranking"]:
+            (ai_scores if row["seat"] == ai_seat else rnd_scores).append(row["score"])
+        turns.append(state.turn)
+    return wins / games, statistics.mean(ai_scores), statistics.mean(rnd_scores), statistics.mean(turns)
+
+
+def ai_selfplay(rules, players: int, games: int):
+    scores, turns, tickets_done, tickets_all, harbors, parts = [], [], 0, 0, 0, {"routes": 0, "tickets": 0,
+                                                                                      "harbors": 0}
+    t0 = time.perf_counter()
+    for g in range(games):
+        seats = [f"p{i + 1}" for i in range(players)]
+        state = rules.new_game(seats, 10_000 + g)
+        while not rules.is_over(state):
+            seat = rules.to_act(state)[0]
+            rules.apply(state, seat, rules.ai_action(state, seat))
+        res = rules.result(state)
+        for row in res["ranking"]:
+            scores.append(row["score"])
+            tickets_done += row["completed"]
+            tickets_all += len(row["ticket_detail"])
+            for k in parts:
+                parts[k] += row[k]
+        harbors += len(state.harbors)
+        turns.append(state.turn)
+    elapsed = time.perf_counter() - t0
+    n = games * players
+    return {
+        "score": statistics.mean(scores), "turns": statistics.mean(turns), "per_player_turns": statistics.mean(turns)
+        / players, "tickets_done": tickets_done / max(1, tickets_all), "tickets_per_player": tickets_all / n,
+        "harbors_per_player": harbors / n, "routes": parts["routes"] / n, "tickets": parts["tickets"] / n,
+        "harbor_points": parts["harbors"] / n, "ms_per_game": elapsed / games * 1000,
+    }
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    ai_games = int(sys.argv[sys.argv.index("--ai") + 1]) if "--ai" in sys.argv else (20 if quick else 100)
+    rules = registry.get("rails-and-sails")
+    for players in (2, 4):
+        rate, steps, size, size_max = bench_playouts(rules, players, 2.0 if quick else 6.0)
+        print(f"random playouts, {players} players: {rate:,.1f} games/s (median of 5), {steps:.0f} actions/game, "
+              f"final dump {size:,} B median ({size_max:,} B max)")
+    for players in (2, 3, 4, 5):
+        start, end = state_sizes(rules, players)
+        print(f"state size, {players} players: {start:,} B at the start of play, {end:,} B at the end (JSON dump)")
+    for players in (2, 3, 4, 5):
+        win, ai, rnd, turns = ai_vs_random(rules, players, ai_games)
+        print(f"AI vs random, {players} players, {ai_games} games: AI wins {win:.1%}, mean score AI {ai:.1f} / "
+              f"random {rnd:.1f}, mean {turns:.0f} turns")
+    for players in (2, 3, 4, 5):
+        r = ai_selfplay(rules, players, ai_games)
+        print(f"AI self-play, {players} players, {ai_games} games: mean score {r['score']:.1f} (routes "
+              f"{r['routes']:.1f}, tickets {r['tickets']:.1f}, harbors {r['harbor_points']:.1f}); "
+              f"{r['turns']:.0f} turns ({r['per_player_turns']:.1f} per player); "
+              f"{r['tickets_per_player']:.1f} tickets/player, {r['tickets_done']:.0%} completed; "
+              f"{r['harbors_per_player']:.1f} harbors/player; {r['ms_per_game']:.0f} ms/game")
+
+
+if __name__ == "__main__":
+    main()
