@@ -536,6 +536,7 @@ class Harness:
         info = self._by_token.get(route.webhook_token or "")
         assert info is not None
         parts = req.parts
+        channel_id = int(info.payload["channel_id"])
         response: Any
         if route.path == "/interactions/{webhook_id}/{webhook_token}/callback":
             assert route.webhook_id == info.id, "callback for the wrong interaction id"
@@ -546,24 +547,24 @@ class Harness:
                                            "response_message_ephemeral": cb.ephemeral}
             response = {"interaction": interaction}
             if cb.type in (4, 7):
-                message = self._message(req, CHANNEL_ID, cb.data, webhook=True)
+                message = self._message(req, channel_id, cb.data, webhook=True)
                 interaction["response_message_id"] = message["id"]
                 response["resource"] = {"type": cb.type, "message": message}
-                self.sent.append(Sent("response", req, message, channel_id=CHANNEL_ID, recipient_id=info.user.id,
+                self.sent.append(Sent("response", req, message, channel_id=channel_id, recipient_id=info.user.id,
                                       interaction_id=info.id))
             elif cb.type in (5, 6, 8, 9):
                 response["resource"] = {"type": cb.type}
         elif route.method == "POST" and route.path == "/webhooks/{webhook_id}/{webhook_token}":
             assert route.webhook_id == APP_ID
-            response = self._message(req, CHANNEL_ID, payload or {}, webhook=True)
-            self.sent.append(Sent("followup", req, response, channel_id=CHANNEL_ID, recipient_id=info.user.id,
+            response = self._message(req, channel_id, payload or {}, webhook=True)
+            self.sent.append(Sent("followup", req, response, channel_id=channel_id, recipient_id=info.user.id,
                                   interaction_id=info.id))
         elif parts[-2:] == ["messages", "@original"] and route.method == "DELETE":
             response = None
         elif parts[-2:] == ["messages", "@original"] and route.method in ("PATCH", "GET"):
-            response = self._message(req, CHANNEL_ID, payload or {}, webhook=True)
+            response = self._message(req, channel_id, payload or {}, webhook=True)
             if route.method == "PATCH":
-                self.sent.append(Sent("edit", req, response, channel_id=CHANNEL_ID, recipient_id=info.user.id,
+                self.sent.append(Sent("edit", req, response, channel_id=channel_id, recipient_id=info.user.id,
                                       interaction_id=info.id))
         elif parts[-2] == "messages" and route.method == "DELETE":
             response = None
@@ -592,6 +593,20 @@ class Harness:
             "attachment_size_limit": 10 * 1024 * 1024,
         }
         return payload
+
+    def _dm_base(self, user: FakeUser, kind: int, dm_channel_id: int) -> dict[str, Any]:
+        """An interaction from the bot's DM with `user` (a button of a DM): no guild, no member."""
+        assert self._dm_channels.get(dm_channel_id) == user.id, "only the recipient can click in a DM"
+        iid = snowflake()
+        return {
+            "id": str(iid), "application_id": str(APP_ID), "type": kind, "token": f"dm{iid}x{next(_ids)}",
+            "version": 1, "channel_id": str(dm_channel_id),
+            "channel": {"id": str(dm_channel_id), "type": 1, "last_message_id": None, "flags": 0,
+                        "recipients": [user.data()]},
+            "user": user.data(), "locale": user.locale, "app_permissions": str(BOT_PERMISSIONS),
+            "entitlements": [], "authorizing_integration_owners": {"1": str(user.id)}, "context": 1,
+            "attachment_size_limit": 10 * 1024 * 1024,
+        }
 
     def _register(self, payload: dict[str, Any], user: FakeUser) -> dict[str, Any]:
         info = InteractionInfo(int(payload["id"]), payload["token"], payload["type"], user, payload)
@@ -664,7 +679,10 @@ class Harness:
     def _component(self, user: FakeUser, message: Sent | dict[str, Any], custom_id: str, component_type: int,
                    values: list[str] | None, channel_id: int) -> dict[str, Any]:
         msg = message.message if isinstance(message, Sent) else message
-        payload = self._base(user, 3, channel_id)
+        if int(msg["channel_id"]) in self._dm_channels:
+            payload = self._dm_base(user, 3, int(msg["channel_id"]))
+        else:
+            payload = self._base(user, 3, channel_id)
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
         if values is not None:
             data["values"] = list(values)
