@@ -36,7 +36,7 @@ MAP_H = 600
 DISPLAY_TOP = MAP_TOP + MAP_H
 DISPLAY_H = 236
 TRACK_TOP = DISPLAY_TOP + DISPLAY_H
-TRACK_H = 176
+TRACK_H = 196
 PANEL_TOP = TRACK_TOP + TRACK_H
 PANEL_HEAD_H = 44
 ROW_H = 60
@@ -746,7 +746,8 @@ def _static_board(lang: str, legs_key: str, locations_key: str) -> Image.Image:
 TRACK_X0 = 60
 TRACK_X1 = W - 60
 TRACK_MAX = 100
-TRACK_LINE_Y = TRACK_TOP + TRACK_H - 46
+TRACK_ROWS = 3
+TRACK_LINE_Y = TRACK_TOP + TRACK_H - 48
 
 
 def _track_x(days: int) -> float:
@@ -1046,17 +1047,29 @@ def _draw_track(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, index: dic
     entries = sorted((_int(days.get(s)), index[s], s) for s in view.get("seats") or [] if s in index)
     rows_last: list[float] = []
     current = view.get("current") if not view.get("over") else None
+    arrived = view.get("arrived") or {}
     f = font(18, "bold")
+    gap = 34
+    placed: list[tuple[float, float, float, int, int, str]] = []
     for value, i, seat in entries:
-        x = _track_x(value)
-        row = next((r for r, last in enumerate(rows_last) if x - last >= 34), len(rows_last))
-        if row == len(rows_last):
-            rows_last.append(x)
+        true_x = _track_x(value)
+        row = next((r for r, last in enumerate(rows_last) if true_x - last >= gap), None)
+        if row is None and len(rows_last) < TRACK_ROWS:
+            row = len(rows_last)
+            rows_last.append(-1e9)
+        x = true_x
+        if row is None:  # all rows taken here: move along the lowest free spot, joined to the scale
+            row = min(range(len(rows_last)), key=lambda r: rows_last[r])
+            x = rows_last[row] + gap
         rows_last[row] = x
-        y = TRACK_LINE_Y - 30 - row * 34
-        if row:
-            d.line((x, y, x, TRACK_LINE_Y - 10), fill=INK, width=1)
+        placed.append((x, TRACK_LINE_Y - 30 - row * gap, true_x, value, i, seat))
+    for x, y, true_x, _value, _i, _seat in placed:  # leaders first, under every token
+        if y != TRACK_LINE_Y - 30 or x != true_x:
+            d.line((x, y, true_x, TRACK_LINE_Y - 10), fill=INK, width=1)
+    for x, y, _true_x, value, i, seat in placed:
         _paste(img, _token_sprite(i, 14, seat == current), (x, y))
+        if arrived.get(seat) is True:
+            _paste(img, icon("flag", 20), (x + 14, y - 14))
         if value > TRACK_MAX:
             d.text((x + 20, y), f"{value}", font=f, fill=LATE, anchor="lm")
 

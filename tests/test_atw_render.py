@@ -273,3 +273,17 @@ def test_random_play_always_renders(n, seed, steps, ai, lang):
     seat = seats(n)[seed % n]
     data = R.render_hand(rules.view(state, seat), seat, names={}, lang=lang)
     assert png(data).width >= 1200 and len(data) < MAX_BYTES
+
+
+def test_time_track_keeps_crowds_inside_its_band(rules):
+    """Six markers on the same day stay in the time-track band (no spill into the display)."""
+    view = rules.view(rules.new_game(seats(6), 1, {}), None)
+    assert set(view["days"].values()) == {0}
+    spread = copy.deepcopy(view)
+    spread["days"] = {s: 15 * k for k, s in enumerate(seats(6))}
+    crowded_img = R.board_image(view, names=NAMES)
+    spread_img = R.board_image(spread, names=NAMES)
+    above = (0, R.DISPLAY_TOP, 400, R.TRACK_TOP + 36)
+    assert crowded_img.crop(above).tobytes() == spread_img.crop(above).tobytes()
+    band = (0, R.TRACK_TOP + 36, 400, R.TRACK_LINE_Y)
+    assert crowded_img.crop(band).tobytes() != spread_img.crop(band).tobytes()
