@@ -162,6 +162,8 @@ class _Ctx:
         if kind:
             for q in self.targets(card):
                 best = max(best, self.use_value(p, card, kind, q, blocked, rest))
+        if _DEST[self.pawns[p]["space"]][card] == _FIN and not blocked:
+            return best  # the game ends this round: nothing is kept for later but the tie-break
         return best - KEEP[card]
 
 
