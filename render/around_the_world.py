@@ -214,13 +214,13 @@ NUDGE: dict[str, tuple[int, int]] = {"london": (-66, -44), "paris": (4, 51), "bo
 #: centre of each city's name plate, where the detective stands there, and where the
 #: requirement badge of the leg leaving the city sits
 PLATE: dict[str, tuple[int, int]] = {
-    "london": (628, 160), "paris": (488, 312), "brindisi": (810, 262), "suez": (718, 440),
-    "bombay": (948, 592), "calcutta": (1165, 430), "hong_kong": (1342, 550), "yokohama": (1480, 262),
+    "london": (628, 160), "paris": (500, 316), "brindisi": (810, 262), "suez": (718, 440),
+    "bombay": (975, 585), "calcutta": (1165, 430), "hong_kong": (1342, 550), "yokohama": (1480, 262),
     "san_francisco": (132, 402), "new_york": (240, 262),
 }
 DETECTIVE_AT: dict[str, tuple[int, int]] = {
     "london": (640, 220), "paris": (612, 352), "brindisi": (690, 372), "suez": (862, 482),
-    "bombay": (1062, 602), "calcutta": (1212, 566), "hong_kong": (1290, 420), "yokohama": (1502, 422),
+    "bombay": (1050, 640), "calcutta": (1212, 566), "hong_kong": (1290, 420), "yokohama": (1502, 422),
     "san_francisco": (80, 282), "new_york": (292, 382),
 }
 #: pawn clusters moved off their marker where leg badges crowd it
@@ -679,7 +679,7 @@ def _map_base() -> Image.Image:
     return img.resize((W, MAP_H), Image.Resampling.LANCZOS)
 
 
-@lru_cache(maxsize=12)
+@lru_cache(maxsize=6)
 def _static_board(lang: str, legs_key: str, locations_key: str) -> Image.Image:
     legs = json.loads(legs_key)
     locations = json.loads(locations_key)
