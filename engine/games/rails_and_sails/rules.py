@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import asdict, dataclass, fields
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -76,7 +77,12 @@ _groups: dict[tuple[str, str, int, int], list[tuple[str, str | None]]] = {}
 for _r in ROUTES:
     _groups.setdefault((_r.kind, _r.colour, _r.length, _r.rough), []).append((_r.id, _r.double))
 #: routes grouped by what pays for them, in map order of each group's first route
-ROUTE_GROUPS = [(k, c, n, rough, routes) for (k, c, n, rough), routes in _groups.items()]
+ROUTE_GROUPS = [((k, c), k, c, n, rough, routes) for (k, c, n, rough), routes in _groups.items()]
+#: the same groups by (kind, colour), each list sorted by the cards of that colour it needs
+KEY_GROUPS: list[tuple[tuple[str, str], list[tuple[str, str, int, int, list[tuple[str, str | None]]]]]] = []
+for _key in dict.fromkeys(g[0] for g in ROUTE_GROUPS):
+    _list = sorted((g[1:] for g in ROUTE_GROUPS if g[0] == _key), key=lambda g: (g[2] - g[3], g[2]))
+    KEY_GROUPS.append((_key, _list))
 HARBOR_CITIES = frozenset(c.id for c in CITIES.values() if c.harbor)
 DRAW_SOURCES = ("face_up", "train_deck", "ship_deck")
 
@@ -157,11 +163,17 @@ def train_payment(hand: dict[str, int], colour: str, length: int, rough: int) ->
 
 def ship_payments(hand: dict[str, int], colour: str, length: int) -> list[list[str]]:
     """Up to two minimal ship payments: doubles first, and singles first."""
-    s = hand.get(SHIP_SINGLE[colour], 0)
-    d = hand.get(SHIP_DOUBLE[colour], 0)
-    w = hand.get(WILD, 0)
+    found = _ship_options(
+        colour, hand.get(SHIP_SINGLE[colour], 0), hand.get(SHIP_DOUBLE[colour], 0), hand.get(WILD, 0), length
+    )
+    return [list(cards) for cards in found]
+
+
+@lru_cache(maxsize=16384)
+def _ship_options(colour: str, s: int, d: int, w: int, length: int) -> tuple[tuple[str, ...], ...]:
+    """Pure helper of `ship_payments` on card counts (memoised: legal_actions is a hot path)."""
     if s + 2 * d + w < length:
-        return []
+        return ()
     found: list[tuple[int, int, int]] = []
     # doubles first
     kd = min(d, length // 2)
@@ -189,8 +201,19 @@ def ship_payments(hand: dict[str, int], colour: str, length: int) -> list[list[s
     for ks, kd, kw in found:
         cards = [WILD] * kw + [SHIP_SINGLE[colour]] * ks + [SHIP_DOUBLE[colour]] * kd
         cards.sort()
-        out.append(cards)
-    return out
+        out.append(tuple(cards))
+    return tuple(out)
+
+
+@lru_cache(maxsize=16384)
+def _train_plain_payment(colour: str, plain: int, harbor: int, w: int, length: int) -> tuple[str, ...] | None:
+    """`train_payment` of a route without rough terrain, on card counts (memoised)."""
+    k = min(plain, length)
+    h = min(harbor, length - k)
+    need = length - k - h
+    if need > w:
+        return None
+    return tuple(sorted([TRAIN_PLAIN[colour]] * k + [TRAIN_HARBOR[colour]] * h + [WILD] * need))
 
 
 def check_train_payment(cards: list[str], colour: str, length: int, rough: int) -> bool:
@@ -516,60 +539,78 @@ class RailsAndSails(Rules):
     def _claim_options(self, state: RSState, i: int) -> list[Action]:
         """Per free route the distinct cheapest payments (see `train_payment`/`ship_payments`).
 
-        Routes are grouped statically by (kind, colour, length, rough) so each payment is
-        computed once per group, not once per route."""
+        Routes are grouped statically by (kind, colour, length, rough), each colour's groups
+        sorted by the cards of that colour they need, so a hand only looks at the groups it
+        could pay and each payment is computed once per group, not once per route."""
         hand = state.hands[i]
         claimed = state.claimed
-        pieces = {"train": state.trains[i], "ship": state.ships[i]}
         few = len(state.seats) <= 3
         wild = hand.get(WILD, 0)
         tcount = {c: hand.get(TRAIN_PLAIN[c], 0) + hand.get(TRAIN_HARBOR[c], 0) for c in COLOURS}
         svalue = {c: hand.get(SHIP_SINGLE[c], 0) + 2 * hand.get(SHIP_DOUBLE[c], 0) for c in COLOURS}
-        ttotal = sum(tcount.values())
+        tall = sum(tcount.values()) + wild
+        avail = {("train", c): n + wild for c, n in tcount.items()}
+        avail.update({("ship", c): n + wild for c, n in svalue.items()})
+        avail["train", "grey"] = max(tcount.values()) + wild
+        avail["ship", "grey"] = max(svalue.values()) + wild
+        ptrains, pships = state.trains[i], state.ships[i]
         acts: list[Action] = []
-        for kind, colour, length, rough, routes in ROUTE_GROUPS:
-            if pieces[kind] < length:
-                continue
-            free = []
-            for rid, twin in routes:
-                if rid in claimed:
+        for key, groups in KEY_GROUPS:
+            budget = avail[key]
+            for kind, colour, length, rough, routes in groups:
+                if budget < length - rough:  # sorted by length - rough: nothing further fits
+                    break
+                if kind == "train":
+                    if ptrains < length or tall < length + rough:
+                        continue
+                elif pships < length:
                     continue
-                if twin is not None:
-                    owner = claimed.get(twin)
-                    if owner is not None and (few or owner == i):
+                free = []
+                for rid, twin in routes:
+                    if rid in claimed:
                         continue
-                free.append(rid)
-            if not free:
-                continue
-            colours = COLOURS if colour == "grey" else (colour,)
-            options: list[list[str]] = []
-            if kind == "train":
-                if ttotal + wild < length + rough:
+                    if twin is not None:
+                        owner = claimed.get(twin)
+                        if owner is not None and (few or owner == i):
+                            continue
+                    free.append(rid)
+                if not free:
                     continue
-                for c in colours:
-                    if tcount[c] + wild + (ttotal if rough else 0) < length:
-                        continue
-                    cards = train_payment(hand, c, length, rough)
-                    if cards is not None and cards not in options:
-                        options.append(cards)
-                if colour == "grey" and wild >= length + rough:
-                    allw = [WILD] * (length + rough)
-                    if allw not in options:
-                        options.append(allw)
-            else:
-                for c in colours:
-                    if svalue[c] + wild < length:
-                        continue
-                    for cards in ship_payments(hand, c, length):
-                        if cards not in options:
+                colours = COLOURS if colour == "grey" else (colour,)
+                options: list[tuple[str, ...]] = []
+                if kind == "train":
+                    for c in colours:
+                        if tcount[c] + wild < length - rough:
+                            continue
+                        if rough:
+                            found = train_payment(hand, c, length, rough)
+                            cards = tuple(found) if found is not None else None
+                        else:
+                            cards = _train_plain_payment(
+                                c, hand.get(TRAIN_PLAIN[c], 0), hand.get(TRAIN_HARBOR[c], 0), wild, length
+                            )
+                        if cards is not None and cards not in options:
                             options.append(cards)
-                if colour == "grey" and wild >= length:
-                    allw = [WILD] * length
-                    if allw not in options:
-                        options.append(allw)
-            for rid in free:
-                for cards in options:
-                    acts.append({"type": "claim", "route": rid, "cards": list(cards)})
+                    if colour == "grey" and wild >= length + rough:
+                        allw = (WILD,) * (length + rough)
+                        if allw not in options:
+                            options.append(allw)
+                else:
+                    for c in colours:
+                        if svalue[c] + wild < length:
+                            continue
+                        for cards in _ship_options(
+                            c, hand.get(SHIP_SINGLE[c], 0), hand.get(SHIP_DOUBLE[c], 0), wild, length
+                        ):
+                            if cards not in options:
+                                options.append(cards)
+                    if colour == "grey" and wild >= length:
+                        allw = (WILD,) * length
+                        if allw not in options:
+                            options.append(allw)
+                for rid in free:
+                    for cards in options:
+                        acts.append({"type": "claim", "route": rid, "cards": list(cards)})
         return acts
 
     def _harbor_cities(self, state: RSState, i: int) -> list[str]:
