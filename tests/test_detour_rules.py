@@ -149,15 +149,15 @@ def test_revealed_cards_are_public_during_resolution() -> None:
 # -- moving ---------------------------------------------------------------------------------------------
 def test_move_whole_connections_only_leftover_days_lost() -> None:
     s = new(3)
-    events = choose(s, [10, 5, 5])  # p1: London-Paris 2, Paris-Turin 2, Turin-Suez 3 = 7; Suez-Bombay 4 > 3 left
+    events = choose(s, [10, 5, 5])  # p1: London-Paris 2, Paris-Turin 4, Turin-Suez 3 = 9; Suez-Bombay 4 > 1 left
     move = next(e for e in events if e["type"] == "move" and e["seat"] == "p1")
-    assert (move["from"], move["to"], move["used"], move["days"]) == (LONDON, SUEZ, 7, 10)
+    assert (move["from"], move["to"], move["used"], move["days"]) == (LONDON, SUEZ, 9, 10)
     assert s.pos[0] == SUEZ
 
 
 def test_move_several_connections_and_stop_before_a_too_long_one() -> None:
-    assert M.DEST[LONDON][5] == TURIN  # 2 + 2, the next costs 3
-    assert M.DEST[LONDON][4] == TURIN
+    assert M.DEST[LONDON][6] == TURIN  # 2 + 4
+    assert M.DEST[LONDON][5] == PARIS  # 2, the next costs 4
     assert M.DEST[LONDON][1] == LONDON
     assert M.DEST[YOKOHAMA][5] == MIDWAY  # one 5-day connection
     assert M.DEST[YOKOHAMA][4] == YOKOHAMA  # cannot do part of it
@@ -194,10 +194,11 @@ def test_detour_sends_a_pawn_at_a_red_line_onto_the_side_path() -> None:
 
 def test_detour_not_offered_without_a_pawn_at_a_red_line() -> None:
     s = new(3, pos=[LONDON, TURIN, SUEZ])
-    choose(s, [6, 10, 10])
-    # p1's 6 had one use (move): it resolved by itself, nobody was asked
+    events = choose(s, [6, 5, 5])
+    # p1's 6 resolves first and had one use (move): it resolved by itself, nobody was asked
     assert s.pos[0] == M.DEST[LONDON][6]
-    assert s.phase == "choose"
+    assert [e["type"] for e in events if e.get("seat") == "p1"][:2] == ["auto", "move"]
+    assert RULES.to_act(s) == ["p2"]
 
 
 def test_a_pawn_on_a_side_path_cannot_be_detoured_again() -> None:
@@ -212,7 +213,7 @@ def test_detour_on_the_blue_area_uses_move_and_action() -> None:
     choose(s, [6, 5, 5])
     events = act(s, {"type": "detour", "target": "p2"})
     assert s.pos[1] == RANGOON
-    assert s.pos[0] == M.DEST[SINGAPORE][6] == YOKOHAMA  # 3 + 1 + 2
+    assert s.pos[0] == M.DEST[SINGAPORE][6] == SHANGHAI  # 1 + 2, the next costs 4
     assert types(events)[:2] == ["detour", "move"]
 
 
@@ -226,8 +227,8 @@ def test_detour_on_the_blue_area_while_blocked_does_not_move() -> None:
 
 def test_side_path_is_travelled_normally_until_it_rejoins() -> None:
     assert M.NEXT[GENOA] == BRINDISI and M.NEXT[BRINDISI] == SUEZ
-    assert M.DEST[GENOA][10] == SUEZ  # 3 + 4 = 7, then Suez-Bombay 4 > 3
-    assert M.DEST[BRINDISI][8] == BOMBAY  # 4 + 4
+    assert M.DEST[GENOA][10] == SUEZ  # 5 + 5
+    assert M.DEST[BRINDISI][10] == BOMBAY  # 5 + 4, then Bombay-Calcutta 2 > 1
 
 
 # -- Backward -------------------------------------------------------------------------------------------------
@@ -239,7 +240,7 @@ def test_backward_one_segment_whatever_its_cost_and_owner_moves_5() -> None:
     assert legal == [{"type": "move"}, {"type": "backward", "target": "p2"}]  # p3 in London: no segment behind
     events = act(s, {"type": "backward", "target": "p2"})
     assert s.pos[1] == YOKOHAMA  # back over the 5-day connection Yokohama-Midway
-    assert s.pos[0] == M.DEST[LONDON][5] == TURIN
+    assert s.pos[0] == M.DEST[LONDON][5] == PARIS
     assert types(events)[:2] == ["backward", "move"]
     ev = events[0]
     assert (ev["seat"], ev["target"], ev["from"], ev["to"]) == ("p1", "p2", MIDWAY, YOKOHAMA)

@@ -130,7 +130,7 @@ class DetourUI(GameUI):
             return t("event.reveal", round=event["round"], cards=", ".join(parts))
         if kind == "move":
             if event["from"] == event["to"]:
-                return t("event.move_stuck", seat=who, days=event["days"], place=place(event["from"], t))
+                return t("event.move_stuck", seat=who, days=event["days"], start=place(event["from"], t))
             return t("event.move", seat=who, used=event["used"], days=event["days"],
                      start=place(event["from"], t), end=place(event["to"], t))
         if kind == "arrived":

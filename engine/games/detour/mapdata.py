@@ -22,13 +22,13 @@ MAIN: tuple[tuple[str, int], ...] = (
 
 #: day cost of main connection i -> i+1 (the last entry is Liverpool -> London, the 8-day last leg)
 MAIN_COSTS: tuple[int, ...] = (
-    2, 2, 3,     # card 1: London, Paris, Turin, Suez
+    2, 4, 3,     # card 1: London, Paris, Turin, Suez
     4,           # Suez -> Bombay (card 1 -> 2)
-    2, 1, 3,     # card 2: Bombay, Calcutta, Singapore, Hong Kong
-    1,           # Hong Kong -> Shanghai (card 2 -> 3)
-    2, 5, 4,     # card 3: Shanghai, Yokohama, Midway, San Francisco
-    3,           # San Francisco -> Omaha (card 3 -> 4)
-    1, 2, 3,     # card 4: Omaha, Chicago, New York, Liverpool
+    2, 4, 1,     # card 2: Bombay, Calcutta, Singapore, Hong Kong
+    2,           # Hong Kong -> Shanghai (card 2 -> 3)
+    4, 5, 4,     # card 3: Shanghai, Yokohama, Midway, San Francisco
+    2,           # San Francisco -> Omaha (card 3 -> 4)
+    4, 1, 3,     # card 4: Omaha, Chicago, New York, Liverpool
     8,           # Liverpool -> London: the last leg
 )
 
@@ -36,9 +36,9 @@ MAIN_COSTS: tuple[int, ...] = (
 #: from its first space to the rejoin space, rejoin main space).
 #: A detoured pawn is put on the side path's first space; it then travels the side path.
 SIDE_PATHS: tuple[tuple[int, tuple[tuple[str, int, int], ...], tuple[int, ...], int], ...] = (
-    (1, (("Genoa", 1, 1), ("Brindisi", 1, 2)), (3, 4), 3),
-    (5, (("Rangoon", 2, 5), ("Saigon", 2, 6)), (3, 4), 7),
-    (12, (("St. Louis", 4, 12), ("Washington", 4, 13)), (3, 4), 14),
+    (1, (("Genoa", 1, 1), ("Brindisi", 1, 2)), (5, 5), 3),
+    (5, (("Rangoon", 2, 5), ("Saigon", 2, 6)), (4, 5), 7),
+    (12, (("St. Louis", 4, 12), ("Washington", 4, 13)), (4, 5), 14),
 )
 
 #: main spaces of the blue middle area (end of map card 2, start of map card 3)
