@@ -81,21 +81,22 @@ TEXT: dict[str, dict[str, str]] = {
     "en": {
         "title": "Around the World in 80 Days", "round": "Round {n}", "turn": "{name}'s turn",
         "over": "Game over", "winner": "Winner: {names}", "no_winner": "No winner",
-        "display": "Action display", "taken": "taken", "top_card": "or top card",
+        "display": "Action display", "taken": "taken",
+        "top_card": "{name} may take the top travel card instead (no action)",
         "travel_deck": "Travel deck", "discard": "Discard", "event_deck": "Event deck",
         "event_discard": "Event discard",
-        "gold_supply": "Gold supply", "cards": "cards", "empty": "empty",
+        "gold_supply": "Gold supply", "empty": "empty",
         "track": "Time track (days)", "players": "Players", "col_where": "Where", "col_days": "Days",
         "col_gold": "Gold", "col_cards": "Travel", "col_events": "Events",
-        "arrived": "London #{n}", "first_player": "first player", "last_roll": "Last roll", "arrivals": "Arrived:",
+        "arrived": "London #{n}", "last_roll": "Last roll", "arrivals": "Arrived:",
         "chits": "Bonus chits: red to the first arrival, blue to the last",
         "chit.gold": "gold", "chit.event": "event card", "chit.travel": "travel card",
         "chit.others_lose_day": "others lose 1 day",
-        "days_unit": "days", "your_hand": "Your hand", "travel_cards": "Travel cards", "event_cards": "Event cards",
+        "days_unit": "days", "travel_cards": "Travel cards", "event_cards": "Event cards",
         "no_travel": "No travel cards", "no_events": "No event cards", "pair": "pair", "gold": "gold",
         "hand_of": "{name} — {where}, {days} days", "in_london": "in London",
         "not_arrived": "did not arrive",
-        "next_leg": "Next leg", "rank": "#{n}", "late": "over 80",
+        "next_leg": "Next leg", "rank": "#{n}",
         "phase.take": "takes a card", "phase.action": "action", "phase.travel": "travels",
         "phase.discard": "discards", "phase.balloon": "balloon", "phase.exchange": "exchanges",
         "phase.detective": "moves the detective", "phase.chit": "bonus chit", "phase.roll": "rolls the die",
@@ -106,21 +107,22 @@ TEXT: dict[str, dict[str, str]] = {
     "de": {
         "title": "In 80 Tagen um die Welt", "round": "Runde {n}", "turn": "{name} ist am Zug",
         "over": "Spiel beendet", "winner": "Sieg: {names}", "no_winner": "Kein Sieger",
-        "display": "Aktionsleiste", "taken": "genommen", "top_card": "oder oberste Karte",
+        "display": "Aktionsleiste", "taken": "genommen",
+        "top_card": "{name} darf stattdessen die oberste Reisekarte nehmen (ohne Aktion)",
         "travel_deck": "Reisekarten", "discard": "Ablage", "event_deck": "Ereigniskarten",
-        "event_discard": "Ereignis-Ablage", "gold_supply": "Goldvorrat", "cards": "Karten", "empty": "leer",
+        "event_discard": "Ereignis-Ablage", "gold_supply": "Goldvorrat", "empty": "leer",
         "track": "Zeitleiste (Tage)", "players": "Spieler", "col_where": "Ort", "col_days": "Tage",
         "col_gold": "Gold", "col_cards": "Reise", "col_events": "Ereign.",
-        "arrived": "London Nr. {n}", "first_player": "Startspieler", "last_roll": "Letzter Wurf",
+        "arrived": "London Nr. {n}", "last_roll": "Letzter Wurf",
         "arrivals": "Angekommen:",
         "chits": "Bonusplättchen: rot für den Ersten, blau für den Letzten",
         "chit.gold": "Gold", "chit.event": "Ereigniskarte", "chit.travel": "Reisekarte",
         "chit.others_lose_day": "andere verlieren 1 Tag",
-        "days_unit": "Tage", "your_hand": "Deine Hand", "travel_cards": "Reisekarten",
+        "days_unit": "Tage", "travel_cards": "Reisekarten",
         "event_cards": "Ereigniskarten", "no_travel": "Keine Reisekarten", "no_events": "Keine Ereigniskarten",
         "pair": "Paar", "gold": "Gold", "hand_of": "{name} — {where}, {days} Tage", "in_london": "in London",
         "not_arrived": "nicht angekommen",
-        "next_leg": "Nächste Etappe", "rank": "Nr. {n}", "late": "über 80",
+        "next_leg": "Nächste Etappe", "rank": "Nr. {n}",
         "phase.take": "nimmt eine Karte", "phase.action": "Aktion", "phase.travel": "reist",
         "phase.discard": "wirft ab", "phase.balloon": "Ballon", "phase.exchange": "tauscht",
         "phase.detective": "versetzt den Detektiv", "phase.chit": "Bonusplättchen", "phase.roll": "würfelt",
@@ -131,21 +133,22 @@ TEXT: dict[str, dict[str, str]] = {
     "fr": {
         "title": "Le Tour du monde en 80 jours", "round": "Tour {n}", "turn": "À {name} de jouer",
         "over": "Partie terminée", "winner": "Victoire : {names}", "no_winner": "Aucun vainqueur",
-        "display": "Rangée d'actions", "taken": "prise", "top_card": "ou carte de la pioche",
+        "display": "Rangée d'actions", "taken": "prise",
+        "top_card": "{name} peut prendre plutôt la carte du dessus de la pioche (sans action)",
         "travel_deck": "Pioche voyage", "discard": "Défausse", "event_deck": "Pioche événements",
-        "event_discard": "Défausse événements", "gold_supply": "Réserve d'or", "cards": "cartes", "empty": "vide",
+        "event_discard": "Défausse événements", "gold_supply": "Réserve d'or", "empty": "vide",
         "track": "Piste du temps (jours)", "players": "Joueurs", "col_where": "Lieu", "col_days": "Jours",
         "col_gold": "Or", "col_cards": "Voyage", "col_events": "Évén.",
-        "arrived": "Londres n° {n}", "first_player": "premier joueur", "last_roll": "Dernier jet",
+        "arrived": "Londres n° {n}", "last_roll": "Dernier jet",
         "arrivals": "Arrivés :",
         "chits": "Jetons bonus : rouge au premier arrivé, bleu au dernier",
         "chit.gold": "or", "chit.event": "carte événement", "chit.travel": "carte voyage",
         "chit.others_lose_day": "les autres perdent 1 jour",
-        "days_unit": "jours", "your_hand": "Votre main", "travel_cards": "Cartes voyage",
+        "days_unit": "jours", "travel_cards": "Cartes voyage",
         "event_cards": "Cartes événement", "no_travel": "Aucune carte voyage", "no_events": "Aucune carte événement",
         "pair": "paire", "gold": "or", "hand_of": "{name} — {where}, {days} jours", "in_london": "à Londres",
         "not_arrived": "pas arrivé",
-        "next_leg": "Prochaine étape", "rank": "n° {n}", "late": "plus de 80",
+        "next_leg": "Prochaine étape", "rank": "n° {n}",
         "phase.take": "prend une carte", "phase.action": "action", "phase.travel": "voyage",
         "phase.discard": "défausse", "phase.balloon": "montgolfière", "phase.exchange": "échange",
         "phase.detective": "déplace le détective", "phase.chit": "jeton bonus", "phase.roll": "lance le dé",
@@ -299,13 +302,14 @@ def _fit(text: str, f: ImageFont.FreeTypeFont, width: float) -> str:
     return text + "…"
 
 
-def _shadowed_box(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], *, fill: tuple[int, int, int],
-                  outline: tuple[int, int, int] = INK, radius: int = 10, width: int = 2, shadow: int = 3) -> None:
-    x0, y0, x1, y1 = box
-    if shadow:
-        draw.rounded_rectangle((x0 + shadow, y0 + shadow, x1 + shadow, y1 + shadow), radius, fill=(0, 0, 0, 60)
-                               if draw.im.mode == "RGBA" else (150, 144, 132))
-    draw.rounded_rectangle(box, radius, fill=fill, outline=outline, width=width)
+def _fit_font(text: str, width: float, sizes: tuple[int, ...], weight: str = "semibold") -> ImageFont.FreeTypeFont:
+    """The largest of `sizes` in which `text` fits `width` (else the smallest)."""
+    f = font(sizes[-1], weight)  # type: ignore[arg-type]
+    for size in sizes:
+        candidate = font(size, weight)  # type: ignore[arg-type]
+        if candidate.getlength(text) <= width:
+            return candidate
+    return f
 
 
 def _ship(draw: ImageDraw.ImageDraw, cx: float, cy: float, s: float, colour: tuple[int, int, int]) -> None:
@@ -925,7 +929,15 @@ def _draw_display(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, lang: st
     if view.get("over") and isinstance(view.get("result"), dict):
         _draw_final(img, d, view, lang, index, names)
         display = []
-    f_label = font(21, "semibold")
+    order = view.get("order")
+    current = view.get("current")
+    if (len(index) == 6 and view.get("phase") == "take" and isinstance(order, list) and order
+            and current == order[-1] and isinstance(current, str)):
+        # 6 players: the round's last player may take the top travel card instead
+        hx = 24 + font(24, "bold").getlength(_t(lang, "display").upper()) + 18
+        f_hint = font(21, "semibold")
+        d.text((hx, DISPLAY_TOP + 25), _fit(_t(lang, "top_card", name=_name(names, current)), f_hint, 1010 - hx),
+               font=f_hint, fill=INK, anchor="lm")
     for i, slot in enumerate(display):
         x = x0 + i * slot_w
         action = slot.get("action")
@@ -933,8 +945,7 @@ def _draw_display(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, lang: st
         d.rounded_rectangle((x, top, x + slot_w - 12, DISPLAY_TOP + DISPLAY_H - 12), 12, fill=PANEL_BG,
                             outline=(190, 180, 160), width=2)
         if isinstance(action, str):
-            _paste(img, icon(action, 40), (cx - f_label.getlength(_t(lang, f"action.{action}")) / 2 - 6, top + 24))
-            d.text((cx + 18, top + 24), _t(lang, f"action.{action}"), font=f_label, fill=INK, anchor="mm")
+            _draw_action_label(img, d, action, _t(lang, f"action.{action}"), x, top, slot_w - 12)
         card = slot.get("card")
         if isinstance(card, str) and _card_label(card):
             _paste(img, travel_card_sprite(card, 92, 128, lang), (cx, top + 48 + 64))
@@ -944,7 +955,6 @@ def _draw_display(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, lang: st
             d.text((cx, top + 112), _fit(_t(lang, "taken"), ft, 84), font=ft, fill=SOFT, anchor="mm")
     # decks and supplies at the right
     x = x0 + 6 * slot_w + 4
-    f = font(22, "semibold")
     fb = font(30, "bold")
     rows = [
         ("travel_card", _t(lang, "travel_deck"), _int(view.get("travel_deck")), None),
@@ -956,7 +966,8 @@ def _draw_display(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, lang: st
     for kind, label, value, top_card in rows:
         cy = y + 24
         _paste(img, icon(kind, 36), (x + 18, cy))
-        d.text((x + 42, cy), _fit(label, f, 176), font=f, fill=INK, anchor="lm")
+        fl = _fit_font(label, 176, (22, 20, 18))
+        d.text((x + 42, cy), _fit(label, fl, 176), font=fl, fill=INK, anchor="lm")
         d.text((x + 268, cy), str(value), font=fb, fill=INK, anchor="rm")
         if isinstance(top_card, str) and _card_label(top_card):
             _paste(img, travel_card_sprite(top_card, 34, 46, lang), (x + 206, cy))
@@ -986,6 +997,31 @@ def _draw_display(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, lang: st
         for k, value in enumerate(values):
             last = k == len(values) - 1
             _die(d, ex + k * 46, ry + 26, 40 if last else 34, value)
+
+
+def _draw_action_label(img: Image.Image, d: ImageDraw.ImageDraw, action: str, label: str, x: float, top: float,
+                       width: float) -> None:
+    """Icon and name of a display action on one line, or two lines when the name is long."""
+    room = width - 52
+    lines = [label]
+    f = font(21, "semibold")
+    for size in (21, 19, 17):
+        f = font(size, "semibold")
+        if f.getlength(label) <= room:
+            break
+    else:
+        words = label.split()
+        f = font(18 if len(words) > 1 else 16, "semibold")
+        if len(words) > 1:
+            cut = max(range(1, len(words)), key=lambda k: -abs(len(" ".join(words[:k])) - len(" ".join(words[k:]))))
+            lines = [" ".join(words[:cut]), " ".join(words[cut:])]
+        lines = [_fit(line, f, room) for line in lines]
+    text_w = max(f.getlength(line) for line in lines)
+    left = x + (width - 42 - text_w) / 2
+    _paste(img, icon(action, 36), (left + 16, top + 24))
+    for k, line in enumerate(lines):
+        dy = (k - (len(lines) - 1) / 2) * (f.size + 1)
+        d.text((left + 40, top + 24 + dy), line, font=f, fill=INK, anchor="lm")
 
 
 def _draw_final(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, lang: str, index: dict[str, int],
