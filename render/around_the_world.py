@@ -863,6 +863,8 @@ def _draw_map_dynamic(img: Image.Image, view: dict, names: dict[str, str], lang:
             d.ellipse((nx - 10, ny - 10, nx + 10, ny + 10), fill=WHITE, outline=INK, width=4)
     # bonus chits in the name plates
     chits = view.get("chits") or {}
+    just_taken = {(ev.get("location"), ev.get("colour")): ev.get("chit") for ev in events or []
+                  if isinstance(ev, dict) and ev.get("type") == "chit" and isinstance(ev.get("chit"), str)}
     for loc in locations:
         if loc == "london":
             continue
@@ -870,6 +872,12 @@ def _draw_map_dynamic(img: Image.Image, view: dict, names: dict[str, str], lang:
         spot = spot if isinstance(spot, dict) else {}
         for centre, colour in zip(_plate_geometry(loc, lang)[1], ("red", "blue"), strict=False):
             kind = spot.get(colour)
+            taken_now = just_taken.get((loc, colour))
+            if kind is None and taken_now:  # taken by these events: shown once more, ringed
+                cx, cy = centre
+                d.ellipse((cx - CHIT_R - 6, cy - CHIT_R - 6, cx + CHIT_R + 6, cy + CHIT_R + 6), fill=ROUTE_GLOW,
+                          outline=INK, width=2)
+                kind = taken_now
             _paste(img, _chit_sprite(colour, kind if isinstance(kind, str) else None, CHIT_R), centre)
     # detective
     det = view.get("detective")
@@ -951,7 +959,7 @@ def _draw_display(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, lang: st
             _paste(img, travel_card_sprite(card, 92, 128, lang), (cx, top + 48 + 64))
         else:
             d.rounded_rectangle((cx - 46, top + 48, cx + 46, top + 176), 10, outline=(190, 180, 160), width=2)
-            ft = font(20, "regular")
+            ft = _fit_font(_t(lang, "taken"), 82, (20, 18, 16), "regular")
             d.text((cx, top + 112), _fit(_t(lang, "taken"), ft, 84), font=ft, fill=SOFT, anchor="mm")
     # decks and supplies at the right
     x = x0 + 6 * slot_w + 4

@@ -287,3 +287,18 @@ def test_time_track_keeps_crowds_inside_its_band(rules):
     assert crowded_img.crop(above).tobytes() == spread_img.crop(above).tobytes()
     band = (0, R.TRACK_TOP + 36, 400, R.TRACK_LINE_Y)
     assert crowded_img.crop(band).tobytes() != spread_img.crop(band).tobytes()
+
+
+def test_chit_taken_by_the_events_is_ringed(rules):
+    state, _ = play(rules, 4, seed=3, steps=0)
+    view = rules.view(state, None)
+    view["chits"]["paris"]["red"] = None
+    event = {"type": "chit", "seat": "p1", "location": "paris", "colour": "red", "chit": "event"}
+    plain = R.board_image(view, names=NAMES)
+    ringed = R.board_image(view, names=NAMES, events=[event])
+    (cx, cy), _blue = R._plate_geometry("paris", "en")[1]
+    ring = (round(cx), round(cy - R.CHIT_R - 3))
+    assert plain.getpixel(ring) != ringed.getpixel(ring) == R.ROUTE_GLOW
+    # the chit still lying is drawn without any events too
+    view["chits"]["paris"]["red"] = "event"
+    assert R.board_image(view, names=NAMES).getpixel((round(cx), round(cy))) == ringed.getpixel((round(cx), round(cy)))
