@@ -335,9 +335,14 @@ class Harness:
         self._seq = itertools.count(1)
         self._baseline: set[asyncio.Task[Any]] = set()
         self.hooks: list[Callable[[Request], Awaitable[None]]] = []
+        #: each may return an exception for a request, which the fake API then raises (e.g. Forbidden)
+        self.failures: list[Callable[[Request], Exception | None]] = []
+        #: messages Discord would have rejected (400 Invalid Form Body), with the reasons
+        self.limit_violations: list[tuple[Request, list[str]]] = []
         self.errors = _ErrorLog()
         self._patch = fake_discord_http()
         self._closed = False
+        self.guild_locale = "en-US"  # what the guild payloads say (the guild's community language)
 
     # -- setup ------------------------------------------------------------------------
     @classmethod
@@ -433,6 +438,11 @@ class Harness:
     def _message(self, req: Request, channel_id: int, payload: dict[str, Any], *, author: dict[str, Any] | None = None,
                  webhook: bool = False) -> dict[str, Any]:
         """The message object Discord answers a send with (and later puts in component interactions)."""
+        problems = discord_limit_problems(payload, req.files)
+        if problems:
+            self.limit_violations.append((req, problems))
+            raise discord.HTTPException(_FakeResponse(400), {"code": 50035, "message": "Invalid Form Body: "
+                                                              + "; ".join(problems)})
         mid = snowflake()
         attachments = []
         for f in req.files:
@@ -469,6 +479,11 @@ class Harness:
         req = self._record(route, payload, files, params, "http")
         for hook in list(self.hooks):
             await hook(req)
+        for fail in list(self.failures):
+            error = fail(req)
+            if error is not None:
+                req.response = error
+                raise error
         key = (route.method, route.path)
         parts = req.parts
         response: Any
@@ -582,12 +597,13 @@ class Harness:
             "id": str(iid), "application_id": str(APP_ID), "type": kind, "token": token, "version": 1,
             "guild_id": str(GUILD_ID), "channel_id": str(channel_id),
             "channel": {"id": str(channel_id), "type": 0, "guild_id": str(GUILD_ID),
-                        "name": "around-the-world" if channel_id == CHANNEL_ID else "lounge", "position": 0,
+                        "name": {CHANNEL_ID: "around-the-world", OTHER_CHANNEL_ID: "lounge"}.get(channel_id, "new"),
+                        "position": 0,
                         "permission_overwrites": [], "nsfw": False, "parent_id": None, "flags": 0,
                         "rate_limit_per_user": 0, "topic": None, "last_message_id": None,
                         "permissions": str(user.permissions)},
             "member": user.member(),
-            "locale": user.locale, "guild_locale": "en-US",
+            "locale": user.locale, "guild_locale": self.guild_locale,
             "app_permissions": str(BOT_PERMISSIONS),
             "entitlements": [], "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024,
@@ -771,6 +787,58 @@ class Harness:
 
     def error_messages(self) -> list[str]:
         return [r.getMessage() for r in self.errors.records]
+
+
+def discord_limit_problems(payload: dict[str, Any], files: list[FileSent]) -> list[str]:
+    """What Discord's API would reject in a message body (documented limits)."""
+    problems: list[str] = []
+    content = payload.get("content") or ""
+    if len(content) > 2000:
+        problems.append(f"content is {len(content)} > 2000 characters")
+    if not content and not files and not payload.get("components") and not payload.get("embeds"):
+        problems.append("empty message")
+    rows = payload.get("components") or []
+    if len(rows) > 5:
+        problems.append(f"{len(rows)} > 5 action rows")
+    ids: list[str] = []
+    for row in rows:
+        items = row.get("components") or []
+        if row.get("type") != 1 or not 1 <= len(items) <= 5:
+            problems.append(f"an action row with {len(items)} components")
+        selects = [c for c in items if c["type"] == 3]
+        if selects and len(items) != 1:
+            problems.append("a select shares its row")
+        for c in items:
+            cid = c.get("custom_id") or ""
+            ids.append(cid)
+            if not 1 <= len(cid) <= 100:
+                problems.append(f"custom_id {cid!r} is {len(cid)} characters")
+            if c["type"] == 2 and len(c.get("label") or "") > 80:
+                problems.append(f"button label {c.get('label')!r} > 80")
+            if c["type"] == 2 and not (c.get("label") or c.get("emoji")):
+                problems.append("a button with neither label nor emoji")
+            if c["type"] == 3:
+                options = c.get("options") or []
+                if not 1 <= len(options) <= 25:
+                    problems.append(f"a select with {len(options)} options")
+                if len(c.get("placeholder") or "") > 150:
+                    problems.append("select placeholder > 150")
+                values = [o["value"] for o in options]
+                if len(set(values)) != len(values):
+                    problems.append("duplicate select option values")
+                for o in options:
+                    if not 1 <= len(o["label"]) <= 100 or not 1 <= len(o["value"]) <= 100:
+                        problems.append(f"select option {o!r} out of limits")
+                    if len(o.get("description") or "") > 100:
+                        problems.append("select option description > 100")
+    if len(set(ids)) != len(ids):
+        problems.append("duplicate custom_id in one message")
+    if len(files) > 10:
+        problems.append(f"{len(files)} > 10 files")
+    for f in files:
+        if f.size > 10 * 1024 * 1024:
+            problems.append(f"{f.filename} is {f.size} bytes")
+    return problems
 
 
 class _FakeResponse:
