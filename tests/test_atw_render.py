@@ -302,3 +302,16 @@ def test_chit_taken_by_the_events_is_ringed(rules):
     # the chit still lying is drawn without any events too
     view["chits"]["paris"]["red"] = "event"
     assert R.board_image(view, names=NAMES).getpixel((round(cx), round(cy))) == ringed.getpixel((round(cx), round(cy)))
+
+
+def test_sparse_or_odd_views_still_render():
+    """Only the contract's minimum keys, or odd values, never crash the renderer."""
+    minimal = {"game": "around-the-world", "seats": ["p1", "p2"], "to_act": ["p1"], "over": False}
+    check_board(R.render_board(minimal, names={}), 2)
+    png(R.render_hand(minimal, "p1", names={}))
+    over = dict(minimal, over=True, result={"ranking": [{"seat": "p1", "rank": 1}, {"seat": "p2", "rank": 2}],
+                                            "winners": ["p1"]})
+    check_board(R.render_board(over, names={}), 2)
+    odd = dict(minimal, positions={"p1": 99, "p2": -1}, days={"p1": "x"}, display=[{"action": "x", "card": "boat:x"}],
+               chits={"paris": "bad"}, legs="bad", last_roll=[7, "a"], detective="atlantis")
+    check_board(R.render_board(odd, names={}, events=[None, {"type": "travel", "from": "x", "to": "y"}]), 2)
