@@ -33,6 +33,9 @@ _RED = M.RED
 _FIN = M.FIN
 _BLUE = M.IS_BLUE
 
+_KIND = M.CARD_ACTION
+_ACTION_KINDS = frozenset({"move", "detour", "backward", "block"})
+
 CHOOSE, RESOLVE, OVER = "choose", "resolve", "over"
 
 
@@ -62,6 +65,10 @@ class DetourState:
 
 def _hand_list(mask: int) -> list[int]:
     return [c for c in CARDS if mask & _BIT[c]]
+
+
+#: hand bitmask -> its card values, high to low
+_HAND_CARDS: tuple[tuple[int, ...], ...] = tuple(tuple(_hand_list(m)) for m in range(16))
 
 
 def _hand_value(mask: int) -> int:
@@ -104,66 +111,66 @@ class DetourRules(Rules):
         return state.phase == OVER
 
     # -- what may be done ---------------------------------------------------------
-    def _two(self, state: DetourState) -> bool:
-        return len(state.seats) == 2
-
-    def _targets(self, state: DetourState, p: int, card: int) -> list[int]:
+    @staticmethod
+    def _targets(state: DetourState, p: int, card: int) -> list[int]:
         """Pawns the action of `card` (played for pawn p) can hit: opponents' pawns still
-        travelling, and for which the action does something."""
+        travelling, for which the action does something."""
         me = state.owner[p]
         owner = state.owner
         pos = state.pos
-        out = []
         if card == 8:
             blocked = state.blocked
-            for q in range(len(pos)):
-                if owner[q] != me and pos[q] != _FIN and not blocked[q]:
-                    out.append(q)
-        elif card == 6:
-            for q in range(len(pos)):
-                if owner[q] != me and _RED[pos[q]] >= 0:
-                    out.append(q)
-        elif card == 5:
-            for q in range(len(pos)):
-                if owner[q] != me and _PREV[pos[q]] >= 0:
-                    out.append(q)
-        return out
+            return [q for q in range(len(pos)) if owner[q] != me and pos[q] != _FIN and not blocked[q]]
+        if card == 6:
+            return [q for q in range(len(pos)) if owner[q] != me and _RED[pos[q]] >= 0]
+        if card == 5:
+            return [q for q in range(len(pos)) if owner[q] != me and _PREV[pos[q]] >= 0]
+        return []
+
+    def _target_action(self, state: DetourState, kind: str, q: int) -> Action:
+        if len(state.seats) == 2:
+            return {"type": kind, "target": state.seats[state.owner[q]], "target_colour": COLOURS[q]}
+        return {"type": kind, "target": state.seats[q]}
 
     def _options(self, state: DetourState, p: int) -> list[Action]:
         card = state.chosen[p]
-        acts: list[Action] = []
-        if not state.blocked[p]:
-            acts.append({"type": "move"})
+        acts: list[Action] = [] if state.blocked[p] else [{"type": "move"}]
         if card != 10:
-            kind = M.CARD_ACTION[card]
-            seats = state.seats
-            owner = state.owner
-            if len(seats) == 2:
-                for q in self._targets(state, p, card):
-                    acts.append({"type": kind, "target": seats[owner[q]], "target_colour": COLOURS[q]})
-            else:
-                for q in self._targets(state, p, card):
-                    acts.append({"type": kind, "target": seats[q]})
+            kind = _KIND[card]
+            acts += [self._target_action(state, kind, q) for q in self._targets(state, p, card)]
         return acts
+
+    def _target_of(self, state: DetourState, p: int, action: Action) -> int:
+        """The pawn an action card's action names, if it is a legal target now (else -1)."""
+        seats = state.seats
+        target = action.get("target")
+        if target not in seats:
+            return -1
+        if len(seats) == 2:
+            if len(action) != 3 or action.get("target_colour") not in COLOURS:
+                return -1
+            q = COLOURS.index(action["target_colour"])
+            if seats[state.owner[q]] != target:
+                return -1
+        else:
+            if len(action) != 2:
+                return -1
+            q = seats.index(target)
+        return q if q in self._targets(state, p, state.chosen[p]) else -1
 
     def legal_actions(self, state: DetourState, seat: str) -> list[Action]:
         phase = state.phase
         if phase == CHOOSE:
-            try:
-                si = state.seats.index(seat)
-            except ValueError:
+            seats = state.seats
+            if seat not in seats:
                 return []
-            out: list[Action] = []
-            two = len(state.seats) == 2
-            for p, card in enumerate(state.chosen):
-                if card or state.owner[p] != si:
-                    continue
-                mask = state.hand[p]
-                for c in CARDS:
-                    if mask & _BIT[c]:
-                        out.append({"type": "choose", "card": c, "colour": COLOURS[p]} if two
-                                   else {"type": "choose", "card": c})
-            return out
+            si = seats.index(seat)
+            if len(seats) > 2:  # one pawn per seat: pawn index = seat index
+                if state.chosen[si]:
+                    return []
+                return [{"type": "choose", "card": c} for c in _HAND_CARDS[state.hand[si]]]
+            return [{"type": "choose", "card": c, "colour": COLOURS[p]}
+                    for p in (si, si + 2) if not state.chosen[p] for c in _HAND_CARDS[state.hand[p]]]
         if phase == RESOLVE:
             p = state.queue[0]
             if state.seats[state.owner[p]] != seat:
@@ -189,36 +196,35 @@ class DetourRules(Rules):
         # resolve phase
         if kind == "choose":
             raise IllegalAction("already_revealed", "The cards of this round are already revealed.")
-        if kind not in ("move", "detour", "backward", "block"):
+        if kind not in _ACTION_KINDS:
             raise IllegalAction("unknown_action", "That is not a move of this game.")
         p = state.queue[0]
         if state.seats[state.owner[p]] != seat:
             raise IllegalAction("not_your_turn", "It is not your card that resolves now.")
-        if action not in self._options(state, p):
-            raise self._why_not(state, p, action)
+        card = state.chosen[p]
+        if kind == "move":
+            if len(action) != 1:
+                raise IllegalAction("malformed", "That is not a valid move.")
+            if state.blocked[p]:
+                raise IllegalAction("blocked", "You are blocked: this card cannot use its Move.")
+            q = -1
+        else:
+            if _KIND[card] != kind:
+                raise IllegalAction("wrong_card", "Your card does not have that action.", card=card)
+            q = self._target_of(state, p, action)
+            if q < 0:
+                raise IllegalAction("bad_target", "That pawn cannot be targeted by this action now.")
         events: list[Event] = []
-        self._resolve(state, p, action, events)
+        self._resolve(state, p, kind, q, events)
         state.queue.pop(0)
         self._advance(state, events)
         return events
-
-    def _why_not(self, state: DetourState, p: int, action: Action) -> IllegalAction:
-        kind = action["type"]
-        card = state.chosen[p]
-        if kind == "move":
-            if state.blocked[p]:
-                return IllegalAction("blocked", "You are blocked: this card cannot use its Move.")
-            return IllegalAction("malformed", "That is not a valid move.")
-        if M.CARD_ACTION[card] != kind:
-            return IllegalAction("wrong_card", "Your card does not have that action.", card=card)
-        return IllegalAction("bad_target", "That player cannot be targeted by this action now.")
 
     def _choose(self, state: DetourState, seat: str, action: Action) -> list[Event]:
         si = state.seats.index(seat)
         card = action.get("card")
         two = len(state.seats) == 2
-        allowed_keys = {"type", "card", "colour"} if two else {"type", "card"}
-        if set(action) - allowed_keys or type(card) is not int or card not in _BIT:
+        if len(action) != (3 if two and "colour" in action else 2) or type(card) is not int or card not in _BIT:
             raise IllegalAction("bad_card", "Choose one of the cards 10, 8, 6 or 5.")
         if two:
             colour = action.get("colour")
@@ -271,18 +277,13 @@ class DetourRules(Rules):
             state.arrivals.append(p)
             events.append({"type": "arrived", "seat": ev["seat"], "colour": ev["colour"], "round": state.round})
 
-    def _resolve(self, state: DetourState, p: int, action: Action, events: list[Event]) -> None:
-        """Carry out pawn p's card as `action` (already known to be legal)."""
+    def _resolve(self, state: DetourState, p: int, kind: str, q: int, events: list[Event]) -> None:
+        """Carry out pawn p's card as `kind` (against pawn q for an action), already known legal."""
         card = state.chosen[p]
-        kind = action["type"]
         was_blocked = state.blocked[p]
         if kind == "move":
             self._move(state, p, card, events, card)
         else:
-            if len(state.seats) == 2:
-                q = COLOURS.index(action["target_colour"])
-            else:
-                q = state.seats.index(action["target"])
             base = {"type": kind, "seat": state.seats[state.owner[p]], "colour": COLOURS[p], "card": card,
                     "target": state.seats[state.owner[q]], "target_colour": COLOURS[q]}
             if kind == "block":
@@ -296,13 +297,13 @@ class DetourRules(Rules):
                 events.append(base)
                 self._move(state, p, M.ACTION_BONUS[5], events, card)
             else:  # detour
-                on_blue = _BLUE[state.pos[p]]
+                on_blue = _BLUE[state.pos[p]] and not was_blocked
                 frm = state.pos[q]
                 state.pos[q] = _RED[frm]
                 base["from"], base["to"] = frm, state.pos[q]
-                base["blue"] = on_blue and not was_blocked
+                base["blue"] = on_blue
                 events.append(base)
-                if on_blue and not was_blocked:
+                if on_blue:
                     self._move(state, p, card, events, card)
         if was_blocked:
             state.blocked[p] = False
@@ -314,18 +315,22 @@ class DetourRules(Rules):
         queue = state.queue
         while queue:
             p = queue[0]
-            opts = self._options(state, p)
-            if len(opts) > 1:
-                return
-            if opts:
-                events.append({"type": "auto", "seat": state.seats[state.owner[p]], "colour": COLOURS[p],
-                               "card": state.chosen[p]})
-                self._resolve(state, p, opts[0], events)
+            card = state.chosen[p]
+            blocked = state.blocked[p]
+            targets = self._targets(state, p, card)
+            if len(targets) + (not blocked) > 1:
+                return  # a real choice: the owner decides
+            seat = state.seats[state.owner[p]]
+            if blocked and not targets:
+                events.append({"type": "no_effect", "seat": seat, "colour": COLOURS[p], "card": card,
+                               "blocked": True})
+                state.blocked[p] = False
             else:
-                events.append({"type": "no_effect", "seat": state.seats[state.owner[p]], "colour": COLOURS[p],
-                               "card": state.chosen[p], "blocked": state.blocked[p]})
-                if state.blocked[p]:
-                    state.blocked[p] = False
+                events.append({"type": "auto", "seat": seat, "colour": COLOURS[p], "card": card})
+                if blocked:
+                    self._resolve(state, p, _KIND[card], targets[0], events)
+                else:
+                    self._resolve(state, p, "move", -1, events)
             queue.pop(0)
         self._end_round(state, events)
 
