@@ -160,7 +160,16 @@ class Delivery:
                     await interaction.followup.send(ephemeral=True, **self._kwargs(reply))
                     answered = True
                 elif reply.to == "channel":
-                    await self._to_channel(reply, interaction)
+                    try:
+                        await self._to_channel(reply, interaction)
+                    except discord.Forbidden:
+                        if interaction is None:
+                            raise
+                        # tell the user privately instead of failing silently
+                        text = Translator(str(interaction.locale))("error.cannot_post")
+                        await interaction.followup.send("⚠️ " + text, ephemeral=True)
+                        answered = True
+                        raise
                 elif reply.to == "dm" and reply.user_id is not None and reply.user_id > 0:
                     await self._dm(reply)
             except discord.HTTPException:

@@ -451,12 +451,9 @@ class TableService:
                         return self.refuse(user, "error.bad_hours")
                 record.settings.update(game_changes)
                 if game_changes or dm is not None:
-                    if record.status == "running":
+                    if record.status == "running" and game_changes:
                         record.remind_at, record.timeout_at = self._deadlines(record)
-                    try:
-                        await self.store.save_lobby(record, expected_version=record.version)
-                    except VersionConflict:
-                        return self.refuse(user, "error.conflict")
+                    await self.store.save_settings(record)
             elif game_changes:
                 return self.refuse(user, "error.no_game")
         for key, value in game_changes.items():
@@ -743,15 +740,17 @@ class TableService:
         if parsed is None:
             return self.refuse(user, "error.stale")
         game_pk, version, kind, payload = parsed
+        record = await self.store.get_game(game_pk)
+        if record is None or not record.active:
+            return self.refuse(user, "error.stale_game")
+        if record.channel_id != where.channel_id:
+            # a click in a DM (the hand we sent there) acts on the game's own channel
+            where = Where(channel_id=record.channel_id, guild_id=record.guild_id, guild_locale=where.guild_locale)
         if kind in ("join", "leave", "addbot", "start"):
-            record = await self.store.active_game(where.channel_id)
-            if record is None or record.id != game_pk or record.status != "lobby":
+            if record.status != "lobby":
                 return self.refuse(user, "error.stale")
             handler = {"join": self.join, "leave": self.leave, "addbot": self.addbot, "start": self.start}[kind]
             return await handler(user, where)
-        record = await self.store.active_game(where.channel_id)
-        if record is None or record.id != game_pk:
-            return self.refuse(user, "error.stale_game")
         if kind == "hand":
             return await self.hand(user, where)
         if kind == "menu":

@@ -110,6 +110,11 @@ class Store(ABC):
         cancel); bumps the version. Returns the new version."""
 
     @abstractmethod
+    async def save_settings(self, game: GameRecord) -> None:
+        """Write only settings, seats' DM choices and deadlines. The version is not bumped:
+        these change nothing in play, so the turn's buttons stay valid."""
+
+    @abstractmethod
     async def commit_action(self, game: GameRecord, *, expected_version: int, seat: str, action: dict[str, Any],
                             events: list[dict[str, Any]], state: dict[str, Any], status: str, actor: str,
                             remind_at: float | None, timeout_at: float | None) -> int:
@@ -378,6 +383,19 @@ class SQLiteStore(Store):
                 raise
         game.version = expected_version + 1
         return game.version
+
+    async def save_settings(self, game: GameRecord) -> None:
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                await self.db.execute("UPDATE games SET settings=?, remind_at=?, timeout_at=? WHERE id=?",
+                                      (_dumps(game.settings), game.remind_at, game.timeout_at, game.id))
+                await self.db.executemany("UPDATE seats SET dm=? WHERE game=? AND position=?",
+                                          [(int(s.dm), game.id, s.position) for s in game.seats])
+                await self.db.execute("COMMIT")
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
 
     async def commit_action(self, game: GameRecord, *, expected_version: int, seat: str, action: dict[str, Any],
                             events: list[dict[str, Any]], state: dict[str, Any], status: str, actor: str,
