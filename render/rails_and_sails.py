@@ -24,7 +24,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, MUTED, draw_token, encode_png, font, player_style
+from render.common import INK, MUTED, PLAYER_COLOURS, draw_token, encode_png, font, player_style
 
 # ---------------------------------------------------------------------------
 # Layout
@@ -1129,10 +1129,43 @@ def _draw_market(board: Image.Image, view: dict[str, Any], lang: str) -> None:
             draw.text((dx + 230, y), f"+{discard} {_t(lang, 'discard')}", font=font(17), fill=MUTED, anchor="lm")
 
 
+def _ramp(a: tuple[int, int, int], b: tuple[int, int, int], steps: int) -> list[tuple[int, int, int]]:
+    return [tuple(round(a[k] + (b[k] - a[k]) * i / (steps - 1)) for k in range(3)) for i in range(steps)]  # type: ignore[misc]
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """A fixed 256-colour palette for every board: the map's own colours plus exact entries
+    (and anti-aliasing ramps) for everything drawn per turn. Mapping onto a known palette
+    is several times faster than quantizing each board afresh, and keeps colours stable."""
+    fixed: list[tuple[int, int, int]] = []
+    fixed += [tuple(c) for c in PLAYER_COLOURS]  # type: ignore[misc]
+    fixed += list(ROUTE_COLOURS.values())
+    for a, b in ((INK, PANEL_BG), (INK, (255, 255, 255)), (MUTED, PANEL_BG), (INK, (255, 236, 170)),
+                 (HARBOR_BLUE, (255, 255, 255)), ((200, 40, 30), (255, 255, 255)), (INK, HIGHLIGHT)):
+        fixed += _ramp(a, b, 7)
+    for colour in PLAYER_COLOURS:
+        fixed += _ramp(tuple(colour), (20, 20, 20), 4)[1:3]  # type: ignore[arg-type]
+        fixed += _ramp(tuple(colour), (255, 255, 255), 4)[1:3]  # type: ignore[arg-type]
+    fixed += [HIGHLIGHT, (120, 90, 0), (255, 236, 170), (200, 160, 40), (235, 232, 225), (90, 90, 90),
+              (70, 80, 100), (230, 230, 230), (200, 40, 30), (245, 240, 220), (0, 140, 90), (210, 140, 0)]
+    unique = list(dict.fromkeys(fixed))
+    base = _static("en").quantize(colors=256 - len(unique), method=Image.Quantize.FASTOCTREE,
+                                  dither=Image.Dither.NONE)
+    raw = base.getpalette() or []
+    colours = [tuple(raw[i:i + 3]) for i in range(0, (256 - len(unique)) * 3, 3)]
+    flat = [v for c in unique + colours for v in c]
+    flat += [0] * (768 - len(flat))
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(flat[:768])
+    return pal
+
+
 def render_board(view: dict[str, Any], *, names: dict[str, str], lang: str = "en",
                  events: list[dict[str, Any]] | None = None) -> bytes:
     """The public board: map, claimed routes, harbors, last move, scores, cards, decks."""
-    return encode_png(board_image(view, names=names, lang=lang, events=events))
+    image = board_image(view, names=names, lang=lang, events=events)
+    return encode_png(image.quantize(palette=_palette(), dither=Image.Dither.NONE))
 
 
 def board_image(view: dict[str, Any], *, names: dict[str, str], lang: str = "en",
