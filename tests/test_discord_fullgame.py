@@ -307,3 +307,39 @@ async def test_a_random_game_of_detour_with_an_ai_seat_keeps_chosen_cards_secret
         assert "private" not in view
         if view["phase"] == "choose":
             assert all(p["card"] is None for p in view["pawns"])
+
+
+# -- rails-and-sails: big menus ----------------------------------------------------------------------
+
+
+async def test_rails_and_sails_moves_through_the_paged_menus(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first turns of a real game with many legal moves: grouped menus, selects, pages;
+    every message within Discord's limits (the fake API rejects the rest)."""
+    pytest.importorskip("bot.games.rails_and_sails")
+    pytest.importorskip("render.rails_and_sails")
+    fixed_seed(monkeypatch, 99)
+    rng = random.Random(99)
+    await open_table(h, ALICE, [BOB, CAROL], game="rails-and-sails")
+    player = Player(h, rng, "rails-and-sails")
+    for _ in range(14):
+        if not await player.step():
+            break
+    assert h.limit_violations == []
+    assert player.routes["menu"] >= 5
+    kinds = {kind_of(c.custom_id) for s in h.followups() for c in s.components}
+    assert "sel" in kinds, "no select menu was ever offered"
+    # the claim autocomplete answers the player to act with legal routes only
+    record = await player.record()
+    state = player.rules.load(record.state)
+    seat = player.rules.to_act(state)[0]
+    user = next(u for u in USERS if u.id == next(s.user_id for s in record.seats if s.seat == seat))
+    ask = h.autocomplete(user, "rails claim", "route", "")
+    await h.run(ask)
+    [cb] = h.callbacks_for(ask)
+    assert cb.type == 8 and len(cb.choices) <= 25
+    legal = {action_hash(a) for a in player.rules.legal_actions(state, seat)}
+    from bot.gameui import action_key
+
+    keys = {action_key(a): action_hash(a) for a in player.rules.legal_actions(state, seat)}
+    assert all(keys.get(c["value"], c["value"]) in legal for c in cb.choices)
+    assert all(1 <= len(c["name"]) <= 100 and 1 <= len(c["value"]) <= 100 for c in cb.choices)

@@ -450,15 +450,18 @@ async def test_when_the_channel_refuses_the_bot_the_interaction_is_still_closed(
     h.errors.records.clear()
 
 
-@pytest.mark.xfail(strict=True, reason="when the bot cannot post in the channel the user is told nothing (the "
-                                       "'thinking…' placeholder is just deleted) and an invisible lobby blocks "
-                                       "the channel")
 async def test_when_the_channel_refuses_the_bot_the_user_is_told(h: Harness) -> None:
     h.failures.append(lambda req: discord.Forbidden(_Resp(403), {"code": 50013, "message": "Missing Permissions"})
                       if req.template == "/channels/{channel_id}/messages" else None)
     try:
         await h.run(h.slash(ALICE, "game new", game="countdown"))
-        assert len(h.ephemeral_for(ALICE)) == 1
+        assert [a.content for a in h.ephemeral_for(ALICE)] == [refusal(ALICE, "error.cannot_post")]
+        # a click is answered the same way, in the clicker's language
+        record = await active(h)
+        join = f"pp:{record.id}:{record.version}:join:"
+        await h.run(h.click(BOB, h.message_with(join), join))
+        assert [a.content for a in h.ephemeral_for(BOB)] == [refusal(BOB, "error.cannot_post")]
+        assert "/game cancel" in refusal(ALICE, "error.cannot_post")
     finally:
         h.errors.records.clear()
 
@@ -467,3 +470,75 @@ class _Resp:
     def __init__(self, status: int) -> None:
         self.status = status
         self.reason = "Forbidden"
+
+
+async def test_two_game_new_at_once_open_one_table(h: Harness) -> None:
+    first, second = h.slash(ALICE, "game new", game="countdown"), h.slash(BOB, "game new", game="countdown")
+    await h.run(first, second)
+    assert len(h.channel_messages()) == 1
+    refused = h.ephemeral_for(ALICE) + h.ephemeral_for(BOB)
+    assert len(refused) == 1 and refused[0].content.startswith("⚠️")
+    assert len((await active(h)).seats) == 1
+
+
+async def test_joins_at_once_all_get_a_seat(h: Harness) -> None:
+    await h.run(h.slash(ALICE, "game new", game="countdown"))
+    lobby = h.channel_messages()[-1]
+    join = lobby.button("Join").custom_id
+    await h.run(h.click(BOB, lobby, join), h.click(CAROL, lobby, join), h.click(BOB, lobby, join))  # type: ignore[arg-type]  # noqa: E501
+    record = await active(h)
+    assert sorted(s.name for s in record.seats) == ["Alice", "Bob", "Carol"]
+    assert [a.content for a in h.ephemeral_for(BOB)] == [refusal(BOB, "error.already_joined")]
+
+
+# -- the bot's own start-up and scheduler ---------------------------------------------------------------
+
+
+async def test_setup_hook_syncs_and_starts_the_scheduler(h: Harness) -> None:
+    await h.bot.setup_hook()
+    try:
+        assert len(h.synced()) == 1
+        assert h.bot._scheduler is not None and not h.bot._scheduler.done()
+    finally:
+        h.bot._scheduler.cancel()  # type: ignore[union-attr]
+
+
+async def test_the_scheduler_posts_reminders_and_plays_for_absent_players(fake_game: None, tmp_path: Path) -> None:
+    import asyncio
+    import time
+
+    from bot.settings import Settings
+
+    settings = Settings(database_url=str(tmp_path / "t.sqlite3"), tick_seconds=0.02, reminder_hours=12,
+                        timeout_hours=48)
+    h = await Harness.create(tmp_path, settings=settings, db_name="t.sqlite3")
+    try:
+        await open_table(h, ALICE, [BOB])
+        record = await active(h)
+        await h.bot.store.set_deadlines(record.id, remind_at=time.time() - 1, timeout_at=time.time() + 3600)
+        mark = h.mark()
+        loop = asyncio.create_task(h.bot._tick_loop())
+        try:
+            for _ in range(200):
+                if h.channel_messages(since=mark):
+                    break
+                await asyncio.sleep(0.01)
+            [reminder] = h.channel_messages(since=mark)
+            assert f"<@{ALICE.id}>" in reminder.content and pings(reminder) == [ALICE.id]
+            assert any(kind_of(b.custom_id) == "menu" for b in reminder.buttons)
+            # now Alice times out: the AI plays for her, and the turn passes to Bob
+            await h.bot.store.set_deadlines(record.id, remind_at=None, timeout_at=time.time() - 1)
+            mark = h.mark()
+            for _ in range(200):
+                if h.channel_messages(since=mark):
+                    break
+                await asyncio.sleep(0.01)
+            [played] = h.channel_messages(since=mark)
+            assert pings(played) == [BOB.id] and played.files[0].is_png
+            log = await h.bot.store.actions(record.id)
+            assert [(e.seat, e.actor) for e in log] == [("p1", "timeout")]
+        finally:
+            loop.cancel()
+        assert h.error_messages() == []
+    finally:
+        await h.close()
