@@ -10,11 +10,12 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from PIL import Image
+from PIL import Image, ImageChops, ImageStat
 
 from engine import registry
 from render import around_the_world as R
 from render import for_game
+from render.common import PLAYER_COLOURS
 
 MAX_BYTES = 500_000
 NAMES = {"p1": "Phileas", "p2": "Passepartout", "p3": "Aouda", "p4": "Fix", "p5": "Maximilian", "p6": "Ginevra"}
@@ -315,3 +316,20 @@ def test_sparse_or_odd_views_still_render():
     odd = dict(minimal, positions={"p1": 99, "p2": -1}, days={"p1": "x"}, display=[{"action": "x", "card": "boat:x"}],
                chits={"paris": "bad"}, legs="bad", last_roll=[7, "a"], detective="atlantis")
     check_board(R.render_board(odd, names={}, events=[None, {"type": "travel", "from": "x", "to": "y"}]), 2)
+
+
+@pytest.mark.parametrize("n", [3, 6])
+def test_fixed_palette_keeps_the_colours(rules, n):
+    """The PNG uses one fixed palette; it must stay faithful to the drawn image."""
+    state, events = play(rules, n, seed=40 + n, steps=150)
+    for image in (R.board_image(rules.view(state, None), names=NAMES, events=events),
+                  R.hand_image(rules.view(state, "p1"), "p1", names=NAMES)):
+        decoded = png(R.encode(image))
+        assert decoded.mode == "P"
+        diff = ImageChops.difference(image, decoded.convert("RGB"))
+        assert max(ImageStat.Stat(diff).mean) < 2.5
+        assert max(hi for _lo, hi in diff.getextrema()) < 60
+    # every player colour is in the palette exactly
+    palette = R._palette().getpalette()[: 3 * 256]
+    entries = {tuple(palette[k:k + 3]) for k in range(0, len(palette), 3)}
+    assert all(min(sum(abs(a - b) for a, b in zip(c, e, strict=True)) for e in entries) <= 6 for c in PLAYER_COLOURS)
