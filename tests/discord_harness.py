@@ -785,6 +785,31 @@ class Harness:
     def synced(self) -> list[Request]:
         return [r for r in self.requests if r.method == "PUT" and r.template.endswith("/commands")]
 
+    def protocol_problems(self) -> list[str]:
+        """What Discord would hold against the bot: an interaction not acknowledged exactly once
+        (users see "This interaction failed"), anything sent before the acknowledgement, a
+        deferred slash command left "thinking…", an autocomplete answered with something else."""
+        problems: list[str] = []
+        for info in self.interactions.values():
+            reqs = [r for r in self.requests if r.via == "webhook" and info.token in r.path]
+            callbacks = [r for r in reqs if r.template.endswith("/callback")]
+            name = f"interaction {info.id} (type {info.type})"
+            if len(callbacks) != 1:
+                problems.append(f"{name} got {len(callbacks)} initial responses")
+                continue
+            if reqs[0] is not callbacks[0]:
+                problems.append(f"{name}: a request before the initial response")
+            kind = int(callbacks[0].payload["type"])
+            if info.type == 4 and kind != 8:
+                problems.append(f"{name}: an autocomplete answered with type {kind}")
+            if info.type == 2 and kind not in (4, 5):
+                problems.append(f"{name}: a slash command answered with type {kind}")
+            if info.type == 3 and kind not in (4, 5, 6, 7):
+                problems.append(f"{name}: a component answered with type {kind}")
+            if kind == 5 and not any(r.method in ("POST", "PATCH", "DELETE") for r in reqs[1:]):
+                problems.append(f"{name}: deferred and left thinking")
+        return problems
+
     def error_messages(self) -> list[str]:
         return [r.getMessage() for r in self.errors.records]
 

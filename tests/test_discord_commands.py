@@ -21,6 +21,7 @@ async def h(fake_game: None, tmp_path) -> AsyncIterator[Harness]:  # type: ignor
     yield harness
     await harness.close()
     assert harness.error_messages() == []
+    assert harness.protocol_problems() == []
 
 
 def _walk(node: dict[str, Any], path: str = "") -> list[tuple[str, dict[str, Any]]]:

@@ -40,6 +40,7 @@ async def h(fake_game: None, tmp_path) -> AsyncIterator[Harness]:  # type: ignor
     yield harness
     await harness.close()
     assert harness.error_messages() == [], "the bot logged errors"
+    assert harness.protocol_problems() == []
 
 
 def fixed_seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
@@ -243,11 +244,12 @@ async def detour_slash(player: Player, user: FakeUser, action: dict[str, Any], l
         await h.run(h.slash(user, f"detour {kind}", target=value))
 
 
-async def test_a_random_game_of_detour_with_an_ai_seat_keeps_chosen_cards_secret(
-        h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("humans", "ai"), [(3, 1), (2, 0)])
+async def test_a_random_game_of_detour_keeps_chosen_cards_secret(
+        h: Harness, monkeypatch: pytest.MonkeyPatch, humans: int, ai: int) -> None:
     pytest.importorskip("bot.games.detour")
     pytest.importorskip("render.detour")
-    fixed_seed(monkeypatch, 4242)
+    fixed_seed(monkeypatch, 4242 + humans)
     import render.detour
 
     rendered: list[dict[str, Any]] = []
@@ -258,12 +260,13 @@ async def test_a_random_game_of_detour_with_an_ai_seat_keeps_chosen_cards_secret
         return real_render(view, **kw)
 
     monkeypatch.setattr(render.detour, "render_board", spy)
-    rng = random.Random(7)
-    await open_table(h, ALICE, [BOB, CAROL], game="detour", ai=1)
+    rng = random.Random(7 + humans)
+    await open_table(h, ALICE, USERS[1:humans], game="detour", ai=ai)
     player = Player(h, rng, "detour", detour_slash)
     rules = player.rules
     record = await player.record()
-    assert sum(s.is_bot for s in record.seats) == 1 and len(record.seats) == 4
+    assert sum(s.is_bot for s in record.seats) == ai and len(record.seats) == humans + ai
+    human_ids = {s.user_id for s in record.seats if not s.is_bot}
     checked = 0
     steps = 0
     while True:
@@ -274,7 +277,12 @@ async def test_a_random_game_of_detour_with_an_ai_seat_keeps_chosen_cards_secret
         new = h.channel_messages()[checked:]
         for msg in new:
             assert "private" not in msg.content
-            assert msg.allowed_mentions is not None and msg.allowed_mentions["parse"] == []
+            am = msg.allowed_mentions
+            assert am is not None and am["parse"] == [] and not am.get("roles")
+            mentioned = {int(x) for x in re.findall(r"<@(\d+)>", msg.content)}
+            assert {int(u) for u in am["users"]} == mentioned <= human_ids  # pings exactly who is named
+            if any(kind_of(b.custom_id) == "menu" for b in msg.buttons):
+                assert mentioned, "a turn message names who must act"
         if state.phase == "choose":
             # a card chosen but not yet revealed cannot be told from the public view: swapping
             # it for any other card still in that hand gives the same view
@@ -299,7 +307,7 @@ async def test_a_random_game_of_detour_with_an_ai_seat_keeps_chosen_cards_secret
     for entry in log:
         if entry.action["type"] == "choose" and not any(e["type"] == "reveal" for e in entry.events):
             assert all("card" not in e for e in entry.events), entry.events
-    assert any(e.actor == "ai" for e in log)
+    assert any(e.actor == "ai" for e in log) == (ai > 0)
     assert player.routes["menu"] > 0 and player.routes["slash"] > 0
     # what the renderer was given: the public view only, no chosen card before the reveal
     assert len(rendered) >= 5

@@ -31,6 +31,7 @@ async def h(fake_game: None, tmp_path) -> AsyncIterator[Harness]:  # type: ignor
     yield harness
     await harness.close()
     assert harness.error_messages() == [], "the bot logged errors"
+    assert harness.protocol_problems() == []
 
 
 def lucky_in(msg: Sent, lucky: int) -> bool:
@@ -171,6 +172,7 @@ async def hp(fake_game: None, tmp_path, monkeypatch: pytest.MonkeyPatch) -> Asyn
     yield harness
     await harness.close()
     assert harness.error_messages() == [], "the bot logged errors"
+    assert harness.protocol_problems() == []
 
 
 async def test_autocomplete_offers_the_legal_moves(hp: Harness) -> None:

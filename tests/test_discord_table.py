@@ -39,6 +39,7 @@ async def h(fake_game: None, tmp_path) -> AsyncIterator[Harness]:  # type: ignor
     yield harness
     await harness.close()
     assert harness.error_messages() == [], "the bot logged errors"
+    assert harness.protocol_problems() == []
 
 
 def assert_turn_message(msg: Sent, next_user: int) -> None:
@@ -542,3 +543,45 @@ async def test_the_scheduler_posts_reminders_and_plays_for_absent_players(fake_g
         assert h.error_messages() == []
     finally:
         await h.close()
+
+
+# -- mid-game commands ----------------------------------------------------------------------------------
+
+
+async def test_resign_hands_the_seat_to_the_ai_and_the_game_goes_on(h: Harness) -> None:
+    await open_table(h, ALICE, [BOB], options="start=20")
+    mark = h.mark()
+    await h.run(h.slash(ALICE, "game resign"))
+    record = await active(h)
+    alice = next(s for s in record.seats if s.seat == "p1")
+    assert alice.is_bot and alice.user_id < 0
+    [msg] = h.channel_messages(since=mark)
+    assert "Alice" in msg.content and pings(msg) == [BOB.id]  # the AI moved at once; Bob is next
+    log = await h.bot.store.actions(record.id)
+    assert [(e.seat, e.actor) for e in log] == [("p1", "ai")]
+    # Alice is no longer playing
+    mark = h.mark()
+    await h.run(h.slash(ALICE, "countdown take", n=1))
+    assert [a.content for a in h.ephemeral_for(ALICE, since=mark)] == [refusal(ALICE, "error.not_seated")]
+    # Bob plays on against the AI until the end
+    for _ in range(20):
+        record = await active(h)
+        if record is None:
+            break
+        await h.run(h.slash(BOB, "countdown take", n=1))
+    assert await active(h) is None
+    assert text(ALICE, "result.header") in h.channel_messages()[-1].content
+
+
+async def test_the_host_switches_the_game_language_mid_game(h: Harness) -> None:
+    turn = await open_table(h, ALICE, [BOB])
+    mark = h.mark()
+    await h.run(h.slash(BOB, "game settings", language="fr"))
+    assert [a.content for a in h.ephemeral_for(BOB, since=mark)] == [refusal(BOB, "error.host_only")]
+    await h.run(h.slash(ALICE, "game settings", language="fr"))
+    mark = h.mark()
+    await h.run(h.click(ALICE, turn, turn.button("Take 1").custom_id))  # type: ignore[arg-type]
+    [msg] = h.channel_messages(since=mark)
+    french = FakeUser(1, "x", "fr")
+    assert msg.button(text(french, "button.play")).label != "Your move"
+    assert text(french, "turn.waiting", who=f"<@{BOB.id}>") in msg.content
