@@ -669,10 +669,14 @@ class Harness:
                         "options": options}]
         return {"id": str(snowflake()), "name": chain[0].name, "type": 1, "options": options}
 
-    def slash(self, user: FakeUser, path: str, *, channel_id: int = CHANNEL_ID, **values: Any) -> dict[str, Any]:
-        """APPLICATION_COMMAND (type 2), e.g. `slash(alice, "game new", game="countdown")`."""
+    def slash(self, user: FakeUser, path: str, *, channel_id: int = CHANNEL_ID, guild_command: bool = False,
+              **values: Any) -> dict[str, Any]:
+        """APPLICATION_COMMAND (type 2), e.g. `slash(alice, "game new", game="countdown")`;
+        `guild_command`: the command was synced to this guild (DEV_GUILD_ID), so `data.guild_id` is set."""
         payload = self._base(user, 2, channel_id)
         payload["data"] = self._command_data(path, values, None)
+        if guild_command:
+            payload["data"]["guild_id"] = str(GUILD_ID)
         return self._register(payload, user)
 
     def autocomplete(self, user: FakeUser, path: str, focused: str, current: str = "", *,
