@@ -15,7 +15,7 @@ from __future__ import annotations
 import heapq
 from typing import Any
 
-from .mapdata import COLOURS, ROUTES, ROUTES_BY_ID, TICKETS_BY_ID, WILD
+from .mapdata import CITIES, COLOURS, ROUTES, ROUTES_BY_ID, TICKETS_BY_ID, WILD
 
 Action = dict[str, Any]
 
@@ -24,6 +24,7 @@ for _r in ROUTES:
     ADJ.setdefault(_r.a, []).append((_r.b, _r.id))
     ADJ.setdefault(_r.b, []).append((_r.a, _r.id))
 
+HARBOR_CITIES = frozenset(c for c, city in CITIES.items() if city.harbor)
 SCARCE = 3  # extra cost per space when a route's kind of piece is short
 
 
@@ -180,13 +181,9 @@ def _turn(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
     claims = by_type.get("claim", [])
     draws = by_type.get("draw", [])
 
+    wanted = _harbor_wish(view, seat, tickets, feasible, hand)
     if view["drawn"]:
-        return _pick_draw(draws, needed, hand, view) or legal[0]
-
-    # 1. claim a planned route (longest first, fewest wilds)
-    planned_claims = [a for a in claims if a["route"] in needed]
-    if planned_claims:
-        return _best_claim(planned_claims)
+        return _pick_draw(draws, needed, hand, view, wanted) or legal[0]
 
     # 2. harbors in the cities of my tickets
     harbors = by_type.get("harbor", [])
@@ -199,8 +196,13 @@ def _turn(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
         good = [a for a in harbors if weight.get(a["city"], 0) > 0]
         if good:
             return min(good, key=lambda a: (-weight[a["city"]], a["cards"].count(WILD)))
-        if final:
+        if final or planner.trains + planner.ships <= 20:  # an unbuilt harbor costs 4 points
             return min(harbors, key=lambda a: a["cards"].count(WILD))
+
+    # 1. claim a planned route (longest first, fewest wilds)
+    planned_claims = [a for a in claims if a["route"] in needed]
+    if planned_claims:
+        return _best_claim(planned_claims)
 
     # 3. nothing left to plan: new tickets while there is room, else points
     if not needed:
@@ -230,7 +232,7 @@ def _turn(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
 
     # 5. cards
     if draws:
-        pick = _pick_draw(draws, needed, hand, view)
+        pick = _pick_draw(draws, needed, hand, view, wanted)
         if pick is not None:
             return pick
     if claims:
@@ -241,6 +243,29 @@ def _turn(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
         if a["type"] != "exchange":
             return a
     return legal[0]
+
+
+def _harbor_wish(
+    view: dict[str, Any], seat: str, tickets: list[dict[str, Any]], feasible: list[str], hand: dict[str, int]
+) -> dict[str, float]:
+    """Card values for collecting a harbor payment: the colour closest to 2 train cards with the
+    harbor symbol + 2 single ships, while a free harbor city of my tickets exists."""
+    if view["harbors_left"].get(seat, 0) <= 0:
+        return {}
+    taken = view["harbors"]
+    targets = set()
+    for t in tickets:
+        if t["status"] != "open" or t["id"] in feasible:
+            targets.update(c for c in t["cities"] if c in HARBOR_CITIES and c not in taken)
+    if not targets:
+        return {}
+    best = max(COLOURS, key=lambda c: min(2, hand.get(f"t:{c}:h", 0)) + min(2, hand.get(f"s:{c}", 0)))
+    wish: dict[str, float] = {}
+    if hand.get(f"t:{best}:h", 0) < 2:
+        wish[f"t:{best}:h"] = 1.8
+    if hand.get(f"s:{best}", 0) < 2:
+        wish[f"s:{best}"] = 1.8
+    return wish
 
 
 def _best_claim(claims: list[Action]) -> Action:
@@ -291,9 +316,13 @@ def _card_value(card: str | None, def_t: dict[str, int], def_s: dict[str, int], 
     return 2.0 if def_s[colour] > 0 else (0.6 if any_s else 0.2)
 
 
-def _pick_draw(draws: list[Action], needed: set[str], hand: dict[str, int], view: dict[str, Any]) -> Action | None:
+def _pick_draw(
+    draws: list[Action], needed: set[str], hand: dict[str, int], view: dict[str, Any],
+    wanted: dict[str, float] | None = None,
+) -> Action | None:
     if not draws:
         return None
+    wanted = wanted or {}
     def_t, def_s, any_t, any_s = _deficits(needed, hand)
     t_def = sum(def_t.values()) + any_t
     s_def = sum(def_s.values()) + any_s
@@ -304,7 +333,8 @@ def _pick_draw(draws: list[Action], needed: set[str], hand: dict[str, int], view
     for a in draws:
         if a["source"] != "face_up":
             continue
-        v = _card_value(face_up[a["slot"]], def_t, def_s, any_t, any_s)
+        card = face_up[a["slot"]]
+        v = max(_card_value(card, def_t, def_s, any_t, any_s), wanted.get(card or "", 0.0))
         if a["refill"] == prefer:
             v += 0.01
         if v > best_v:
