@@ -117,6 +117,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "penalty": "else", "harbor_symbol": "harbor symbol",
         "final.total": "Total", "final.routes": "Routes", "final.tickets": "Tickets", "final.harbors": "Harbors",
         "final.completed": "Done",
+        "legend.train": "train route", "legend.ship": "ship route", "legend.rough": "rough: 2 cards a space",
+        "legend.harbor_city": "harbor city", "legend.harbor": "harbor built", "legend.wrap": "continues opposite",
+        "colour.grey": "grey: any one colour", "colour.purple": "purple", "colour.yellow": "yellow",
+        "colour.green": "green", "colour.red": "red", "colour.black": "black", "colour.white": "white",
     },
     "de": {
         "turn": "Spielzug {n}", "to_play": "{name} ist dran", "final": "Letzte Runde", "turns_left": "noch {n}",
@@ -138,6 +142,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "mix": "deine Auswahl", "double": "doppelt", "penalty": "sonst", "harbor_symbol": "Hafensymbol",
         "final.total": "Gesamt", "final.routes": "Strecken", "final.tickets": "Ziele", "final.harbors": "Häfen",
         "final.completed": "Erfüllt",
+        "legend.train": "Zugstrecke", "legend.ship": "Schiffsstrecke", "legend.rough": "Gelände: 2 Karten/Feld",
+        "legend.harbor_city": "Hafenstadt", "legend.harbor": "Hafen gebaut", "legend.wrap": "weiter gegenüber",
+        "colour.grey": "grau: beliebige Farbe", "colour.purple": "lila", "colour.yellow": "gelb",
+        "colour.green": "grün", "colour.red": "rot", "colour.black": "schwarz", "colour.white": "weiß",
     },
     "fr": {
         "turn": "Tour {n}", "to_play": "À {name} de jouer", "final": "Dernier tour", "turns_left": "encore {n}",
@@ -159,6 +167,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "penalty": "sinon", "harbor_symbol": "symbole port",
         "final.total": "Total", "final.routes": "Trajets", "final.tickets": "Destin.", "final.harbors": "Ports",
         "final.completed": "Réussies",
+        "legend.train": "voie ferrée", "legend.ship": "voie maritime", "legend.rough": "terrain : 2 cartes par case",
+        "legend.harbor_city": "ville portuaire", "legend.harbor": "port construit",
+        "legend.wrap": "suite en face", "colour.grey": "gris : une couleur au choix",
+        "colour.purple": "violet", "colour.yellow": "jaune", "colour.green": "vert", "colour.red": "rouge",
+        "colour.black": "noir", "colour.white": "blanc",
     },
 }
 
@@ -1129,6 +1142,46 @@ def _draw_market(board: Image.Image, view: dict[str, Any], lang: str) -> None:
             draw.text((dx + 230, y), f"+{discard} {_t(lang, 'discard')}", font=font(17), fill=MUTED, anchor="lm")
 
 
+def _draw_legend(board: Image.Image, lang: str) -> int:
+    """Short rows under the last move: what the marks mean, and each colour's shape.
+    Returns how many items did not fit (0 when the legend is complete)."""
+    draw = ImageDraw.Draw(board)
+    f = font(17, "regular")
+    x0, x1 = 906.0, WIDTH - 14.0
+    x, y = x0, PANEL_TOP + 234.0
+
+    def icon(key: str, cx: float, cy: float) -> None:
+        if key in ("train", "ship"):
+            _draw_space(draw, Space(cx, cy, 0.0, 22, False), key, "grey", 0, 1.0, symbol=False)
+        elif key == "rough":
+            _draw_space(draw, Space(cx, cy + 3, 0.0, 22, True), "train", "grey", 0, 1.0, symbol=False)
+        elif key == "harbor_city":
+            draw.ellipse((cx - 7, cy - 7, cx + 7, cy + 7), fill=HARBOR_BLUE, outline=(255, 255, 255), width=2)
+            _draw_anchor(draw, cx, cy, 6.5, (255, 255, 255), badge=None)
+        elif key == "harbor":
+            draw.ellipse((cx - 11, cy - 11, cx + 11, cy + 11), fill=HARBOR_BLUE, outline=(255, 255, 255), width=2)
+            draw_token(draw, (cx, cy), 7, 0)
+        elif key == "wrap":
+            _wrap_arrow(draw, cx + 8, cy, 1, "grey", 1.0)
+        elif key in ROUTE_COLOURS:
+            draw.rounded_rectangle((cx - 11, cy - 9, cx + 11, cy + 9), radius=3, fill=ROUTE_COLOURS[key],
+                                   outline=(40, 40, 40), width=1)
+            _draw_symbol(draw, cx, cy, key, 5)
+
+    items = [(k, _t(lang, "legend." + k)) for k in ("train", "ship", "rough", "harbor_city", "harbor", "wrap")]
+    items += [(c, _t(lang, "colour." + c)) for c in COLOUR_ORDER]
+    for n, (key, label) in enumerate(items):
+        w = 30 + f.getlength(label)
+        if x + w > x1:
+            x, y = x0, y + 28
+            if y > HEIGHT - 10:
+                return len(items) - n
+        icon(key, x + 12, y)
+        draw.text((x + 30, y), label, font=f, fill=MUTED, anchor="lm")
+        x += w + 13
+    return 0
+
+
 def _ramp(a: tuple[int, int, int], b: tuple[int, int, int], steps: int) -> list[tuple[int, int, int]]:
     return [tuple(round(a[k] + (b[k] - a[k]) * i / (steps - 1)) for k in range(3)) for i in range(steps)]  # type: ignore[misc]
 
@@ -1221,6 +1274,7 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
     else:
         _draw_players(board, view, names, lang)
     _draw_market(board, view, lang)
+    _draw_legend(board, lang)
     return board
 
 

@@ -311,3 +311,9 @@ def test_hand_lists_every_card_and_ticket(midgame) -> None:
     raw = img.tobytes()
     pixels = {tuple(raw[i:i + 3]) for i in range(0, len(raw), 3)}
     assert R.ROUTE_COLOURS["yellow"] in pixels and R.ROUTE_COLOURS["red"] in pixels
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_legend_fits_in_every_language(lang: str) -> None:
+    img = Image.new("RGB", (R.WIDTH, R.HEIGHT), R.PANEL_BG)
+    assert R._draw_legend(img, lang) == 0
