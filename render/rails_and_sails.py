@@ -98,57 +98,52 @@ START_GAP: dict[tuple[str, str], float] = {
 # ---------------------------------------------------------------------------
 TEXTS: dict[str, dict[str, str]] = {
     "en": {
-        "turn": "Turn {n}", "to_play": "{name} to play", "final": "Final round", "turns_left": "{n} left",
+        "turn": "Turn {n}", "to_play": "{name} to play", "final": "Final round",
         "setup_tickets": "Setup: everyone keeps at least 3 of 5 tickets",
-        "setup_pieces": "Setup: everyone secretly picks 60 pieces", "over": "Game over",
-        "winner": "Winner: {names}", "score": "Pts", "trains": "Trains", "ships": "Ships", "harbors": "Harbors",
-        "cards": "Cards", "tickets": "Tickets", "face_up": "Face-up cards", "train_deck": "Train deck",
-        "ship_deck": "Ship deck", "discard": "discard", "ticket_deck": "Tickets", "secret": "secret",
-        "last": "Last move", "wild": "WILD", "chosen": "ready", "choosing": "choosing",
-        "last.claim": "{name} claimed {route}", "last.harbor": "{name} built a harbor in {city}",
-        "last.draw": "{name} took", "last.tickets": "{name} kept {n} tickets",
-        "last.exchange": "{name} exchanged {n} pieces for {what}", "last.other": "{name}: {type}",
-        "last.mix": "{name} chose a mix of pieces", "last.pass": "{name} passed",
-        "hand": "{name}'s hand", "train_cards": "Train cards", "ship_cards": "Ship cards",
-        "your_tickets": "Tickets", "pending": "Choose tickets to keep", "pieces_left": "Pieces left",
-        "harbors_left": "Harbors left", "no_cards": "none", "no_tickets": "no tickets yet",
-        "done": "done", "open": "open", "in_order": "done in order", "any_order": "done, any order",
-        "route_ticket": "route ticket", "in_box": "in the box", "mix": "your mix", "double": "double",
-        "penalty": "else", "harbor_symbol": "harbor symbol",
-        "final.total": "Total", "final.routes": "Routes", "final.tickets": "Tickets", "final.harbors": "Harbors",
-        "final.completed": "Done",
+        "setup_pieces": "Setup: everyone secretly picks 60 pieces", "over": "Game over", "winner": "Winner: {names}",
+        "score": "Pts", "trains": "Trains", "ships": "Ships", "harbors": "Harbors", "cards": "Cards",
+        "tickets": "Tickets", "face_up": "Face-up cards", "train_deck": "Train deck", "ship_deck": "Ship deck",
+        "discard": "discard", "ticket_deck": "Tickets", "secret": "secret", "last": "Last move", "wild": "WILD",
+        "chosen": "ready", "choosing": "choosing", "last.claim": "{name} claimed {route}",
+        "last.harbor": "{name} built a harbor in {city}", "last.draw": "{name} took",
+        "last.tickets": "{name} kept {n} tickets", "last.exchange": "{name} exchanged {n} pieces for {what}",
+        "last.other": "{name}: {type}", "last.mix": "{name} chose a mix of pieces", "last.pass": "{name} passed",
+        "hand": "{name}'s hand", "train_cards": "Train cards", "ship_cards": "Ship cards", "your_tickets": "Tickets",
+        "pending": "Choose tickets to keep", "harbors_left": "Harbors left", "no_cards": "none",
+        "no_tickets": "no tickets yet", "done": "done", "open": "open", "in_order": "done in order",
+        "any_order": "done, any order", "route_ticket": "route ticket",
+        "in_box": "in the box: {t} trains · {s} ships", "final.total": "Total",
+        "final.routes": "Routes", "final.tickets": "Tickets", "final.harbors": "Harbors", "final.completed": "Done",
         "legend.train": "train route", "legend.ship": "ship route", "legend.rough": "rough: 2 cards a space",
         "legend.harbor_city": "harbor city", "legend.harbor": "harbor built", "legend.wrap": "continues opposite",
         "colour.grey": "grey: any one colour", "colour.purple": "purple", "colour.yellow": "yellow",
         "colour.green": "green", "colour.red": "red", "colour.black": "black", "colour.white": "white",
     },
     "de": {
-        "turn": "Spielzug {n}", "to_play": "{name} ist dran", "final": "Letzte Runde", "turns_left": "noch {n}",
+        "turn": "Spielzug {n}", "to_play": "{name} ist dran", "final": "Letzte Runde",
         "setup_tickets": "Vorbereitung: alle behalten mindestens 3 von 5 Zielkarten",
-        "setup_pieces": "Vorbereitung: alle wählen geheim 60 Figuren", "over": "Spielende",
-        "winner": "Sieg: {names}", "score": "Pkt", "trains": "Züge", "ships": "Schiffe", "harbors": "Häfen",
-        "cards": "Karten", "tickets": "Ziele", "face_up": "Offene Karten", "train_deck": "Wagenstapel",
-        "ship_deck": "Schiffsstapel", "discard": "Ablage", "ticket_deck": "Zielkarten", "secret": "geheim",
-        "last": "Letzter Zug", "wild": "JOKER", "chosen": "bereit", "choosing": "wählt",
-        "last.claim": "{name} hat {route} gebaut", "last.harbor": "{name} hat in {city} einen Hafen gebaut",
-        "last.draw": "{name} nahm", "last.tickets": "{name} behielt {n} Zielkarten",
-        "last.exchange": "{name} tauschte {n} Figuren gegen {what}", "last.other": "{name}: {type}",
-        "last.mix": "{name} hat Figuren gewählt", "last.pass": "{name} hat gepasst",
+        "setup_pieces": "Vorbereitung: alle wählen geheim 60 Figuren", "over": "Spielende", "winner": "Sieg: {names}",
+        "score": "Pkt", "trains": "Züge", "ships": "Schiffe", "harbors": "Häfen", "cards": "Karten",
+        "tickets": "Ziele", "face_up": "Offene Karten", "train_deck": "Wagenstapel", "ship_deck": "Schiffsstapel",
+        "discard": "Ablage", "ticket_deck": "Zielkarten", "secret": "geheim", "last": "Letzter Zug", "wild": "JOKER",
+        "chosen": "bereit", "choosing": "wählt", "last.claim": "{name} hat {route} gebaut",
+        "last.harbor": "{name} hat in {city} einen Hafen gebaut", "last.draw": "{name} nahm",
+        "last.tickets": "{name} behielt {n} Zielkarten", "last.exchange": "{name} tauschte {n} Figuren gegen {what}",
+        "last.other": "{name}: {type}", "last.mix": "{name} hat Figuren gewählt", "last.pass": "{name} hat gepasst",
         "hand": "Hand von {name}", "train_cards": "Wagenkarten", "ship_cards": "Schiffskarten",
-        "your_tickets": "Zielkarten", "pending": "Zielkarten zum Behalten wählen", "pieces_left": "Figuren übrig",
-        "harbors_left": "Häfen übrig", "no_cards": "keine", "no_tickets": "noch keine Zielkarten",
-        "done": "erfüllt", "open": "offen", "in_order": "erfüllt, in Reihenfolge",
-        "any_order": "erfüllt, andere Reihenfolge", "route_ticket": "Routenkarte", "in_box": "in der Schachtel",
-        "mix": "deine Auswahl", "double": "doppelt", "penalty": "sonst", "harbor_symbol": "Hafensymbol",
+        "your_tickets": "Zielkarten", "pending": "Zielkarten zum Behalten wählen", "harbors_left": "Häfen übrig",
+        "no_cards": "keine", "no_tickets": "noch keine Zielkarten", "done": "erfüllt", "open": "offen",
+        "in_order": "erfüllt, in Reihenfolge", "any_order": "erfüllt, andere Reihenfolge",
+        "route_ticket": "Routenkarte", "in_box": "in der Schachtel: {t} Züge · {s} Schiffe",
         "final.total": "Gesamt", "final.routes": "Strecken", "final.tickets": "Ziele", "final.harbors": "Häfen",
-        "final.completed": "Erfüllt",
-        "legend.train": "Zugstrecke", "legend.ship": "Schiffsstrecke", "legend.rough": "Gelände: 2 Karten/Feld",
-        "legend.harbor_city": "Hafenstadt", "legend.harbor": "Hafen gebaut", "legend.wrap": "weiter gegenüber",
-        "colour.grey": "grau: beliebige Farbe", "colour.purple": "lila", "colour.yellow": "gelb",
-        "colour.green": "grün", "colour.red": "rot", "colour.black": "schwarz", "colour.white": "weiß",
+        "final.completed": "Erfüllt", "legend.train": "Zugstrecke", "legend.ship": "Schiffsstrecke",
+        "legend.rough": "Gelände: 2 Karten/Feld", "legend.harbor_city": "Hafenstadt", "legend.harbor": "Hafen gebaut",
+        "legend.wrap": "weiter gegenüber", "colour.grey": "grau: beliebige Farbe", "colour.purple": "lila",
+        "colour.yellow": "gelb", "colour.green": "grün", "colour.red": "rot", "colour.black": "schwarz",
+        "colour.white": "weiß",
     },
     "fr": {
-        "turn": "Tour {n}", "to_play": "À {name} de jouer", "final": "Dernier tour", "turns_left": "encore {n}",
+        "turn": "Tour {n}", "to_play": "À {name} de jouer", "final": "Dernier tour",
         "setup_tickets": "Mise en place : chacun garde au moins 3 destinations sur 5",
         "setup_pieces": "Mise en place : chacun choisit en secret 60 pions", "over": "Partie terminée",
         "winner": "Victoire : {names}", "score": "Pts", "trains": "Trains", "ships": "Bateaux", "harbors": "Ports",
@@ -158,20 +153,18 @@ TEXTS: dict[str, dict[str, str]] = {
         "last.claim": "{name} a pris {route}", "last.harbor": "{name} a construit un port à {city}",
         "last.draw": "{name} a pris", "last.tickets": "{name} a gardé {n} destinations",
         "last.exchange": "{name} a échangé {n} pions contre des {what}", "last.other": "{name} : {type}",
-        "last.mix": "{name} a choisi ses pions", "last.pass": "{name} a passé",
-        "hand": "Main de {name}", "train_cards": "Cartes wagon", "ship_cards": "Cartes bateau",
-        "your_tickets": "Destinations", "pending": "Destinations à garder", "pieces_left": "Pions restants",
-        "harbors_left": "Ports restants", "no_cards": "aucune", "no_tickets": "pas encore de destination",
-        "done": "réussie", "open": "en cours", "in_order": "réussie dans l'ordre", "any_order": "réussie, désordre",
-        "route_ticket": "itinéraire", "in_box": "dans la boîte", "mix": "ton choix", "double": "double",
-        "penalty": "sinon", "harbor_symbol": "symbole port",
-        "final.total": "Total", "final.routes": "Trajets", "final.tickets": "Destin.", "final.harbors": "Ports",
-        "final.completed": "Réussies",
-        "legend.train": "voie ferrée", "legend.ship": "voie maritime", "legend.rough": "terrain : 2 cartes par case",
-        "legend.harbor_city": "ville portuaire", "legend.harbor": "port construit",
-        "legend.wrap": "suite en face", "colour.grey": "gris : une couleur au choix",
-        "colour.purple": "violet", "colour.yellow": "jaune", "colour.green": "vert", "colour.red": "rouge",
-        "colour.black": "noir", "colour.white": "blanc",
+        "last.mix": "{name} a choisi ses pions", "last.pass": "{name} a passé", "hand": "Main de {name}",
+        "train_cards": "Cartes wagon", "ship_cards": "Cartes bateau", "your_tickets": "Destinations",
+        "pending": "Destinations à garder", "harbors_left": "Ports restants", "no_cards": "aucune",
+        "no_tickets": "pas encore de destination", "done": "réussie", "open": "en cours",
+        "in_order": "réussie dans l'ordre", "any_order": "réussie, désordre", "route_ticket": "itinéraire",
+        "in_box": "dans la boîte : {t} trains · {s} bateaux", "final.total": "Total",
+        "final.routes": "Trajets", "final.tickets": "Destin.", "final.harbors": "Ports",
+        "final.completed": "Réussies", "legend.train": "voie ferrée", "legend.ship": "voie maritime",
+        "legend.rough": "terrain : 2 cartes par case", "legend.harbor_city": "ville portuaire",
+        "legend.harbor": "port construit", "legend.wrap": "suite en face",
+        "colour.grey": "gris : une couleur au choix", "colour.purple": "violet", "colour.yellow": "jaune",
+        "colour.green": "vert", "colour.red": "rouge", "colour.black": "noir", "colour.white": "blanc",
     },
 }
 
@@ -1385,8 +1378,8 @@ def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], lang: 
         return max(1, math.ceil(distinct / 13))
 
     height = 90
-    height += 44 + rows_for(trains) * (HAND_CARD_H + 44)
-    height += 44 + rows_for(ships) * (HAND_CARD_H + 44)
+    height += 54 + rows_for(trains) * (HAND_CARD_H + 44)
+    height += 54 + rows_for(ships) * (HAND_CARD_H + 44)
     height += 50 + max(1, len(tickets)) * 46
     if pending:
         height += 60 + len(pending) * 46
@@ -1404,9 +1397,12 @@ def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], lang: 
     small = font(18, "regular")
     x = HAND_W - 20
     harbors_left = (view.get("harbors_left") or {}).get(seat)
-    items = [("harbor", "–" if harbors_left is None else str(harbors_left), _t(lang, "harbors_left")),
-             ("ship", str(pieces.get("ships", "–")), _t(lang, "ships")),
-             ("train", str(pieces.get("trains", "–")), _t(lang, "trains"))]
+    def shown(value: Any) -> str:
+        return "–" if value is None else str(value)
+
+    items = [("harbor", shown(harbors_left), _t(lang, "harbors_left")),
+             ("ship", shown(pieces.get("ships")), _t(lang, "ships")),
+             ("train", shown(pieces.get("trains")), _t(lang, "trains"))]
     for kind, value, label in items:
         w = max(body.getlength(value) + 34, small.getlength(label))
         cx = x - w / 2
@@ -1419,6 +1415,11 @@ def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], lang: 
         draw.text((cx + 12, 30), value, font=body, fill=INK, anchor="mm")
         draw.text((cx, 60), label, font=small, fill=MUTED, anchor="mm")
         x -= w + 26
+    box = (view.get("box") or {}).get(seat)
+    if isinstance(box, dict) and box.get("trains") is not None:
+        trains_box, ships_box = box.get("trains"), box.get("ships")
+        text = _t(lang, "in_box", t=trains_box, s=ships_box)
+        draw.text((HAND_W - 20, 96), text, font=small, fill=MUTED, anchor="rt")
     draw.line((20, 82, HAND_W - 20, 82), fill=(200, 190, 170), width=2)
     head = font(24, "bold")
     y = 96
@@ -1426,7 +1427,7 @@ def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], lang: 
         draw.text((20, y), f"{label} ({len(cards)})", font=head, fill=INK, anchor="lt")
         y += 38
         if cards:
-            y = _draw_card_group(img, cards, 20, y, lang)
+            y = _draw_card_group(img, cards, 20, y, lang) + 10
         else:
             draw.text((20, y + 10), _t(lang, "no_cards"), font=body, fill=MUTED, anchor="lt")
             y += HAND_CARD_H + 44
