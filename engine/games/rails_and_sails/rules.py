@@ -76,13 +76,22 @@ for _r in ROUTES:
 _groups: dict[tuple[str, str, int, int], list[tuple[str, str | None]]] = {}
 for _r in ROUTES:
     _groups.setdefault((_r.kind, _r.colour, _r.length, _r.rough), []).append((_r.id, _r.double))
-#: routes grouped by what pays for them, in map order of each group's first route
-ROUTE_GROUPS = [((k, c), k, c, n, rough, routes) for (k, c, n, rough), routes in _groups.items()]
-#: the same groups by (kind, colour), each list sorted by the cards of that colour it needs
-KEY_GROUPS: list[tuple[tuple[str, str], list[tuple[str, str, int, int, list[tuple[str, str | None]]]]]] = []
-for _key in dict.fromkeys(g[0] for g in ROUTE_GROUPS):
-    _list = sorted((g[1:] for g in ROUTE_GROUPS if g[0] == _key), key=lambda g: (g[2] - g[3], g[2]))
-    KEY_GROUPS.append((_key, _list))
+#: coloured train routes by colour: (length, rough, [(id, twin)]) sorted by the colour cards needed
+TRAIN_GROUPS: dict[str, list[tuple[int, int, list[tuple[str, str | None]]]]] = {c: [] for c in COLOURS}
+#: coloured ship routes by colour: (length, [(id, twin)]) sorted by length
+SHIP_GROUPS: dict[str, list[tuple[int, list[tuple[str, str | None]]]]] = {c: [] for c in COLOURS}
+#: grey routes: (kind, length, rough, [(id, twin)])
+GREY_GROUPS: list[tuple[str, int, int, list[tuple[str, str | None]]]] = []
+for (_k, _c, _n, _rough), _routes in _groups.items():
+    if _c == "grey":
+        GREY_GROUPS.append((_k, _n, _rough, _routes))
+    elif _k == "train":
+        TRAIN_GROUPS[_c].append((_n, _rough, _routes))
+    else:
+        SHIP_GROUPS[_c].append((_n, _routes))
+for _c in COLOURS:
+    TRAIN_GROUPS[_c].sort(key=lambda g: (g[0] - g[1], g[0]))
+    SHIP_GROUPS[_c].sort(key=lambda g: g[0])
 HARBOR_CITIES = frozenset(c.id for c in CITIES.values() if c.harbor)
 DRAW_SOURCES = ("face_up", "train_deck", "ship_deck")
 
@@ -541,31 +550,26 @@ class RailsAndSails(Rules):
 
         Routes are grouped statically by (kind, colour, length, rough), each colour's groups
         sorted by the cards of that colour they need, so a hand only looks at the groups it
-        could pay and each payment is computed once per group, not once per route."""
+        could pay; payments are memoised on card counts. This is the hot path of random play."""
         hand = state.hands[i]
+        get = hand.get
         claimed = state.claimed
         few = len(state.seats) <= 3
-        wild = hand.get(WILD, 0)
-        tcount = {c: hand.get(TRAIN_PLAIN[c], 0) + hand.get(TRAIN_HARBOR[c], 0) for c in COLOURS}
-        svalue = {c: hand.get(SHIP_SINGLE[c], 0) + 2 * hand.get(SHIP_DOUBLE[c], 0) for c in COLOURS}
-        tall = sum(tcount.values()) + wild
-        avail = {("train", c): n + wild for c, n in tcount.items()}
-        avail.update({("ship", c): n + wild for c, n in svalue.items()})
-        avail["train", "grey"] = max(tcount.values()) + wild
-        avail["ship", "grey"] = max(svalue.values()) + wild
+        wild = get(WILD, 0)
         ptrains, pships = state.trains[i], state.ships[i]
+        counts = [(c, get(TRAIN_PLAIN[c], 0), get(TRAIN_HARBOR[c], 0)) for c in COLOURS]
+        tcount = {c: p + h for c, p, h in counts}
+        tall = sum(tcount.values()) + wild
         acts: list[Action] = []
-        for key, groups in KEY_GROUPS:
-            budget = avail[key]
-            for kind, colour, length, rough, routes in groups:
-                if budget < length - rough:  # sorted by length - rough: nothing further fits
+        append = acts.append
+        for c, plain, harbor in counts:
+            budget = plain + harbor + wild
+            for length, rough, routes in TRAIN_GROUPS[c]:
+                if budget < length - rough:
                     break
-                if kind == "train":
-                    if ptrains < length or tall < length + rough:
-                        continue
-                elif pships < length:
+                if ptrains < length or tall < length + rough:
                     continue
-                free = []
+                cards: tuple[str, ...] | None = None
                 for rid, twin in routes:
                     if rid in claimed:
                         continue
@@ -573,44 +577,73 @@ class RailsAndSails(Rules):
                         owner = claimed.get(twin)
                         if owner is not None and (few or owner == i):
                             continue
-                    free.append(rid)
-                if not free:
-                    continue
-                colours = COLOURS if colour == "grey" else (colour,)
-                options: list[tuple[str, ...]] = []
-                if kind == "train":
-                    for c in colours:
-                        if tcount[c] + wild < length - rough:
-                            continue
+                    if cards is None:
                         if rough:
                             found = train_payment(hand, c, length, rough)
-                            cards = tuple(found) if found is not None else None
+                            cards = tuple(found) if found is not None else ()
                         else:
-                            cards = _train_plain_payment(
-                                c, hand.get(TRAIN_PLAIN[c], 0), hand.get(TRAIN_HARBOR[c], 0), wild, length
-                            )
-                        if cards is not None and cards not in options:
-                            options.append(cards)
-                    if colour == "grey" and wild >= length + rough:
-                        allw = (WILD,) * (length + rough)
-                        if allw not in options:
-                            options.append(allw)
-                else:
-                    for c in colours:
-                        if svalue[c] + wild < length:
+                            cards = _train_plain_payment(c, plain, harbor, wild, length) or ()
+                    if not cards:
+                        break
+                    append({"type": "claim", "route": rid, "cards": list(cards)})
+            single = get(SHIP_SINGLE[c], 0)
+            double = get(SHIP_DOUBLE[c], 0)
+            budget = single + 2 * double + wild
+            for length, routes in SHIP_GROUPS[c]:
+                if budget < length:
+                    break
+                if pships < length:
+                    continue
+                options: tuple[tuple[str, ...], ...] | None = None
+                for rid, twin in routes:
+                    if rid in claimed:
+                        continue
+                    if twin is not None:
+                        owner = claimed.get(twin)
+                        if owner is not None and (few or owner == i):
                             continue
-                        for cards in _ship_options(
-                            c, hand.get(SHIP_SINGLE[c], 0), hand.get(SHIP_DOUBLE[c], 0), wild, length
-                        ):
-                            if cards not in options:
-                                options.append(cards)
-                    if colour == "grey" and wild >= length:
-                        allw = (WILD,) * length
-                        if allw not in options:
-                            options.append(allw)
-                for rid in free:
-                    for cards in options:
-                        acts.append({"type": "claim", "route": rid, "cards": list(cards)})
+                    if options is None:
+                        options = _ship_options(c, single, double, wild, length)
+                    for option in options:
+                        append({"type": "claim", "route": rid, "cards": list(option)})
+        for kind, length, rough, routes in GREY_GROUPS:
+            if kind == "train" and (ptrains < length or tall < length + rough):
+                continue
+            if kind == "ship" and pships < length:
+                continue
+            free = []
+            for rid, twin in routes:
+                if rid in claimed:
+                    continue
+                if twin is not None:
+                    owner = claimed.get(twin)
+                    if owner is not None and (few or owner == i):
+                        continue
+                free.append(rid)
+            if not free:
+                continue
+            seen: list[tuple[str, ...]] = []
+            for c in COLOURS:
+                if kind == "train":
+                    if tcount[c] + wild < length - rough:
+                        continue
+                    if rough:
+                        found = train_payment(hand, c, length, rough)
+                        one = tuple(found) if found is not None else None
+                    else:
+                        one = _train_plain_payment(c, get(TRAIN_PLAIN[c], 0), get(TRAIN_HARBOR[c], 0), wild, length)
+                    found_all = (one,) if one is not None else ()
+                else:
+                    found_all = _ship_options(c, get(SHIP_SINGLE[c], 0), get(SHIP_DOUBLE[c], 0), wild, length)
+                for cards in found_all:
+                    if cards not in seen:
+                        seen.append(cards)
+            total = length + rough if kind == "train" else length
+            if wild >= total and (WILD,) * total not in seen:
+                seen.append((WILD,) * total)
+            for rid in free:
+                for cards in seen:
+                    append({"type": "claim", "route": rid, "cards": list(cards)})
         return acts
 
     def _harbor_cities(self, state: RSState, i: int) -> list[str]:
@@ -661,7 +694,10 @@ class RailsAndSails(Rules):
         handler = _HANDLERS.get(kind)
         if handler is None:
             raise IllegalAction("unknown_action", f"Unknown move '{kind}'.", action=kind)
-        if seat not in self.to_act(state):
+        if state.phase == "play":
+            if i != state.current:
+                raise IllegalAction("not_your_turn", "It is not your turn.")
+        elif seat not in self.to_act(state):
             raise IllegalAction("not_your_turn", "It is not your turn.")
         return handler(self, state, i, action)
 
@@ -788,8 +824,10 @@ class RailsAndSails(Rules):
             state.last["cards"].append(taken)  # type: ignore[index]
         else:
             state.last = {"seat": seat, "type": "draw", "cards": [taken]}
-        if not ends and not self._draw_options(state, second=True):
-            ends = True
+        if not ends and not (state.train_deck or state.ship_deck or any(
+            c is not None and c != WILD for c in state.face_up
+        )):
+            ends = True  # nothing left to take as a second card
         if ends:
             events += self._end_turn(state, i, progress=False)
         else:
