@@ -184,21 +184,27 @@ async def test_a_random_game_of_countdown_leaks_no_lucky_number(h: Harness, seed
     player = Player(h, rng, "countdown", countdown_slash)
     secrets = (await player.record()).state["secrets"]
     lucky = [re.compile(rf"(?<!\d){n}(?!\d)") for n in secrets.values()]
+    # every public message, the lobby included, is checked for the numbers
     checked = 0
     steps = 0
     while await player.step():
         steps += 1
         assert steps < 100
+        record = await player.record()
         for msg in h.channel_messages()[checked:]:
             visible = " ".join([msg.content] + [b.label or "" for b in msg.buttons])
             assert not any(p.search(visible) for p in lucky), msg.content
             assert "private" not in msg.content
-            if any(kind_of(b.custom_id) == "menu" for b in msg.buttons):
-                # every turn message: the board, who is next (pinged, and only them)
-                assert msg.files and msg.files[0].is_png
-                mentioned = [int(x) for x in re.findall(r"<@(\d+)>", msg.content)]
-                assert len(mentioned) == 1
-                assert msg.allowed_mentions["parse"] == [] and msg.allowed_mentions["users"] == mentioned  # type: ignore[index]  # noqa: E501
+        latest = h.channel_messages()[-1]
+        if record.status == "running":
+            # the turn message: the board, the buttons, who is next (pinged, and only them)
+            assert latest.files and latest.files[0].is_png
+            assert {kind_of(b.custom_id) for b in latest.buttons} >= {"act", "menu", "hand"}
+            [next_seat] = player.rules.to_act(player.rules.load(record.state))
+            next_user = next(s.user_id for s in record.seats if s.seat == next_seat)
+            assert re.findall(r"<@(\d+)>", latest.content) == [str(next_user)]
+            am = latest.allowed_mentions
+            assert am is not None and am["parse"] == [] and am["users"] == [next_user]
         checked = len(h.channel_messages())
     final = h.channel_messages()[-1]
     assert_final(h, final)

@@ -585,3 +585,22 @@ async def test_the_host_switches_the_game_language_mid_game(h: Harness) -> None:
     french = FakeUser(1, "x", "fr")
     assert msg.button(text(french, "button.play")).label != "Your move"
     assert text(french, "turn.waiting", who=f"<@{BOB.id}>") in msg.content
+
+
+async def test_moves_are_acknowledged_before_they_are_made(h: Harness) -> None:
+    """The defer goes out before the move is applied and the board rendered (3 s deadline)."""
+    turn = await open_table(h, ALICE, [BOB])
+    start = (await active(h)).version
+    seen: list[int] = []
+
+    async def watch(req: Request) -> None:
+        if req.template.endswith("/callback"):
+            seen.append((await active(h)).version)
+
+    h.hooks.append(watch)
+    await h.run(h.click(ALICE, turn, turn.button("Take 1").custom_id))  # type: ignore[arg-type]
+    await h.run(h.slash(BOB, "countdown take", n=1))
+    turn = h.channel_messages()[-1]
+    await h.run(h.click(ALICE, turn, turn.button("Your move").custom_id))  # type: ignore[arg-type]
+    assert seen == [start, start + 1, start + 2]
+    assert (await active(h)).version == start + 2
