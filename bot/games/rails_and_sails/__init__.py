@@ -162,10 +162,10 @@ class RailsUI(GameUI):
 
     def _keep_label(self, action: Action, view: View, t: Translator) -> str:
         ids = action["ids"]
-        names = " · ".join(ticket_text(i) for i in ids)
-        full = t("action.keep_tickets", tickets=names)
-        if len(full) <= MAX_LABEL:
-            return full
+        if len(ids) <= 2:  # short choices by name; longer ones by their number in the offer
+            full = t("action.keep_tickets", tickets=" · ".join(ticket_text(i) for i in ids))
+            if len(full) <= MAX_LABEL:
+                return full
         pending = [p["id"] for p in view.get("private", {}).get("pending_tickets", [])]
         numbers = ", ".join(str(pending.index(i) + 1) if i in pending else i for i in ids)
         points = sum(TICKETS_BY_ID[i].points[0] for i in ids if i in TICKETS_BY_ID)
