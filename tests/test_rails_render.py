@@ -317,3 +317,9 @@ def test_hand_lists_every_card_and_ticket(midgame) -> None:
 def test_legend_fits_in_every_language(lang: str) -> None:
     img = Image.new("RGB", (R.WIDTH, R.HEIGHT), R.PANEL_BG)
     assert R._draw_legend(img, lang) == 0
+
+
+def test_minimal_views_and_unknown_names_still_render() -> None:
+    view = {"game": "rails-and-sails", "seats": ["p1", "p2"], "to_act": ["p1"], "over": False}
+    assert decode(R.render_board(view, names={})).size == (R.WIDTH, R.HEIGHT)
+    assert decode(R.render_hand(view, "p1", names={})).width == R.HAND_W
