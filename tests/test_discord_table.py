@@ -520,7 +520,7 @@ async def test_the_scheduler_posts_reminders_and_plays_for_absent_players(fake_g
         mark = h.mark()
         loop = asyncio.create_task(h.bot._tick_loop())
         try:
-            for _ in range(200):
+            for _ in range(500):
                 if h.channel_messages(since=mark):
                     break
                 await asyncio.sleep(0.01)
@@ -530,7 +530,7 @@ async def test_the_scheduler_posts_reminders_and_plays_for_absent_players(fake_g
             # now Alice times out: the AI plays for her, and the turn passes to Bob
             await h.bot.store.set_deadlines(record.id, remind_at=None, timeout_at=time.time() - 1)
             mark = h.mark()
-            for _ in range(200):
+            for _ in range(500):
                 if h.channel_messages(since=mark):
                     break
                 await asyncio.sleep(0.01)
