@@ -6,6 +6,7 @@ import dataclasses
 import re
 from collections.abc import AsyncIterator
 
+import discord
 import pytest
 
 from bot.gameui import Command, Param
@@ -17,6 +18,7 @@ from tests.discord_harness import (
     EPHEMERAL,
     EVE,
     Harness,
+    Request,
     Sent,
     active,
     open_table,
@@ -218,3 +220,28 @@ async def test_autocomplete_without_a_running_game_returns_no_choices(hp: Harnes
     [cb] = h.callbacks_for(ask)
     assert cb.type == 8 and cb.choices == []
     assert h.channel_messages() == []
+
+
+async def test_a_player_who_blocks_dms_does_not_stop_the_game(h: Harness) -> None:
+    await h.run(h.slash(BOB, "game settings", dm=True))
+    await open_table(h, ALICE, [BOB])
+
+    def closed_dms(req: Request) -> Exception | None:
+        if req.template == "/channels/{channel_id}/messages" and req.path != f"/channels/{CHANNEL_ID}/messages":
+            return discord.Forbidden(_Resp(), {"code": 50007, "message": "Cannot send messages to this user"})
+        return None
+
+    h.failures.append(closed_dms)
+    mark = h.mark()
+    await h.run(h.slash(ALICE, "countdown take", n=2))
+    assert any(r.path == "/users/@me/channels" for r in h.requests[mark:])  # it tried
+    assert h.dms_for(BOB, since=mark) == []
+    [turn] = h.channel_messages(since=mark)
+    assert f"<@{BOB.id}>" in turn.content
+    assert [a.content for a in h.ephemeral_for(ALICE, since=mark)] == ["✅ Take 2"]
+    assert (await active(h)).state["counter"] == 13
+
+
+class _Resp:
+    status = 403
+    reason = "Forbidden"
