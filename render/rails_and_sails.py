@@ -98,7 +98,7 @@ START_GAP: dict[tuple[str, str], float] = {
 # ---------------------------------------------------------------------------
 TEXTS: dict[str, dict[str, str]] = {
     "en": {
-        "turn": "Turn {n}", "to_play": "{name} to play", "final": "Final round",
+        "turn": "Turn {n}", "to_play": "{name} to play", "second_card": "taking a second card", "final": "Final round",
         "setup_tickets": "Setup: everyone keeps at least 3 of 5 tickets",
         "setup_pieces": "Setup: everyone secretly picks 60 pieces", "over": "Game over", "winner": "Winner: {names}",
         "score": "Pts", "trains": "Trains", "ships": "Ships", "harbors": "Harbors", "cards": "Cards",
@@ -120,7 +120,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "colour.green": "green", "colour.red": "red", "colour.black": "black", "colour.white": "white",
     },
     "de": {
-        "turn": "Spielzug {n}", "to_play": "{name} ist dran", "final": "Letzte Runde",
+        "turn": "Spielzug {n}", "to_play": "{name} ist dran", "second_card": "nimmt eine zweite Karte",
+        "final": "Letzte Runde",
         "setup_tickets": "Vorbereitung: alle behalten mindestens 3 von 5 Zielkarten",
         "setup_pieces": "Vorbereitung: alle wählen geheim 60 Figuren", "over": "Spielende", "winner": "Sieg: {names}",
         "score": "Pkt", "trains": "Züge", "ships": "Schiffe", "harbors": "Häfen", "cards": "Karten",
@@ -143,7 +144,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "colour.white": "weiß",
     },
     "fr": {
-        "turn": "Tour {n}", "to_play": "À {name} de jouer", "final": "Dernier tour",
+        "turn": "Tour {n}", "to_play": "À {name} de jouer", "second_card": "prend une deuxième carte",
+        "final": "Dernier tour",
         "setup_tickets": "Mise en place : chacun garde au moins 3 destinations sur 5",
         "setup_pieces": "Mise en place : chacun choisit en secret 60 pions", "over": "Partie terminée",
         "winner": "Victoire : {names}", "score": "Pts", "trains": "Trains", "ships": "Bateaux", "harbors": "Ports",
@@ -879,8 +881,11 @@ def _draw_header(board: Image.Image, view: dict[str, Any], names: dict[str, str]
         if current is not None:
             draw_token(draw, (x + 16, cy), 16, idx.get(current, 0))
             x += 42
-            draw.text((x, cy), _fit(_t(lang, "to_play", name=names.get(current, current)), big, 760), font=big,
-                      fill=INK, anchor="lm")
+            text = _fit(_t(lang, "to_play", name=names.get(current, current)), big, 700)
+            draw.text((x, cy), text, font=big, fill=INK, anchor="lm")
+            if view.get("drawn"):
+                draw.text((x + big.getlength(text) + 16, cy), _t(lang, "second_card"), font=mid, fill=MUTED,
+                          anchor="lm")
     final = view.get("final_turns_left")
     if final:
         parts = [f"{names.get(s, s)} {n}" for s, n in final.items()]

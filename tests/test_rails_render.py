@@ -323,3 +323,14 @@ def test_minimal_views_and_unknown_names_still_render() -> None:
     view = {"game": "rails-and-sails", "seats": ["p1", "p2"], "to_act": ["p1"], "over": False}
     assert decode(R.render_board(view, names={})).size == (R.WIDTH, R.HEIGHT)
     assert decode(R.render_hand(view, "p1", names={})).width == R.HAND_W
+
+
+def test_header_says_when_a_second_card_is_being_taken(midgame) -> None:
+    rs, state = midgame
+    view = json.loads(json.dumps(rs.view(state, None)))
+    view["drawn"] = 0
+    plain = R.board_image(view, names=NAMES)
+    view["drawn"] = 1
+    second = R.board_image(view, names=NAMES)
+    header = (0, 0, R.WIDTH, R.MAP_TOP)
+    assert plain.crop(header).tobytes() != second.crop(header).tobytes()
