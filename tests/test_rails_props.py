@@ -108,7 +108,7 @@ def play_random(n: int, seed: int, checks: bool) -> tuple[RSState, list[tuple[st
     return s, log
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(n=st.integers(min_value=2, max_value=5), seed=st.integers(min_value=0, max_value=2**31))
 def test_random_games_terminate_conserve_cards_and_refuse_illegal(n, seed):
     s, log = play_random(n, seed, checks=True)
@@ -120,7 +120,7 @@ def test_random_games_terminate_conserve_cards_and_refuse_illegal(n, seed):
     assert R.to_act(s) == [] and all(R.legal_actions(s, x) == [] for x in s.seats)
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(n=st.integers(min_value=2, max_value=5), seed=st.integers(min_value=0, max_value=2**31))
 def test_replay_is_deterministic(n, seed):
     s, log = play_random(n, seed, checks=False)
@@ -131,7 +131,7 @@ def test_replay_is_deterministic(n, seed):
     assert R.dump(R.new_game(list(s.seats), seed)) == R.dump(R.new_game(list(s.seats), seed))
 
 
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(n=st.integers(min_value=2, max_value=5), seed=st.integers(min_value=0, max_value=2**31))
 def test_ai_games_finish_with_legal_moves(n, seed):
     seats = [f"p{i + 1}" for i in range(n)]
