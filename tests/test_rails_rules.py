@@ -686,3 +686,43 @@ def test_pass_only_when_nothing_else_possible():
     assert R.legal_actions(s, "p1") == [{"type": "pass"}]
     ev = R.apply(s, "p1", {"type": "pass"})
     assert ev[0]["type"] == "pass" and R.to_act(s) == ["p2"]
+
+
+def test_empty_face_up_place_refilled_when_discards_return():
+    from engine.games.rails_and_sails.rules import train_payment
+
+    s = started()
+    for pile in (s.train_deck, s.ship_deck):  # p2 holds every card of both decks
+        for card in pile:
+            s.hands[1][card] = s.hands[1].get(card, 0) + 1
+        pile.clear()
+    slot = next(k for k, c in enumerate(s.face_up) if c != "t:wild")
+    R.apply(s, "p1", {"type": "draw", "source": "face_up", "slot": slot, "refill": "none"})
+    assert s.face_up[slot] is None
+    if R.to_act(s) == ["p1"]:
+        R.apply(s, "p1", R.legal_actions(s, "p1")[0])
+    assert R.to_act(s) == ["p2"] and total_cards(s) == 140
+    empty = s.face_up.count(None)
+    cards = train_payment(s.hands[1], "red", 3, 0)
+    assert cards is not None
+    ev = R.apply(s, "p2", {"type": "claim", "route": "winnipeg-los_angeles-train", "cards": cards})
+    assert any(e["type"] == "reshuffle" for e in ev)
+    assert s.face_up.count(None) == max(0, empty - 3) and total_cards(s) == 140
+
+
+def test_stall_and_no_route_left_trigger_the_final_turns():
+    s = started(2)
+    s.idle = 40 * 2 - 1
+    ev = R.apply(s, "p1", {"type": "exchange", "trains": 1})
+    assert any(e["type"] == "final_round_stalled" for e in ev)
+    assert s.final_left == [2, 2]
+    s = started(2)
+    for r in ROUTES_BY_ID.values():
+        if r.id != "winnipeg-los_angeles-train" and r.id not in s.claimed and not (
+            r.double and r.double in s.claimed
+        ):
+            s.claimed[r.id] = 1
+    empty_hand(s, 0)
+    give(s, 0, "t:red", "t:red", "t:red")
+    ev = R.apply(s, "p1", {"type": "claim", "route": "winnipeg-los_angeles-train", "cards": ["t:red"] * 3})
+    assert any(e["type"] == "final_round_stalled" for e in ev)

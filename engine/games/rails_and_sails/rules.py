@@ -485,7 +485,7 @@ class RailsAndSails(Rules):
     def result(self, state: RSState) -> dict[str, Any]:
         if state.result is None:
             raise ValueError("the game is not over")
-        return state.result
+        return copy.deepcopy(state.result)
 
     def dump(self, state: RSState) -> dict[str, Any]:
         return asdict(state)
@@ -1172,7 +1172,7 @@ class RailsAndSails(Rules):
             },
             "last": dict(state.last) if state.last is not None else None,
             "chosen": chosen,
-            "result": state.result,
+            "result": copy.deepcopy(state.result) if state.result is not None else None,
         }
         if v["last"] is not None and "cards" in v["last"]:
             v["last"]["cards"] = list(v["last"]["cards"])
