@@ -280,11 +280,14 @@ class PassepartoutBot(discord.Client):
 
     async def handle_component(self, interaction: discord.Interaction, custom_id: str,
                                values: list[str] | None) -> None:
-        if not interaction.response.is_done():
-            await interaction.response.defer()
-        user, where = _user(interaction), _where(interaction)
-        replies = await self.service.guarded(user, self.service.component(user, where, custom_id, values))
-        await self.delivery.send(replies, interaction)
+        try:
+            if not interaction.response.is_done():
+                await interaction.response.defer()
+            user, where = _user(interaction), _where(interaction)
+            replies = await self.service.guarded(user, self.service.component(user, where, custom_id, values))
+            await self.delivery.send(replies, interaction)
+        except Exception as exc:  # never leave a click unanswered
+            await self.on_app_command_error(interaction, exc)
 
     async def _tick_loop(self) -> None:
         await self.wait_until_ready()

@@ -199,8 +199,6 @@ async def test_an_unexpected_error_in_a_command_is_apologised_for_privately(
     h.errors.records.clear()
 
 
-@pytest.mark.xfail(strict=True, reason="an exception outside the service's safety net in a button handler is only "
-                                       "logged by discord.py: the user gets no answer at all")
 async def test_an_unexpected_error_in_a_button_is_apologised_for_privately(
         h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     from tests.discord_harness import ALICE, BOB, open_table, refusal
