@@ -571,14 +571,16 @@ def _draw_world(img: Image.Image, cut: float) -> None:
                 draw.line((pts[i], pts[j]), fill=LAND_EDGE, width=edge_w)
 
 
-def _wrap_arrow(draw: ImageDraw.ImageDraw, x: float, y: float, direction: int, colour: str, scale: float) -> None:
+def _wrap_arrow(draw: ImageDraw.ImageDraw, x: float, y: float, direction: int, colour: str | tuple[int, int, int],
+                scale: float) -> None:
     """A chevron at the map edge: the route goes on at the other side."""
     s = scale
     tip = x * s
     back = (x - direction * 16) * s
     h = 9 * s
+    fill = colour if isinstance(colour, tuple) else ROUTE_COLOURS.get(colour, (168, 168, 168))
     draw.polygon([(tip, y * s), (back, y * s - h), (back + direction * 5 * s, y * s), (back, y * s + h)],
-                 fill=ROUTE_COLOURS.get(colour, (168, 168, 168)), outline=(30, 30, 30), width=max(1, round(s * 1.2)))
+                 fill=fill, outline=(30, 30, 30), width=max(1, round(s * 1.2)))
 
 
 def _edge_crossings(g: RouteGeom) -> list[tuple[float, float, int]]:
@@ -1239,6 +1241,11 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
             continue
         for x0, y0, sprite in _claimed_sprite(route_id, idx.get(seat, 0)):
             board.paste(sprite, (x0, y0), sprite)
+        g = geom.routes[route_id]
+        if g.wraps:
+            arrows = ImageDraw.Draw(board)
+            for x, y, direction in _edge_crossings(g):
+                _wrap_arrow(arrows, x, y, direction, player_style(idx.get(seat, 0))[0], 1.0)
     if last.get("type") == "claim" and last.get("route") in geom.routes:
         _highlight_route(board, last["route"], idx.get(last.get("seat"), 0))
     draw = ImageDraw.Draw(board)
