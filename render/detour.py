@@ -43,11 +43,13 @@ TEXT: dict[str, dict[str, str]] = {
         "over": "Game over: {names} wins", "over_pl": "Game over: {names} win", "chosen": "has chosen",
         "waiting": "choosing…", "blocked": "BLOCKED", "first": "1st", "days": "{n} days to go", "home": "HOME",
         "move": "Move", "block": "Block", "detour": "Detour", "backward": "Backward", "moveonly": "Move only",
-        "played": "played", "in_hand": "in hand", "this_round": "this round", "blue_area": "Detour here: Move + Action",
+        "played": "played", "in_hand": "in hand", "blue_area": "Detour here: Move + Action",
         "back": "{n} days back to London", "days_legend": "numbers = days per connection",
         "blue": "blue", "orange": "orange", "green": "green", "purple": "purple", "hand_title": "{name}: your cards",
         "chosen_now": "chosen", "plus": "+ move {n}", "blue_bonus": "+ move 6 on the blue area",
-        "no_action": "no action", "next": "next: {cards}",
+        "no_action": "no action",
+        "rule1": "the other colour is on map card 4 (rule 1)",
+        "rule2": "the last pawn on the track is the other player's (rule 2)",
     },
     "de": {
         "title": "In 80 Welten um die Erde", "round": "Runde {n}", "card": "Kartenteil {n}",
@@ -55,11 +57,13 @@ TEXT: dict[str, dict[str, str]] = {
         "over": "Spielende: {names} gewinnt", "over_pl": "Spielende: {names} gewinnen", "chosen": "hat gewählt",
         "waiting": "wählt…", "blocked": "BLOCKIERT", "first": "1.", "days": "noch {n} Tage", "home": "ZIEL",
         "move": "Zug", "block": "Blockade", "detour": "Umweg", "backward": "Zurück", "moveonly": "Nur Zug",
-        "played": "gespielt", "in_hand": "auf der Hand", "this_round": "diese Runde",
+        "played": "gespielt", "in_hand": "auf der Hand",
         "blue_area": "Umweg hier: Zug + Aktion", "back": "{n} Tage zurück nach London",
         "days_legend": "Zahlen = Tage pro Verbindung", "blue": "blau", "orange": "orange", "green": "grün",
         "purple": "lila", "hand_title": "{name}: deine Karten", "chosen_now": "gewählt", "plus": "+ Zug {n}",
-        "blue_bonus": "+ Zug 6 im blauen Bereich", "no_action": "keine Aktion", "next": "danach: {cards}",
+        "blue_bonus": "+ Zug 6 im blauen Bereich", "no_action": "keine Aktion",
+        "rule1": "die andere Farbe steht auf Kartenteil 4 (Regel 1)",
+        "rule2": "die hinterste Figur gehört der anderen Person (Regel 2)",
     },
     "fr": {
         "title": "Le tour des mondes en 80 jours", "round": "Manche {n}", "card": "Carte {n}",
@@ -68,11 +72,13 @@ TEXT: dict[str, dict[str, str]] = {
         "chosen": "a choisi", "waiting": "choisit…", "blocked": "BLOQUÉ", "first": "1er",
         "days": "encore {n} jours", "home": "ARRIVÉE", "move": "Avancer", "block": "Blocage", "detour": "Détour",
         "backward": "Recul", "moveonly": "Avancer seul", "played": "jouée", "in_hand": "en main",
-        "this_round": "cette manche", "blue_area": "Détour ici : avancer + action",
+        "blue_area": "Détour ici : avancer + action",
         "back": "{n} jours de retour à Londres", "days_legend": "chiffres = jours par liaison",
         "blue": "bleu", "orange": "orange", "green": "vert", "purple": "violet",
         "hand_title": "{name} : vos cartes", "chosen_now": "choisie", "plus": "+ avancer de {n}",
-        "blue_bonus": "+ avancer de 6 en zone bleue", "no_action": "sans action", "next": "ensuite : {cards}",
+        "blue_bonus": "+ avancer de 6 en zone bleue", "no_action": "sans action",
+        "rule1": "l'autre couleur est sur la carte 4 (règle 1)",
+        "rule2": "le dernier pion de la piste est à l'adversaire (règle 2)",
     },
 }
 
@@ -264,9 +270,14 @@ def _card_chip(d: ImageDraw.ImageDraw, x: int, y: int, value: int, state: str) -
 def _status_line(view: dict[str, Any], names: dict[str, str], lang: str) -> str:
     pawns = view["pawns"]
     if view.get("over"):
-        winners = (view.get("result") or {}).get("winners", [])
+        result = view.get("result") or {}
+        winners = result.get("winners", [])
         label = ", ".join(names.get(s, s) for s in winners)
-        return _t(lang, "over" if len(winners) == 1 else "over_pl", names=label)
+        text = _t(lang, "over" if len(winners) == 1 else "over_pl", names=label)
+        rule = (result.get("ranking") or [{}])[0].get("rule")
+        if rule in (1, 2):  # the 2-player win condition that decided it
+            text += " — " + _t(lang, f"rule{rule}")
+        return text
     if view.get("phase") == "resolve" and view.get("resolving"):
         r = view["resolving"]
         pawn = next(p for p in pawns if p["colour"] == r["colour"])

@@ -542,3 +542,12 @@ def test_dump_load_round_trip_mid_game() -> None:
     RULES.apply(s, "p3", {"type": "choose", "card": 6})
     data = json.loads(json.dumps(RULES.dump(s)))
     assert RULES.load(data) == s
+
+
+def test_two_players_game_over_event_names_the_deciding_rule() -> None:
+    s = RULES.new_game(["p1", "p2"], 9)
+    s.pos = [LIVERPOOL, YOKOHAMA, OMAHA, MIDWAY]
+    s.phase, s.chosen, s.queue = "resolve", [10, 5, 5, 5], [0]
+    events = act(s, {"type": "move"})
+    over = events[-1]
+    assert over["type"] == "game_over" and over["rule"] == 1 and over["winner"] == "p1"

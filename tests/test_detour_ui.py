@@ -136,3 +136,14 @@ def test_catalogs_have_the_platform_keys() -> None:
                 assert len(data["cmd"][f"{command.name}.{param.name}"]) <= 100
         assert set(data["choice"]["card"]) == {"10", "8", "6", "5"}
     assert match_action([], type="move") is None
+
+
+def test_two_player_game_over_line_explains_the_rule() -> None:
+    names = {"p1": "Alice", "p2": "Bob"}
+    for rule in (1, 2):
+        ev = {"type": "game_over", "winners": ["p2"], "round": 9, "rule": rule, "winner": "p2"}
+        for lang in ("en", "de", "fr"):
+            line = UI.event_text(ev, names, UI.translator(lang))
+            assert "Bob" in line and "9" in line and "{" not in line
+    assert "Bob" not in UI.event_text({"type": "game_over", "winners": ["p2"], "round": 9}, names,
+                                      UI.translator("en"))

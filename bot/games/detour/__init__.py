@@ -121,9 +121,8 @@ class DetourUI(GameUI):
         kind = event.get("type")
         two = len(names) == 2  # `names` holds the game's seats; two seats = two colours each
         who = pawn_name(event.get("seat", ""), event.get("colour"), names, t, two)
-        if kind == "chose":
-            return t("event.chose_colour" if two else "event.chose", seat=who,
-                     colour=t(f"colour.{event.get('colour')}"))
+        if kind == "chose":  # with two colours `who` already names the colour
+            return t("event.chose", seat=who)
         if kind == "reveal":
             parts = [t("event.reveal_card", seat=pawn_name(c["seat"], c["colour"], names, t, two), card=c["card"])
                      for c in event["cards"]]
@@ -156,6 +155,9 @@ class DetourUI(GameUI):
                 text += " " + t("event.refill")
             return text
         if kind == "game_over":
+            if event.get("rule") in (1, 2):
+                winner = names.get(event["winner"], event["winner"])
+                return t(f"event.game_over_rule{event['rule']}", round=event["round"], winner=winner)
             return t("event.game_over", round=event["round"])
         return None
 

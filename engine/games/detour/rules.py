@@ -340,7 +340,11 @@ class DetourRules(Rules):
         if state.arrivals:
             state.phase = OVER
             res = self.result(state)
-            events.append({"type": "game_over", "winners": res["winners"], "round": state.round})
+            ev = {"type": "game_over", "winners": res["winners"], "round": state.round}
+            if len(state.seats) == 2:  # which 2-player win condition decided it
+                ev["rule"] = res["ranking"][0]["rule"]
+                ev["winner"] = res["winners"][0]
+            events.append(ev)
             return
         state.first = (state.first + 1) % n
         state.round += 1
