@@ -147,3 +147,12 @@ def test_two_player_game_over_line_explains_the_rule() -> None:
             assert "Bob" in line and "9" in line and "{" not in line
     assert "Bob" not in UI.event_text({"type": "game_over", "winners": ["p2"], "round": 9}, names,
                                       UI.translator("en"))
+
+
+def test_quick_buttons() -> None:
+    s = RULES.new_game(["p1", "p2", "p3"], 1)
+    legal = RULES.legal_actions(s, "p1")
+    assert UI.quick_actions(legal, RULES.view(s, None)) == legal  # the four cards
+    s2 = RULES.new_game(["p1", "p2"], 1)
+    assert UI.quick_actions(RULES.legal_actions(s2, "p1"), RULES.view(s2, None)) == []
+    assert {UI.menu_group(a) for a in RULES.legal_actions(s2, "p1")} == {"choose_blue", "choose_green"}

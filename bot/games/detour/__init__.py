@@ -111,6 +111,14 @@ class DetourUI(GameUI):
                 return M.IS_BLUE[p["space"]] and not p["blocked"]
         return False
 
+    def quick_actions(self, legal: list[Action], view: View) -> list[Action]:
+        """Turn-message buttons are shared by everyone who is to act. Choosing a card is the same
+        action for every seat with 3-4 players, so one "Play 8" button serves all of them; with two
+        players each colour's cards are different actions, so they stay in each player's menu."""
+        if any(a["type"] == "choose" and "colour" in a for a in legal):
+            return []
+        return super().quick_actions(legal, view)
+
     def menu_group(self, action: Action) -> str:
         if action["type"] == "choose" and action.get("colour"):
             return f"choose_{action['colour']}"
