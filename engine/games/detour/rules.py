@@ -270,7 +270,7 @@ class DetourRules(Rules):
         end = _DEST[start][days]
         state.pos[p] = end
         ev = {"type": "move", "seat": state.seats[state.owner[p]], "colour": COLOURS[p], "card": card,
-              "days": days, "used": M.DIST[start] - M.DIST[end] if end != start else 0,
+              "days": days, "used": M.DIST[start] - M.DIST[end],
               "from": start, "to": end}
         events.append(ev)
         if end == _FIN:
