@@ -624,7 +624,7 @@ def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float,
     return w * h if w > 0 and h > 0 else 0.0
 
 
-LABEL_FONT = 19
+LABEL_FONT = 21
 
 
 def _place_labels(geom: Geometry, lang: str) -> dict[str, tuple[float, float, str]]:
