@@ -276,3 +276,15 @@ async def test_closed_store_refuses_work(tmp_path: Path) -> None:
     await s.close()
     with pytest.raises(StoreError, match="not open"):
         await s.active_game(1)
+
+
+@pytest.mark.parametrize(("durable", "level"), [(False, 1), (True, 2)])  # NORMAL, FULL
+async def test_durable_selects_the_synchronous_level(tmp_path: Path, durable: bool, level: int) -> None:
+    s = await open_store(tmp_path / "sync.sqlite3", durable=durable)
+    try:
+        row = await (await s.db.execute("PRAGMA synchronous")).fetchone()
+        assert row[0] == level
+        timeout = await (await s.db.execute("PRAGMA busy_timeout")).fetchone()
+        assert timeout[0] >= 1000  # concurrent writers wait instead of failing at once
+    finally:
+        await s.close()
