@@ -116,21 +116,23 @@ def space_xy(space: int) -> tuple[int, int]:
     return (x, SIDE_Y if M.SIDE_OF[space] >= 0 else MAIN_Y)
 
 
-def _path_points(frm: int, to: int) -> list[tuple[int, int]]:
-    """Board points of a forward walk frm -> to (falls back to a straight line)."""
+def _path_points(frm: int, to: int, off: int) -> list[tuple[int, int]]:
+    """Board points of a forward walk frm -> to, `off` pixels below the track (inside the
+    last leg's bend on the way home), so the arrow never hides the costs on the track."""
     pts = [space_xy(frm)]
     at, guard = frm, 0
     while at != to and at != M.FIN and guard < 40:
         nxt = M.NEXT[at]
         if nxt == M.FIN:
             lx, _ = space_xy(at)
-            pts += [(lx + 45, MAIN_Y), (lx + 45, ROUTE_Y), (_col_x(0), ROUTE_Y)]
+            inner = 45 - off // 2
+            pts += [(lx + inner, MAIN_Y), (lx + inner, ROUTE_Y - off), (_col_x(0) + 44, ROUTE_Y - off)]
         else:
             pts.append(space_xy(nxt))
         at, guard = nxt, guard + 1
     if at != to:
-        return [space_xy(frm), space_xy(to)]
-    return pts
+        pts = [space_xy(frm), space_xy(to)]
+    return [(x, y + off) if y in (MAIN_Y, SIDE_Y) else (x, y) for x, y in pts]
 
 
 def _badge(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, *, fill=(255, 255, 255),
@@ -297,10 +299,8 @@ def _draw_events(d: ImageDraw.ImageDraw, view: dict[str, Any], events: list[dict
         frm, to = ev["from"], ev["to"]
         if t == "move":
             colour = player_style(colour_index.get(ev.get("colour"), 0))[0]
-            pts = _path_points(frm, to)
-            off = 32 + 9 * (lane % 4)
+            pts = _path_points(frm, to, 32 + 9 * (lane % 4))
             lane += 1
-            pts = [(x, y + off) if y in (MAIN_Y, SIDE_Y) else (x, y) for x, y in pts]
             d.line(pts, fill=colour, width=7, joint="curve")
             if len(pts) >= 2:
                 _arrow_head(d, pts[-2], pts[-1], colour, 20)
