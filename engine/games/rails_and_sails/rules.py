@@ -625,7 +625,8 @@ class RailsAndSails(Rules):
             seen: list[tuple[str, ...]] = []
             for c in COLOURS:
                 if kind == "train":
-                    if tcount[c] + wild < length - rough:
+                    # colours without a card only repeat the all-wilds payment added below
+                    if (not tcount[c] and not rough) or tcount[c] + wild < length - rough:
                         continue
                     if rough:
                         found = train_payment(hand, c, length, rough)
@@ -634,6 +635,8 @@ class RailsAndSails(Rules):
                         one = _train_plain_payment(c, get(TRAIN_PLAIN[c], 0), get(TRAIN_HARBOR[c], 0), wild, length)
                     found_all = (one,) if one is not None else ()
                 else:
+                    if not get(SHIP_SINGLE[c], 0) and not get(SHIP_DOUBLE[c], 0):
+                        continue
                     found_all = _ship_options(c, get(SHIP_SINGLE[c], 0), get(SHIP_DOUBLE[c], 0), wild, length)
                 for cards in found_all:
                     if cards not in seen:
