@@ -11,6 +11,7 @@ from bot.i18n import Translator
 from engine import Action, Event, View
 from engine.games.detour import mapdata as M
 from engine.games.detour.rules import COLOURS
+from render.common import PLAYER_LETTERS
 
 CARD_KIND = {10: "move_only", 8: "block", 6: "detour", 5: "backward"}
 MAX_LABEL = 80
@@ -100,7 +101,7 @@ class DetourUI(GameUI):
         for p in view.get("pawns", []):
             if p["seat"] == action.get("target") and (
                     action.get("target_colour") is None or p["colour"] == action.get("target_colour")):
-                return {"colour": p["colour"], "letter": "ABCD"[p["index"]], "space": p["space"]}
+                return {"colour": p["colour"], "letter": PLAYER_LETTERS[p["index"]], "space": p["space"]}
         return None
 
     @staticmethod
