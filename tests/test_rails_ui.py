@@ -40,6 +40,7 @@ def test_catalogs_same_keys_and_translated():
     assert len(same_fr) < len(en) * 0.1, same_fr
     for cat in (en, de, fr):
         assert len(cat["rules"]) <= 3500
+        assert 0 < len(cat["group"]) <= 100 and cat["title"] == "Rails & Sails"
         for cmd in UI.commands:
             assert 0 < len(cat[f"cmd.{cmd.name}"]) <= 100
             for p in cmd.params:
@@ -76,6 +77,7 @@ def test_labels_and_events_in_random_games():
             assert len(set(labels)) == len(labels)
             assert all("{" not in x for x in labels), labels
             assert len(UI.quick_actions(legal, R.view(s, None))) <= 4
+            assert all(t.has(f"group.{UI.menu_group(x)}") for x in legal)
             action = R.ai_action(s, seat) if steps % 3 else legal[rng.below(len(legal))]
             for e in R.apply(s, seat, action):
                 text = UI.event_text(e, NAMES, t)
