@@ -37,6 +37,7 @@ def broken_variants(action: dict, s: RSState) -> list[dict]:
     elif kind == "draw" and action["source"] == "face_up":
         out.append({**action, "slot": 6})
         out.append({**action, "refill": "both"})
+        out.append({**action, "card": "t:nothing"})
     elif kind == "keep_tickets":
         out.append({**action, "ids": []})
         out.append({**action, "ids": ["not-a-ticket"]})

@@ -160,7 +160,10 @@ def test_take_face_up_refill_from_chosen_deck_then_second_card():
     s = started()
     place_face_up(s, 0, "t:red")
     top_ship = s.ship_deck[-1]
-    ev = R.apply(s, "p1", {"type": "draw", "source": "face_up", "slot": 0, "refill": "ship"})
+    refused(s, "p1", {"type": "draw", "source": "face_up", "slot": 0, "card": "t:green", "refill": "ship"},
+            "card_gone")
+    refused(s, "p1", {"type": "draw", "source": "face_up", "slot": 0, "refill": "ship"}, "malformed")
+    ev = R.apply(s, "p1", {"type": "draw", "source": "face_up", "slot": 0, "card": "t:red", "refill": "ship"})
     assert s.hands[0]["t:red"] >= 1 and s.face_up[0] == top_ship
     assert ev[0]["type"] == "take_face_up" and ev[0]["new"] == top_ship
     assert R.to_act(s) == ["p1"] and s.drawn == 1
@@ -177,11 +180,12 @@ def test_face_up_wild_first_ends_turn_and_never_second():
     R.apply(s, "p1", {"type": "draw", "source": "train_deck"})
     assert s.drawn == 1
     assert not any(a.get("slot") == 0 for a in R.legal_actions(s, "p1"))
-    refused(s, "p1", {"type": "draw", "source": "face_up", "slot": 0, "refill": "train"}, "wild_second")
+    refused(s, "p1", {"type": "draw", "source": "face_up", "slot": 0, "card": "t:wild", "refill": "train"},
+            "wild_second")
     R.apply(s, "p1", {"type": "draw", "source": "ship_deck"})
     # p2 takes the face-up wild: the turn ends at once
     assert s.face_up[0] == "t:wild"
-    R.apply(s, "p2", {"type": "draw", "source": "face_up", "slot": 0, "refill": "ship"})
+    R.apply(s, "p2", {"type": "draw", "source": "face_up", "slot": 0, "card": "t:wild", "refill": "ship"})
     assert R.to_act(s) == ["p1"]
 
 
@@ -202,7 +206,7 @@ def test_three_face_up_wilds_reset_display():
     for card in ("t:green", "t:black", "t:purple", "t:wild"):  # the refill (a wild), then the new layout
         to_top(s, card)
     assert total_cards(s) == 140
-    ev = R.apply(s, "p1", {"type": "draw", "source": "face_up", "slot": 2, "refill": "train"})
+    ev = R.apply(s, "p1", {"type": "draw", "source": "face_up", "slot": 2, "card": "t:red", "refill": "train"})
     assert any(e["type"] == "face_up_reset" for e in ev)
     assert s.face_up[:3] == ["t:purple", "t:black", "t:green"]
     assert s.train_discard.count("t:wild") == 3 and total_cards(s) == 140
@@ -247,7 +251,8 @@ def test_nothing_to_take_is_not_offered():
     assert total_cards(s) == 140
     assert not [a for a in R.legal_actions(s, "p1") if a["type"] == "draw"]
     refused(s, "p1", {"type": "draw", "source": "train_deck"}, "deck_empty")
-    refused(s, "p1", {"type": "draw", "source": "face_up", "slot": 0, "refill": "none"}, "empty_slot")
+    refused(s, "p1", {"type": "draw", "source": "face_up", "slot": 0, "card": "t:red", "refill": "none"},
+            "empty_slot")
 
 
 def test_refill_none_when_both_decks_empty():
@@ -259,7 +264,7 @@ def test_refill_none_when_both_decks_empty():
     acts = [a for a in R.legal_actions(s, "p1") if a["type"] == "draw"]
     assert acts and all(a["source"] == "face_up" and a["refill"] == "none" for a in acts)
     slot = next(a["slot"] for a in acts if s.face_up[a["slot"]] != "t:wild")
-    R.apply(s, "p1", {"type": "draw", "source": "face_up", "slot": slot, "refill": "none"})
+    R.apply(s, "p1", {"type": "draw", "source": "face_up", "slot": slot, "card": s.face_up[slot], "refill": "none"})
     assert s.face_up[slot] is None and total_cards(s) == 140
 
 
@@ -654,8 +659,10 @@ def test_malformed_actions_refused():
     s = started()
     refused(s, "p1", {"type": "fly"}, "unknown_action")
     refused(s, "p1", {"type": "draw", "source": "sky"}, "bad_source")
-    refused(s, "p1", {"type": "draw", "source": "face_up", "slot": 9, "refill": "train"}, "bad_slot")
-    refused(s, "p1", {"type": "draw", "source": "face_up", "slot": 1, "refill": "moon"}, "malformed")
+    refused(s, "p1", {"type": "draw", "source": "face_up", "slot": 9, "card": "t:red", "refill": "train"},
+            "bad_slot")
+    refused(s, "p1", {"type": "draw", "source": "face_up", "slot": 1, "card": s.face_up[1], "refill": "moon"},
+            "malformed")
     refused(s, "p1", {"type": "draw", "source": "train_deck", "extra": 1}, "malformed")
     refused(s, "p1", {"type": "claim", "route": "nowhere", "cards": []}, "unknown_route")
     refused(s, "p1", {"type": "claim", "route": "winnipeg-los_angeles-train", "cards": "t:red"}, "malformed")
@@ -697,7 +704,7 @@ def test_empty_face_up_place_refilled_when_discards_return():
             s.hands[1][card] = s.hands[1].get(card, 0) + 1
         pile.clear()
     slot = next(k for k, c in enumerate(s.face_up) if c != "t:wild")
-    R.apply(s, "p1", {"type": "draw", "source": "face_up", "slot": slot, "refill": "none"})
+    R.apply(s, "p1", {"type": "draw", "source": "face_up", "slot": slot, "card": s.face_up[slot], "refill": "none"})
     assert s.face_up[slot] is None
     if R.to_act(s) == ["p1"]:
         R.apply(s, "p1", R.legal_actions(s, "p1")[0])

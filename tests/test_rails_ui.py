@@ -115,7 +115,7 @@ def test_commands_build_engine_actions():
     draw = next(c for c in UI.commands if c.name == "draw")
     assert draw.build({"source": "train_deck"}, legal) == {"type": "draw", "source": "train_deck"}
     slot_action = draw.build({"source": "face_up", "slot": 2, "refill": "ship"}, legal)
-    assert slot_action == {"type": "draw", "source": "face_up", "slot": 1, "refill": "ship"}
+    assert slot_action == {"type": "draw", "source": "face_up", "slot": 1, "card": s.face_up[1], "refill": "ship"}
     claim = next(c for c in UI.commands if c.name == "claim")
     claims = [a for a in legal if a["type"] == "claim"]
     if claims:

@@ -132,7 +132,7 @@ class RailsUI(GameUI):
         kind = action.get("type")
         if kind == "draw":
             if action["source"] == "face_up":
-                card = view.get("face_up", [None] * 6)[action["slot"]]
+                card = action.get("card")
                 refill = action["refill"]
                 key = "action.draw_face_up" if refill != "none" else "action.draw_face_up_norefill"
                 return _trim(t(key, card=card_text(card, t), slot=action["slot"] + 1,
@@ -253,13 +253,12 @@ class RailsUI(GameUI):
     def quick_actions(self, legal: list[Action], view: View) -> list[Action]:
         """Blind draws first, then face-up cards (refilled from the deck of the same kind)."""
         out = [a for a in legal if a["type"] == "draw" and a["source"] != "face_up"]
-        face_up = view.get("face_up") or []
         for a in legal:
             if len(out) >= 4:
                 break
             if a["type"] != "draw" or a["source"] != "face_up":
                 continue
-            card = face_up[a["slot"]] if a["slot"] < len(face_up) else None
+            card = a.get("card")
             same = "train" if card and card.startswith("t:") else "ship"
             if a["refill"] in (same, "none") and card != "t:wild":
                 out.append(a)

@@ -538,7 +538,7 @@ class RailsAndSails(Rules):
             if card is None or (second and card == WILD):
                 continue
             for refill in refills:
-                acts.append({"type": "draw", "source": "face_up", "slot": slot, "refill": refill})
+                acts.append({"type": "draw", "source": "face_up", "slot": slot, "card": card, "refill": refill})
         if state.train_deck:
             acts.append({"type": "draw", "source": "train_deck"})
         if state.ship_deck:
@@ -785,7 +785,7 @@ class RailsAndSails(Rules):
         second = state.drawn == 1
         events: list[Event] = []
         if source == "face_up":
-            _keys(action, {"type", "source", "slot", "refill"})
+            _keys(action, {"type", "source", "slot", "card", "refill"})
             slot = action["slot"]
             refill = action["refill"]
             if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot < 6:
@@ -793,6 +793,8 @@ class RailsAndSails(Rules):
             card = state.face_up[slot]
             if card is None:
                 raise IllegalAction("empty_slot", "There is no card in that place.")
+            if action["card"] != card:  # the action names the card, so a stale choice cannot take another one
+                raise IllegalAction("card_gone", "That card is no longer on display.")
             if card == WILD and second:
                 raise IllegalAction("wild_second", "A face-up wild can only be taken as your first card.")
             decks = [k for k, d in (("train", state.train_deck), ("ship", state.ship_deck)) if d]
