@@ -334,3 +334,19 @@ def test_header_says_when_a_second_card_is_being_taken(midgame) -> None:
     second = R.board_image(view, names=NAMES)
     header = (0, 0, R.WIDTH, R.MAP_TOP)
     assert plain.crop(header).tobytes() != second.crop(header).tobytes()
+
+
+def test_labels_sit_next_to_their_own_city_and_cover_no_city() -> None:
+    geom = R.geometry()
+    f = R.font(R.LABEL_FONT, "semibold")
+    for lang in ("en", "de", "fr"):
+        for cid, (x, y, text) in R._place_labels(geom, lang).items():
+            w = f.getlength(text)
+            box = (x - w / 2, y - R.LABEL_FONT / 2, x + w / 2, y + R.LABEL_FONT / 2)
+            cx, cy = geom.nodes[cid]
+            gap_x = max(box[0] - cx, 0, cx - box[2])
+            gap_y = max(box[1] - cy, 0, cy - box[3])
+            assert (gap_x ** 2 + gap_y ** 2) ** 0.5 < 40, (lang, cid)
+            for other, (ox, oy) in geom.nodes.items():
+                inside = box[0] - 7 < ox < box[2] + 7 and box[1] - 7 < oy < box[3] + 7
+                assert not inside, (lang, cid, other)
