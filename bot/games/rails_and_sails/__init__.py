@@ -166,8 +166,10 @@ class RailsUI(GameUI):
             full = t("action.keep_tickets", tickets=" · ".join(ticket_text(i) for i in ids))
             if len(full) <= MAX_LABEL:
                 return full
-        pending = [p["id"] for p in view.get("private", {}).get("pending_tickets", [])]
-        numbers = ", ".join(str(pending.index(i) + 1) if i in pending else i for i in ids)
+        pending = [p["id"] for p in (view.get("private") or {}).get("pending_tickets", [])]
+        if not all(i in pending for i in ids):  # e.g. the acknowledgement, written after the choice
+            return _trim(t("action.keep_tickets", tickets=" · ".join(ticket_text(i) for i in ids)))
+        numbers = ", ".join(str(pending.index(i) + 1) for i in ids)
         points = sum(TICKETS_BY_ID[i].points[0] for i in ids if i in TICKETS_BY_ID)
         return _trim(t("action.keep_numbers", numbers=numbers, count=len(ids), points=points))
 
