@@ -1223,6 +1223,9 @@ def render_board(view: dict[str, Any], *, names: dict[str, str], lang: str = "en
 
 def board_image(view: dict[str, Any], *, names: dict[str, str], lang: str = "en",
                 events: list[dict[str, Any]] | None = None) -> Image.Image:
+    """The board as a Pillow image (RGB). `events` is accepted for the renderer contract but
+    not needed: the view's own `last` says what to highlight."""
+    del events
     lang = lang if lang in TEXTS else "en"
     board = _static(lang).copy()
     geom = geometry()
