@@ -406,7 +406,7 @@ async def _run_model(ops: list[tuple[str, Any]]) -> None:
         await s.close()
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ops=OPS)
 def test_random_operation_sequences_match_the_model(ops: list[tuple[str, Any]]) -> None:
     asyncio.run(_run_model(ops))
