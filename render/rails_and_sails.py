@@ -236,20 +236,22 @@ class Geometry:
 
 
 def _choose_cut(md: Any) -> float:
-    """The longitude of the map's left edge: the middle of the widest Pacific gap that
-    puts exactly the routes flagged `wraps` across the edge."""
+    """The longitude of the map's left edge: the data's own seam (`SEAM_LON`) when it puts
+    exactly the routes flagged `wraps` across the edge, else the middle of the widest gap
+    that does."""
     lons = {**{c.id: c.lon for c in md.CITIES.values()}, **{k: v[0] for k, v in md.WAYPOINTS.items()}}
-    feasible = []
-    for cut10 in range(-1800, 1800, 5):
-        cut = cut10 / 10
-        ok = True
+
+    def consistent(cut: float) -> bool:
         for r in md.ROUTES:
             xa, xb = (lons[r.a] - cut) % 360, (lons[r.b] - cut) % 360
-            crosses = abs(xa - xb) > 180
-            if crosses != bool(r.wraps):
-                ok = False
-                break
-        feasible.append(ok)
+            if (abs(xa - xb) > 180) != bool(r.wraps):
+                return False
+        return True
+
+    seam = getattr(md, "SEAM_LON", None)
+    if isinstance(seam, (int, float)) and consistent(float(seam)):
+        return float(seam)
+    feasible = [consistent(cut10 / 10) for cut10 in range(-1800, 1800, 5)]
     best, best_len, start = -138.0, -1, None
     n = len(feasible)
     for i in range(n + 1):
