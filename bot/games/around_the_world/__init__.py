@@ -1,0 +1,311 @@
+"""Presentation of around-the-world (Around the World in 80 Days): the `/atw` command group,
+labels, channel lines, status and hand texts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot.gameui import Command, GameUI, Param, match_action
+from bot.i18n import Translator
+from engine import Action, Event, View
+from engine.games.around_the_world import data as D
+from engine.games.around_the_world.rules import leg_days
+
+MAX_LABEL = 80
+ICON = {"ship": "🚢", "train": "🚂"}
+
+
+def _trim(text: str, n: int = MAX_LABEL) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def city(loc: str | int, t: Translator) -> str:
+    name = D.LOCATIONS[loc] if isinstance(loc, int) else loc
+    key = f"city.{name}"
+    return t(key) if t.has(key) else name.replace("_", " ").title()
+
+
+def card(c: str) -> str:
+    """A travel card as 🚢7 / 🚂3 (an event card id is returned unchanged)."""
+    info = D.CARD_INFO.get(c)
+    return f"{ICON[info[0]]}{info[1]}" if info else c
+
+
+def cards_text(cards: list[str]) -> str:
+    return " + ".join(card(c) for c in cards)
+
+
+def event_name(e: str, t: Translator) -> str:
+    key = f"card.{e}"
+    return t(key) if t.has(key) else e
+
+
+def any_card(c: str, t: Translator) -> str:
+    return card(c) if c in D.CARD_INFO else event_name(c, t)
+
+
+def _destination(view: View, seat: str | None) -> str | None:
+    if not seat:
+        return None
+    pos = view["positions"].get(seat, 0)
+    return D.LOCATIONS[(pos + 1) % len(D.LOCATIONS)]
+
+
+# -- command builders ------------------------------------------------------------------------------
+def _pick(name: str, need: str | None = None):
+    def build(values: dict[str, Any], legal: list[Action]) -> Action | None:
+        picked = values.get(name)
+        if not isinstance(picked, dict) or picked not in legal:
+            return None
+        if need == "balloon" and "balloon" not in picked:
+            return None
+        return picked
+    return build
+
+
+def _build_take(values: dict[str, Any], legal: list[Action]) -> Action | None:
+    slot = values.get("slot")
+    if not isinstance(slot, int):
+        return None
+    return match_action([a for a in legal if a["type"] == "take"], slot=slot - 1)
+
+
+def _simple(kind: str):
+    return lambda values, legal: match_action([a for a in legal if a["type"] == kind], type=kind)
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("take", (Param("slot", "int", min_value=1, max_value=6),), build=_build_take, refusal="refuse.take"),
+    Command("top", (), build=_simple("take_top"), refusal="refuse.top"),
+    Command("use", (), build=_simple("use_action"), refusal="refuse.use"),
+    Command("skip", (), build=_simple("skip_action"), refusal="refuse.use"),
+    Command("detective", (Param("location", "str", choices=tuple(D.LOCATIONS[1:])),),
+            build=lambda v, legal: match_action([a for a in legal if a["type"] == "detective"],
+                                                location=v.get("location")) if v.get("location") else None,
+            refusal="refuse.detective"),
+    Command("exchange", (Param("cards", "pick", types=("exchange",)),), build=_pick("cards"),
+            refusal="refuse.exchange"),
+    Command("travel", (Param("cards", "pick", types=("travel",)),), build=_pick("cards"), refusal="refuse.travel"),
+    Command("balloon", (Param("cards", "pick", types=("travel",)),), build=_pick("cards", "balloon"),
+            refusal="refuse.balloon"),
+    Command("reroll", (), build=_simple("reroll"), refusal="refuse.roll"),
+    Command("keep", (), build=_simple("keep"), refusal="refuse.roll"),
+    Command("event", (Param("card", "pick", types=("event",)),), build=_pick("card"), refusal="refuse.event"),
+    Command("sell", (), build=_simple("elephant_gold"), refusal="refuse.sell"),
+    Command("buy", (Param("deck", "str", choices=("travel", "event")),),
+            build=lambda v, legal: match_action([a for a in legal if a["type"] == "buy"], deck=v.get("deck"))
+            if v.get("deck") else None, refusal="refuse.buy"),
+    Command("discard", (Param("card", "pick", types=("discard",)),), build=_pick("card"), refusal="refuse.discard"),
+    Command("stay", (), build=_simple("stay"), refusal="refuse.stay"),
+    Command("done", (), build=_simple("done"), refusal="refuse.done"),
+)
+
+
+@dataclass
+class AroundTheWorldUI(GameUI):
+    # -- labels ------------------------------------------------------------------------------------
+    def action_label(self, action: Action, view: View, t: Translator) -> str:
+        return _trim(self._label(action, view, t))
+
+    def _label(self, action: Action, view: View, t: Translator) -> str:
+        kind = action.get("type")
+        public = "private" not in view
+        current = view.get("current")
+        turn = view.get("turn") or {}
+        if kind == "take":
+            slot = action["slot"]
+            space = view["display"][slot] if slot < len(view.get("display", [])) else {}
+            return t("action.take", n=slot + 1, card=card(space.get("card") or "?"),
+                     action=t(f"display.{space.get('action', 'gold')}"))
+        if kind == "use_action":
+            return t(f"action.use.{turn.get('pending') or 'event'}")
+        if kind == "detective":
+            return t("action.detective", city=city(action["location"], t))
+        if kind == "exchange":
+            return t("action.exchange", cards=cards_text(action["cards"]))
+        if kind == "travel":
+            dest = city(_destination(view, current) or "paris", t)
+            cards = action["cards"]
+            if not cards:
+                return t("action.walk", city=dest, days=action.get("days", D.WALK_DAYS))
+            if public:
+                key = "action.travel_public_balloon" if "balloon" in action else "action.travel_public"
+                return t(key, city=dest)
+            if "balloon" in action:
+                idx = cards.index(action["balloon"])
+                rest = [c for j, c in enumerate(cards) if j != idx]
+                fixed = leg_days(cards, {idx: 0})
+                shown = " + ".join([card(c) for c in rest] + [t("balloon_card", card=card(action["balloon"]))])
+                return t("action.travel_balloon", cards=shown, city=dest, days=fixed)
+            return t("action.travel", cards=cards_text(cards), city=dest, days=action["days"])
+        if kind == "event":
+            c = action["card"]
+            if c == "princess":
+                as_card = view.get("event_discard_top") or "?"
+                if "location" in action:
+                    return t("action.princess_detective", city=city(action["location"], t))
+                return t("action.princess", card=event_name(as_card, t))
+            if c == "detective":
+                return t("action.event_detective", city=city(action["location"], t))
+            key = f"action.event_{c}"
+            return t(key) if t.has(key) else t("action.event", card=event_name(c, t))
+        if kind == "stay":
+            pos = view["positions"].get(current, 0) if current else 0
+            return t("action.stay", city=city(pos, t))
+        if kind == "reroll":
+            roll = (view.get("last_roll") or ["?"])[-1]
+            return t("action.reroll", roll=roll)
+        if kind == "keep":
+            roll = (view.get("last_roll") or ["?"])[-1]
+            return t("action.keep", roll=roll)
+        if kind == "buy":
+            return t(f"action.buy_{action['deck']}")
+        if kind == "discard":
+            return t("action.discard", card=any_card(action["card"], t))
+        key = f"action.{kind}"
+        return t(key) if t.has(key) else str(kind)
+
+    def quick_actions(self, legal: list[Action], view: View) -> list[Action]:
+        """Turn-message buttons: take a card; travel with the cheapest set (labelled without the
+        cards, the hand is secret); stay / end the turn; keep or re-roll; use or skip the action."""
+        types = {a["type"] for a in legal}
+        if "take" in types:
+            return [a for a in legal if a["type"] in ("take", "take_top")][:4]
+        out: list[Action] = []
+        if types & {"use_action", "skip_action"}:
+            return [a for a in legal if a["type"] in ("use_action", "skip_action")][:2]
+        if types & {"reroll", "keep"}:
+            return [a for a in legal if a["type"] in ("reroll", "keep")]
+        travels = [a for a in legal if a["type"] == "travel" and "balloon" not in a]
+        if travels:
+            out.append(min(travels, key=lambda a: a.get("days", 99)))
+        out += [a for a in legal if a["type"] in ("stay", "done")]
+        return out[:4]
+
+    def menu_group(self, action: Action) -> str:
+        kind = str(action["type"])
+        if kind == "travel" and "balloon" in action:
+            return "balloon"
+        if kind in ("use_action", "skip_action"):
+            return "action"
+        if kind in ("stay", "done", "reroll", "keep"):
+            return "turn"
+        if kind in ("take", "take_top"):
+            return "take"
+        if kind in ("buy", "elephant_gold"):
+            return "gold"
+        return kind
+
+    # -- channel lines ---------------------------------------------------------------------------
+    def event_text(self, event: Event, names: dict[str, str], t: Translator) -> str | None:
+        kind = event.get("type")
+
+        def name(s: Any) -> str:
+            return names.get(s, s) if isinstance(s, str) else str(s)
+
+        who = name(event.get("seat", ""))
+        if kind == "take":
+            return t("event.take", seat=who, card=card(event["card"]), action=t(f"display.{event['action']}"))
+        if kind == "take_top":
+            return t("event.take_top", seat=who)
+        if kind == "gold":
+            return t("event.gold" if event.get("amount") else "event.gold_empty", seat=who)
+        if kind == "draw_event":
+            return t("event.draw_event", seat=who)
+        if kind == "grey_event":
+            return t("event.grey_event", seat=who, card=event_name(event["card"], t), days=event["days"])
+        if kind == "event_deck_empty":
+            return t("event.event_deck_empty", seat=who)
+        if kind == "first_player":
+            return t("event.first_player", seat=who)
+        if kind == "skip_action":
+            return None
+        if kind == "detective":
+            return t("event.detective", seat=who, city=city(event["location"], t))
+        if kind == "exchange":
+            return t("event.exchange", seat=who, count=event["count"])
+        if kind == "roll":
+            return t(f"event.roll_{event['kind']}", seat=who, roll=event["roll"])
+        if kind == "reroll":
+            return t("event.reroll", seat=who, roll=event["roll"])
+        if kind == "travel":
+            params = dict(seat=who, start=city(event["from"], t), end=city(event["to"], t),
+                          days=event["days"], total=event["total"], cards=cards_text(event.get("cards", [])))
+            if event.get("ride") == "elephant":
+                return t("event.travel_elephant", **params)
+            if event.get("ride") == "balloon":
+                return t("event.travel_balloon", **params)
+            if not event.get("cards"):
+                return t("event.travel_walk", **params)
+            return t("event.travel", **params)
+        if kind == "chit":
+            return t("event.chit", seat=who, colour=t(f"colour.{event['colour']}"), city=city(event["location"], t),
+                     chit=t(f"chit.{event['chit']}"))
+        if kind == "others_lose_day":
+            return t("event.others_lose_day", seat=who)
+        if kind == "arrive":
+            return t("event.arrive", seat=who, days=event["days"], place=event["place"])
+        if kind == "stay":
+            return t("event.stay", seat=who, city=city(event["location"], t))
+        if kind == "detective_penalty":
+            return t("event.detective_penalty", seat=who, city=city(event["location"], t), days=event["days"])
+        if kind == "discard":
+            return t("event.discard", seat=who, card=any_card(event["card"], t))
+        if kind == "play_event":
+            if event.get("as"):
+                return t("event.play_princess", seat=who, card=event_name(event["as"], t))
+            return t("event.play_event", seat=who, card=event_name(event["card"], t))
+        if kind == "elephant_gold":
+            return t("event.elephant_gold", seat=who)
+        if kind == "buy":
+            return t(f"event.buy_{event['deck']}", seat=who)
+        if kind == "time_pressure":
+            return t("event.time_pressure", seats=", ".join(name(s) for s in event["seats"]))
+        if kind == "round":
+            return t("event.round", round=event["round"], first=name(event["first"]))
+        if kind == "game_over":
+            return t("event.game_over", winners=", ".join(name(s) for s in event["winners"]))
+        return None
+
+    # -- status and hand -----------------------------------------------------------------------------
+    def status_text(self, view: View, names: dict[str, str], t: Translator) -> str:
+        lines = []
+        if not view.get("over"):
+            cur = view.get("current")
+            lines.append(t("status.round", round=view["round"], first=names.get(view["first_player"],
+                                                                                  view["first_player"]),
+                           seat=names.get(cur, cur), phase=t(f"phase.{view['phase']}"),
+                           detective=city(view["detective"], t)))
+        for s in view["seats"]:
+            where = t("status.home", place=view["arrival_order"].index(s) + 1) if view["arrived"][s] else city(
+                view["positions"][s], t)
+            lines.append(t("status.player", seat=names.get(s, s), where=where, days=view["days"][s],
+                           gold=view["gold"][s], cards=view["hands"][s]["travel"], events=view["hands"][s]["event"]))
+        return "\n".join(lines)
+
+    def hand_text(self, view: View, seat: str, names: dict[str, str], t: Translator) -> str:
+        priv = view.get("private") or {}
+        travel = " ".join(card(c) for c in priv.get("travel", [])) or "—"
+        events = ", ".join(event_name(e, t) for e in priv.get("events", [])) or "—"
+        pos = view["positions"].get(seat, 0)
+        if view["arrived"].get(seat):
+            return t("hand.home", days=view["days"][seat])
+        nxt = D.LOCATIONS[(pos + 1) % len(D.LOCATIONS)]
+        leg = view["legs"][pos]
+        if leg["options"]:
+            need = t("hand.or").join(" + ".join(ICON[k] for k in opt) for opt in leg["options"])
+        else:
+            need = t("hand.no_cards", days=leg.get("days", D.WALK_DAYS))
+        return t("hand.text", travel=travel, events=events, gold=view["gold"][seat], days=view["days"][seat],
+                 city=city(pos, t), next=city(nxt, t), need=need)
+
+
+UI = AroundTheWorldUI(
+    game_id="around-the-world",
+    group="atw",
+    commands=COMMANDS,
+    package_dir=Path(__file__).parent,
+    quick_types=("take", "take_top", "travel", "stay", "done", "keep", "reroll", "use_action", "skip_action"),
+)
