@@ -182,3 +182,43 @@ def test_new_game_is_deterministic_and_validates():
             assert exc.code in ("unknown_option", "bad_option")
         else:
             raise AssertionError("accepted bad options")
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st_.integers(2, 6), seed=st_.integers(0, 10**6), policy=st_.integers(0, 10**6))
+def test_apply_accepts_exactly_the_listed_travel_and_take_actions(n, seed, policy):
+    """`apply` validates travel and take actions without listing them all; it must agree
+    with `legal_actions` on random near-miss candidates."""
+    st = R.new_game(seats(n), seed, {})
+    rnd = random.Random(policy)
+    checked = 0
+    while not R.is_over(st) and checked < 60:
+        who = R.to_act(st)[0]
+        legal = R.legal_actions(st, who)
+        i = st.seats.index(who)
+        if st.phase in ("travel", "take"):
+            hand = st.hand[i] + ["ship:4", "train:2"]
+            candidates = []
+            for _ in range(12):
+                cards = sorted(rnd.sample(hand, rnd.randint(0, min(3, len(hand)))))
+                if rnd.random() < 0.2:
+                    cards.reverse()
+                cand = {"type": "travel", "cards": cards}
+                if rnd.random() < 0.3:
+                    cand["balloon"] = rnd.choice(cards or ["ship:4"])
+                else:
+                    cand["days"] = rnd.randint(0, 20)
+                candidates.append(cand)
+                candidates.append({"type": "take", "slot": rnd.randint(-1, 6)})
+            candidates += [a for a in legal if a["type"] in ("travel", "take")]
+            for cand in candidates:
+                copy = R.load(R.dump(st))
+                try:
+                    R.apply(copy, who, cand)
+                    accepted = True
+                except IllegalAction:
+                    accepted = False
+                    assert R.dump(copy) == R.dump(st)
+                assert accepted == (cand in legal), cand
+                checked += 1
+        R.apply(st, who, rnd.choice(legal))

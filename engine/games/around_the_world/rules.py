@@ -21,6 +21,7 @@ from engine.rng import Rng
 from . import data as D
 
 CARD_INFO = D.CARD_INFO
+VALUE = {c: v for c, (_, v) in CARD_INFO.items()}
 LEG_REQS = D.LEG_REQS
 NLOC = len(D.LOCATIONS)
 MODIFIERS = ("balloon", "propeller_train", "submarine", "offer")
@@ -70,8 +71,26 @@ _LIST_OF_LISTS = {"chits", "hand", "events"}
 
 def _multiset_combos(items: list[str], k: int) -> list[tuple[str, ...]]:
     """Distinct k-card sub-multisets of the sorted list `items`."""
+    if k == 0:
+        return [()]
+    if k == 1:
+        return [(c,) for c in dict.fromkeys(items)]
     out: list[tuple[str, ...]] = []
     n = len(items)
+    if k == 2:
+        prev = None
+        for a in range(n - 1):
+            c = items[a]
+            if c == prev:
+                continue
+            prev = c
+            prev2 = None
+            for b in range(a + 1, n):
+                d = items[b]
+                if d != prev2:
+                    out.append((c, d))
+                    prev2 = d
+        return out
 
     def rec(start: int, chosen: tuple[str, ...]) -> None:
         if len(chosen) == k:
@@ -93,6 +112,15 @@ def leg_days(cards: list[str] | tuple[str, ...], replaced: dict[int, int] | None
     """Days for the given travel cards: the sum, except that two identical cards of one kind
     count once (unless either was replaced by balloon / propeller train / submarine).
     `replaced` maps a card index to its new value."""
+    if not replaced:
+        n = len(cards)
+        if n == 1:
+            return VALUE[cards[0]]
+        if n == 2:
+            a, b = cards
+            return VALUE[a] if a == b else VALUE[a] + VALUE[b]
+        if n == 0:
+            return 0
     total = 0
     by_kind: dict[str, list[tuple[int, bool]]] = {}
     for i, card in enumerate(cards):
@@ -566,6 +594,43 @@ class AroundTheWorldRules(Rules):
                         prev = card
         return out
 
+    def _valid_travel(self, st: State, i: int, action: Action) -> bool:
+        """The same answer as `action in legal_actions` for a travel action, without listing them all."""
+        if not self._can_travel(st, i):
+            return False
+        keys = action.keys()
+        cards = action.get("cards")
+        if type(cards) is not list:
+            return False
+        p = st.progress[i]
+        if p == D.ELEPHANT_LEG:
+            return action == {"type": "travel", "cards": [], "days": D.WALK_DAYS}
+        balloon = "balloon" in keys
+        if len(keys) != 3 or ("days" not in keys and not balloon):
+            return False
+        pool = list(st.hand[i])
+        ships = 0
+        for c in cards:
+            if type(c) is not str or c not in pool:
+                return False
+            pool.remove(c)
+            if c[0] == "s":
+                ships += 1
+        if cards != sorted(cards):
+            return False
+        req = (ships, len(cards) - ships)
+        reqs = LEG_REQS[p]
+        if req not in reqs:
+            if "offer" not in st.armed:
+                return False
+            if not any((s and (s - 1, t) == req) or (t and (s, t - 1) == req) for s, t in reqs):
+                return False
+        if balloon:
+            return (st.balloon or "balloon" in st.armed) and action["balloon"] in cards
+        simple = "propeller_train" not in st.armed and "submarine" not in st.armed
+        days = leg_days(cards) if simple else best_modified(tuple(cards), None, st.armed)[0]
+        return action["days"] == days
+
     def _event_playable(self, st: State, i: int, card: str) -> bool:
         can_travel = self._can_travel(st, i)
         p = st.progress[i]
@@ -583,9 +648,9 @@ class AroundTheWorldRules(Rules):
             return can_travel and p == D.ELEPHANT_LEG
         return card == "detective"
 
-    def _travel_phase_actions(self, st: State, i: int) -> list[Action]:
+    def _travel_phase_actions(self, st: State, i: int, with_travel: bool = True) -> list[Action]:
         out: list[Action] = []
-        if self._can_travel(st, i):
+        if with_travel and self._can_travel(st, i):
             out.extend(self._travel_options(st, i))
         out.append({"type": "stay"} if st.travels == 0 else {"type": "done"})
         seen = set()
@@ -631,10 +696,19 @@ class AroundTheWorldRules(Rules):
         if st.phase not in _PHASE_OF[t]:
             raise IllegalAction("wrong_phase", "You cannot do that at this point of your turn.", action=t)
         i = st.order[st.turn]
-        if action not in self.legal_actions(st, seat):
+        if t == "travel":
+            ok = self._valid_travel(st, i, action)
+        elif t == "take":
+            slot = action.get("slot")
+            ok = (len(action) == 2 and type(slot) is int and 0 <= slot < len(st.display)
+                  and st.display[slot] is not None
+                  and not (i == st.first and D.DISPLAY_ACTIONS[slot] == "first_player"))
+        elif st.phase == "travel":
+            ok = action in self._travel_phase_actions(st, i, with_travel=False)
+        else:
+            ok = action in self.legal_actions(st, seat)
+        if not ok:
             self._explain_refusal(st, i, action)
-        if t == "take" and type(action["slot"]) is not int:
-            raise IllegalAction("bad_slot", "There is no such card in the display.")
         events: list[Event] = []
         getattr(self, "_do_" + t)(st, i, action, events)
         return events
@@ -757,7 +831,10 @@ class AroundTheWorldRules(Rules):
             st.armed.remove("offer")
         balloon_card = action.get("balloon")
         b_idx = cards.index(balloon_card) if balloon_card is not None else None
-        fixed, used = best_modified(cards, b_idx, st.armed)
+        if b_idx is None and not st.armed:
+            fixed, used = leg_days(cards), []
+        else:
+            fixed, used = best_modified(cards, b_idx, st.armed)
         for m in used:
             st.armed.remove(m)
         if balloon_card is not None:
