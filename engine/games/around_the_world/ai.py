@@ -118,6 +118,8 @@ class _Ctx:
             slack += 1.0 * (expected - self.progress - 1)
         if len(v["seats"]) == 2 and lead >= self.progress:
             slack += 1.0
+        if self.turn.get("balloon"):  # the display balloon is lost if we do not travel now
+            slack += 1.5
         return slack
 
 
