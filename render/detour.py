@@ -18,17 +18,24 @@ from render.common import INK, MUTED, PAPER, draw_token, encode_png, font, playe
 
 WIDTH = 1400
 MARGIN = 20
-CARD_W = (WIDTH - 2 * MARGIN) // 4
-HEADER_H = 78
-MAP_TOP = HEADER_H
-MAP_H = 420
-MAIN_Y = MAP_TOP + 150
-SIDE_Y = MAP_TOP + 275
-ROUTE_Y = MAP_TOP + 370
-PANEL_TOP = MAP_TOP + MAP_H + 16
-ROW_H = 64
-SPACE_R = 22
-TOKEN_R = 16
+HEADER_H = 80
+#: the track runs as a loop: map cards 1 and 2 left to right on the top row, then down on the
+#: right into map cards 3 and 4 right to left on the bottom row, and up on the left back to London
+PER_ROW = M.N_MAIN // 2
+CARD_W = (WIDTH - 2 * MARGIN) // 2
+STEP = CARD_W // (PER_ROW // 2)
+ROW_H = 330
+ROW_TOP = (HEADER_H, HEADER_H + ROW_H)
+TRACK_DY, SIDE_DY = 130, 252
+TRACK_YS = tuple(t + TRACK_DY for t in ROW_TOP)
+SIDE_YS = tuple(t + SIDE_DY for t in ROW_TOP)
+PANEL_TOP = ROW_TOP[1] + ROW_H + 14
+PANEL_ROW_H = 64
+SPACE_R = 28
+TOKEN_R = 20
+#: the HOME box (pawns back in London) sits under London; the last leg climbs to it on the left
+HOME_XY = (MARGIN + STEP // 2, ROW_TOP[0] + SIDE_DY + 8)
+LAST_LEG_X = MARGIN + 26
 
 RED = (200, 30, 30)
 BLUE_AREA = (196, 224, 247)
@@ -104,35 +111,49 @@ def _city(lang: str, name: str) -> str:
 
 # -- geometry ----------------------------------------------------------------------------
 def _col_x(col: int) -> int:
-    card, k = divmod(col, 4)
-    return MARGIN + card * CARD_W + 48 + k * 82
+    """Top row left to right, bottom row right to left."""
+    k = col if col < PER_ROW else M.N_MAIN - 1 - col
+    return MARGIN + STEP // 2 + k * STEP
+
+
+def _row(col: int) -> int:
+    return 0 if col < PER_ROW else 1
 
 
 def space_xy(space: int) -> tuple[int, int]:
     """Centre of a space on the board (the goal is the HOME box under London)."""
     if space == M.FIN:
-        return (_col_x(0), ROUTE_Y)
-    x = _col_x(M.COLUMN[space])
-    return (x, SIDE_Y if M.SIDE_OF[space] >= 0 else MAIN_Y)
+        return HOME_XY
+    col = M.COLUMN[space]
+    row = _row(col)
+    return (_col_x(col), SIDE_YS[row] if M.SIDE_OF[space] >= 0 else TRACK_YS[row])
 
 
 def _path_points(frm: int, to: int, off: int) -> list[tuple[int, int]]:
-    """Board points of a forward walk frm -> to, `off` pixels below the track (inside the
-    last leg's bend on the way home), so the arrow never hides the costs on the track."""
-    pts = [space_xy(frm)]
+    """Points of an arrow for a forward walk frm -> to, drawn `off` pixels beside the track (below
+    the rows, right of the link between the rows, inside the last leg), ending with a head that
+    points into the destination. Arrows never hide the day costs."""
+    raw = [space_xy(frm)]
     at, guard = frm, 0
     while at != to and at != M.FIN and guard < 40:
-        nxt = M.NEXT[at]
-        if nxt == M.FIN:
-            lx, _ = space_xy(at)
-            inner = 45 - off // 2
-            pts += [(lx + inner, MAIN_Y), (lx + inner, ROUTE_Y - off), (_col_x(0) + 44, ROUTE_Y - off)]
-        else:
-            pts.append(space_xy(nxt))
-        at, guard = nxt, guard + 1
+        at, guard = M.NEXT[at], guard + 1
+        raw.append(space_xy(at))
     if at != to:
-        pts = [space_xy(frm), space_xy(to)]
-    return [(x, y + off) if y in (MAIN_Y, SIDE_Y) else (x, y) for x, y in pts]
+        raw = [space_xy(frm), space_xy(to)]
+    lane_x = LAST_LEG_X + 14 + (off - 40)
+    pts: list[tuple[int, int]] = []
+    for i, (x, y) in enumerate(raw):
+        if (x, y) == HOME_XY:  # round the last leg's bend, inside it, into the HOME box
+            py = pts[-1][1] if pts else y
+            pts += [(lane_x, py), (lane_x, y + 12), (x - 50, y + 12)]
+            return pts
+        pts.append((x, y + off))
+        nxt = raw[i + 1] if i + 1 < len(raw) else None
+        if nxt is not None and nxt[0] == x and nxt != HOME_XY:  # the link from one row to the next
+            pts += [(x + off, y + off), (x + off, nxt[1] + off)]
+    x, y = raw[-1]
+    pts.append((x, y + SPACE_R + 4))
+    return pts
 
 
 def _badge(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, *, fill=(255, 255, 255),
@@ -157,81 +178,88 @@ def _static_board(lang: str, height: int) -> Image.Image:
     """Everything that never changes during a game (per language and image height)."""
     img = Image.new("RGB", (WIDTH, height), PAPER)
     d = ImageDraw.Draw(img)
-    # map cards
-    for i in range(4):
-        x0 = MARGIN + i * CARD_W
-        d.rounded_rectangle((x0 + 3, MAP_TOP, x0 + CARD_W - 3, MAP_TOP + MAP_H), radius=16, fill=CARD_BG[i],
+    # map cards: 1, 2 on the top row; 4, 3 on the bottom row (the track comes back right to left)
+    labels: list[tuple[int, int, int]] = []
+    for card in range(4):
+        row, k = divmod(card, 2)
+        x0 = MARGIN + (k if row == 0 else 1 - k) * CARD_W
+        y0 = ROW_TOP[row] + 4
+        d.rounded_rectangle((x0 + 3, y0, x0 + CARD_W - 3, y0 + ROW_H - 10), radius=18, fill=CARD_BG[card],
                             outline=(160, 140, 110), width=2)
-        d.text((x0 + 16, MAP_TOP + 10), str(i + 1), font=font(30, "bold"), fill=(150, 120, 80))
-        d.text((x0 + 42, MAP_TOP + 17), _t(lang, "card", n=i + 1), font=font(18, "semibold"), fill=(150, 120, 80))
-    # blue middle area
-    blue_cols = sorted(M.COLUMN[s] for s in M.BLUE)
-    bx0, bx1 = _col_x(blue_cols[0]) - 36, _col_x(blue_cols[-1]) + 36
-    d.rounded_rectangle((bx0, MAIN_Y - 78, bx1, MAIN_Y + 84), radius=20, fill=BLUE_AREA, outline=(70, 130, 190),
-                        width=3)
-    d.text(((bx0 + bx1) / 2 + 30, MAIN_Y + 76), _t(lang, "blue_area"), font=font(17, "semibold"), fill=(30, 80, 140),
-           anchor="mb")
-    # connections with their day costs
+        labels.append((x0 + CARD_W - 18, y0, card + 1))  # top right: card 4's top left carries the last leg
+    # blue middle area: its spaces at the end of the top row and the start of the bottom row
+    for row in (0, 1):
+        xs = [_col_x(M.COLUMN[s]) for s in M.BLUE if _row(M.COLUMN[s]) == row]
+        y = TRACK_YS[row]
+        d.rounded_rectangle((min(xs) - 62, y - 84, max(xs) + 62, y + 62), radius=22, fill=BLUE_AREA,
+                            outline=(70, 130, 190), width=3)
+        if row == 1:
+            d.text(((min(xs) + max(xs)) / 2, y + 70), _t(lang, "blue_area"), font=font(20, "semibold"),
+                   fill=(30, 80, 140), anchor="mt")  # under the area, clear of arrows along the track
+    for right, y0, number in labels:  # after the blue area, which reaches into cards 2 and 3's corners
+        d.text((right, y0 + 6), str(number), font=font(34, "bold"), fill=(150, 120, 80), anchor="ra")
+        d.text((right - 30, y0 + 15), _t(lang, "card", n=number), font=font(20, "semibold"), fill=(150, 120, 80),
+               anchor="ra")
+    # connections
     for s in range(M.N_SPACES):
         nxt = M.NEXT[s]
         if nxt == M.FIN:
             continue
-        a, b = space_xy(s), space_xy(nxt)
         side = M.SIDE_OF[s] >= 0
-        d.line([a, b], fill=(120, 90, 60) if side else INK, width=5 if not side else 4)
-    # the last leg: Liverpool -> down -> left -> up to London
-    last = M.N_MAIN - 1
-    lx, ly = space_xy(last)
-    hx = _col_x(0)
-    route = [(lx, ly), (lx + 45, ly), (lx + 45, ROUTE_Y), (hx + 60, ROUTE_Y)]
-    d.line(route, fill=INK, width=5, joint="curve")
-    _arrow_head(d, (hx + 90, ROUTE_Y), (hx + 52, ROUTE_Y), INK, 18)
-    d.line([(hx, MAIN_Y + SPACE_R), (hx, ROUTE_Y - 26)], fill=MUTED, width=2)
-    _badge(d, ((lx + 45 + hx) / 2, ROUTE_Y), _t(lang, "back", n=M.LAST_LEG), size=20, fill=(255, 240, 200))
-    _badge(d, (lx + 45, (ly + ROUTE_Y) / 2), str(M.LAST_LEG), size=24)
+        d.line([space_xy(s), space_xy(nxt)], fill=(120, 90, 60) if side else INK, width=5 if side else 6)
+    # the last leg: from Liverpool round the left edge up to the HOME box, which is London
+    lx, ly = space_xy(M.N_MAIN - 1)
+    hx, hy = HOME_XY
+    d.line([(lx - SPACE_R, ly), (LAST_LEG_X, ly), (LAST_LEG_X, hy), (hx - 56, hy)], fill=INK, width=6,
+           joint="curve")
+    _arrow_head(d, (hx - 90, hy), (hx - 48, hy), INK, 22)
+    d.line([(hx, TRACK_YS[0] + SPACE_R), (hx, hy - 30)], fill=MUTED, width=2)
+    mid = (ly + hy) // 2 + 10
+    _badge(d, (LAST_LEG_X, mid), str(M.LAST_LEG), size=26)
+    # the label stands clear of the lanes where arrivals are drawn (see _path_points)
+    d.text((LAST_LEG_X + 84, mid), _t(lang, "back", n=M.LAST_LEG), font=font(20, "bold"), fill=INK, anchor="lm")
     # red lines: from the red-line space down to the first space of its side path
     for s in range(M.N_MAIN):
         first = M.RED[s]
         if first < 0:
             continue
         a, b = space_xy(s), space_xy(first)
-        y = a[1] + SPACE_R + 6
-        while y < b[1] - SPACE_R - 4:
-            d.line([(a[0], y), (a[0], min(y + 9, b[1] - SPACE_R - 4))], fill=RED, width=4)
-            y += 16
-        d.line([(a[0] - 22, a[1] + SPACE_R + 10), (a[0] + 22, a[1] + SPACE_R + 10)], fill=RED, width=7)
-        _arrow_head(d, (b[0], b[1] - 60), (b[0], b[1] - SPACE_R - 2), RED, 14)
-    # cost badges
+        y = a[1] + SPACE_R + 8
+        while y < b[1] - SPACE_R - 6:
+            d.line([(a[0], y), (a[0], min(y + 10, b[1] - SPACE_R - 6))], fill=RED, width=5)
+            y += 18
+        d.line([(a[0] - 28, a[1] + SPACE_R + 12), (a[0] + 28, a[1] + SPACE_R + 12)], fill=RED, width=8)
+        _arrow_head(d, (b[0], b[1] - 70), (b[0], b[1] - SPACE_R - 2), RED, 18)
+    # day cost of every connection
     for s in range(M.N_SPACES):
         nxt = M.NEXT[s]
         if nxt == M.FIN:
             continue
         (ax, ay), (bx, by) = space_xy(s), space_xy(nxt)
-        mx, my = (ax + bx) / 2, (ay + by) / 2
-        if M.SIDE_OF[s] < 0:
-            my -= 0  # on the line
-        _badge(d, (mx, my), str(M.COST[s]), size=21)
+        _badge(d, ((ax + bx) / 2, (ay + by) / 2), str(M.COST[s]), size=26)
     # spaces and names
-    fname = font(17, "semibold")
+    fname = font(22, "semibold")
     for s in range(M.N_SPACES):
         x, y = space_xy(s)
         side = M.SIDE_OF[s] >= 0
         fill = (255, 255, 255) if not side else (250, 236, 214)
         ring = RED if M.RED[s] >= 0 else INK
-        d.ellipse((x - SPACE_R, y - SPACE_R, x + SPACE_R, y + SPACE_R), fill=fill, outline=ring, width=4)
+        d.ellipse((x - SPACE_R, y - SPACE_R, x + SPACE_R, y + SPACE_R), fill=fill, outline=ring, width=5)
         name = _city(lang, M.NAMES[s])
         if side:
             d.text((x, y + SPACE_R + 4), name, font=fname, fill=(110, 80, 50), anchor="mt")
-        else:  # staggered so that long names never touch
-            d.text((x, y - SPACE_R - (6 if M.COLUMN[s] % 2 == 0 else 28)), name, font=fname, fill=INK, anchor="mb")
-    # start/goal
-    star = [(hx + (12 if k % 2 == 0 else 5) * math.cos(-math.pi / 2 + k * math.pi / 5),
-             MAIN_Y + (12 if k % 2 == 0 else 5) * math.sin(-math.pi / 2 + k * math.pi / 5)) for k in range(10)]
+        elif M.COLUMN[s] == PER_ROW:  # the link from the top row comes down onto this space
+            d.text((x - 10, y - SPACE_R - 6), name, font=fname, fill=INK, anchor="rb")
+        else:
+            d.text((x, y - SPACE_R - 6), name, font=fname, fill=INK, anchor="mb")
+    # start/goal: a star in London, the HOME box below it
+    sx, sy = space_xy(M.START)
+    star = [(sx + (15 if k % 2 == 0 else 6) * math.cos(-math.pi / 2 + k * math.pi / 5),
+             sy + (15 if k % 2 == 0 else 6) * math.sin(-math.pi / 2 + k * math.pi / 5)) for k in range(10)]
     d.polygon(star, fill=GOLD, outline=INK)
-    d.rounded_rectangle((hx - 40, ROUTE_Y - 26, hx + 40, ROUTE_Y + 26), radius=10, fill=(255, 236, 170),
-                        outline=INK, width=3)
-    d.text((hx, ROUTE_Y - 34), _t(lang, "home"), font=font(17, "bold"), fill=INK, anchor="mb")
-    d.text((WIDTH - MARGIN - 12, MAP_TOP + MAP_H - 10), _t(lang, "days_legend"), font=font(16), fill=MUTED,
+    d.rounded_rectangle((hx - 48, hy - 30, hx + 48, hy + 30), radius=12, fill=(255, 236, 170), outline=INK, width=3)
+    d.text((hx + 56, hy), _t(lang, "home"), font=font(20, "bold"), fill=INK, anchor="lm")
+    d.text((WIDTH - MARGIN - 14, ROW_TOP[1] + ROW_H - 16), _t(lang, "days_legend"), font=font(18), fill=MUTED,
            anchor="rb")
     return img
 
@@ -247,10 +275,10 @@ def _cluster(n: int) -> list[tuple[int, int]]:
     if n == 1:
         return [(0, 0)]
     if n == 2:
-        return [(-12, -6), (12, 6)]
+        return [(-16, -7), (16, 7)]
     if n == 3:
-        return [(-13, 8), (13, 8), (0, -15)]
-    return [(-13, -13), (13, -13), (-13, 13), (13, 13)]
+        return [(-17, 10), (17, 10), (0, -19)]
+    return [(-17, -17), (17, -17), (-17, 17), (17, 17)]
 
 
 def _card_chip(d: ImageDraw.ImageDraw, x: int, y: int, value: int, state: str) -> int:
@@ -299,7 +327,7 @@ def _draw_events(d: ImageDraw.ImageDraw, view: dict[str, Any], events: list[dict
         frm, to = ev["from"], ev["to"]
         if t == "move":
             colour = player_style(colour_index.get(ev.get("colour"), 0))[0]
-            pts = _path_points(frm, to, 32 + 9 * (lane % 4))
+            pts = _path_points(frm, to, 40 + 10 * (lane % 4))
             lane += 1
             d.line(pts, fill=colour, width=7, joint="curve")
             if len(pts) >= 2:
@@ -307,15 +335,15 @@ def _draw_events(d: ImageDraw.ImageDraw, view: dict[str, Any], events: list[dict
         else:
             (ax, ay), (bx, by) = space_xy(frm), space_xy(to)
             if ay == by:  # backward along a path: below it, like the moves
-                a2, b2 = (ax, ay + 34), (bx + 12, by + 34)
-            else:  # detour: beside the red line
-                a2, b2 = (ax + 30, ay + 10), (bx + 30, by - 10)
+                a2, b2 = (ax, ay + 40), (bx, by + 40)
+            else:  # detour (beside the red line) or backward between the rows
+                a2, b2 = (ax + 36, ay + 10), (bx + 36, by - 10)
             d.line([a2, b2], fill=RED, width=6)
             _arrow_head(d, a2, b2, RED, 20)
 
 
 def _panel_height(view: dict[str, Any]) -> int:
-    return len(view["pawns"]) * ROW_H + 20
+    return len(view["pawns"]) * PANEL_ROW_H + 20
 
 
 def render_board(view: dict[str, Any], *, names: dict[str, str], lang: str = "en",
@@ -358,8 +386,8 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
     f_name = font(24, "bold")
     f_small = font(20, "semibold")
     for p in pawns:
-        cy = y + ROW_H // 2
-        d.rounded_rectangle((MARGIN, y + 4, WIDTH - MARGIN, y + ROW_H - 4), radius=12, fill=(255, 255, 255),
+        cy = y + PANEL_ROW_H // 2
+        d.rounded_rectangle((MARGIN, y + 4, WIDTH - MARGIN, y + PANEL_ROW_H - 4), radius=12, fill=(255, 255, 255),
                             outline=(200, 190, 170), width=2)
         draw_token(d, (MARGIN + 30, cy), 18, p["index"])
         x = MARGIN + 58
@@ -392,7 +420,7 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
             _badge(d, (x + 50, cy), _t(lang, "blocked"), fill=(255, 220, 220), outline=RED, colour=RED, size=20)
         right = _t(lang, "home") if p["finished"] else _t(lang, "days", n=p["days_left"])
         d.text((WIDTH - MARGIN - 16, cy), right, font=f_small, fill=INK, anchor="rm")
-        y += ROW_H
+        y += PANEL_ROW_H
     return img
 
 
