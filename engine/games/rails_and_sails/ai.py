@@ -134,7 +134,8 @@ def _keep(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
     setup = view["phase"] == "setup_tickets"
     base_cost, base_plan, _ = planner.plan(_open_tickets(view)) if not setup else (0.0, set(), [])
     pieces = 60 if setup else planner.trains + planner.ships
-    budget = max(0.0, pieces - 8 - base_cost)
+    crowd = 8 * (len(view["seats"]) - 2)  # more players block more routes
+    budget = max(0.0, pieces - 32 - crowd - base_cost)
     best = None
     best_score = -1e18
     for action in legal:
