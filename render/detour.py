@@ -264,6 +264,13 @@ def _static_board(lang: str, height: int) -> Image.Image:
     return img
 
 
+def _where(pawn: dict[str, Any], lang: str) -> str:
+    """'Calcutta · 38 days to go', or HOME."""
+    if pawn["finished"]:
+        return _t(lang, "home")
+    return f"{_city(lang, M.NAMES[pawn['space']])} · {_t(lang, 'days', n=pawn['days_left'])}"
+
+
 def _label(view: dict[str, Any], pawn: dict[str, Any], names: dict[str, str], lang: str) -> str:
     name = names.get(pawn["seat"], pawn["seat"])
     if view.get("two_colours"):
@@ -276,9 +283,9 @@ def _cluster(n: int) -> list[tuple[int, int]]:
         return [(0, 0)]
     if n == 2:
         return [(-16, -7), (16, 7)]
-    if n == 3:
-        return [(-17, 10), (17, 10), (0, -19)]
-    return [(-17, -17), (17, -17), (-17, 17), (17, 17)]
+    if n == 3:  # kept low: the space's name is just above
+        return [(-20, -5), (20, -5), (0, 15)]
+    return [(-18, -14), (18, -14), (-18, 16), (18, 16)]
 
 
 def _card_chip(d: ImageDraw.ImageDraw, x: int, y: int, value: int, state: str) -> int:
@@ -327,19 +334,21 @@ def _draw_events(d: ImageDraw.ImageDraw, view: dict[str, Any], events: list[dict
         frm, to = ev["from"], ev["to"]
         if t == "move":
             colour = player_style(colour_index.get(ev.get("colour"), 0))[0]
-            pts = _path_points(frm, to, 40 + 10 * (lane % 4))
+            pts = _path_points(frm, to, 40 + 12 * (lane % 4))
             lane += 1
             d.line(pts, fill=colour, width=7, joint="curve")
             if len(pts) >= 2:
                 _arrow_head(d, pts[-2], pts[-1], colour, 20)
         else:
             (ax, ay), (bx, by) = space_xy(frm), space_xy(to)
-            if ay == by:  # backward along a path: below it, like the moves
-                a2, b2 = (ax, ay + 40), (bx, by + 40)
+            if ay == by:  # backward along a row: in a lane below it, like the moves
+                off = 40 + 12 * (lane % 4)
+                lane += 1
+                pts = [(ax, ay + off), (bx, by + off), (bx, by + SPACE_R + 4)]
             else:  # detour (beside the red line) or backward between the rows
-                a2, b2 = (ax + 36, ay + 10), (bx + 36, by - 10)
-            d.line([a2, b2], fill=RED, width=6)
-            _arrow_head(d, a2, b2, RED, 20)
+                pts = [(ax + 36, ay + 10), (bx + 36, by - 10)]
+            d.line(pts, fill=RED, width=6, joint="curve")
+            _arrow_head(d, pts[-2], pts[-1], RED, 20)
 
 
 def _panel_height(view: dict[str, Any]) -> int:
@@ -418,8 +427,7 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
         x = 1040
         if p["blocked"]:
             _badge(d, (x + 50, cy), _t(lang, "blocked"), fill=(255, 220, 220), outline=RED, colour=RED, size=20)
-        right = _t(lang, "home") if p["finished"] else _t(lang, "days", n=p["days_left"])
-        d.text((WIDTH - MARGIN - 16, cy), right, font=f_small, fill=INK, anchor="rm")
+        d.text((WIDTH - MARGIN - 16, cy), _where(p, lang), font=f_small, fill=INK, anchor="rm")
         y += PANEL_ROW_H
     return img
 
@@ -489,7 +497,7 @@ def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], lang: 
         draw_token(d, (50, y + 30), 22, p["index"])
         line = _label(view, p, names, lang)
         extra = [_t(lang, "blocked")] if p["blocked"] else []
-        extra.append(_t(lang, "home") if p["finished"] else _t(lang, "days", n=p["days_left"]))
+        extra.append(_where(p, lang))
         d.text((85, y + 30), line + "  ·  " + "  ·  ".join(extra), font=font(26, "semibold"), fill=INK, anchor="lm")
         x = 45
         now = chosen.get(p["colour"]) or p.get("card")
