@@ -70,7 +70,7 @@ def test_ai_completes_a_pair_for_a_two_of_a_kind_leg():
     st.hand[i] = ["ship:7", "train:6"]
     st.progress[i] = LOC("suez")
     st.display = ["ship:5", "ship:7", "train:2", "ship:8"]
-    assert R.ai_action(st, seat) == {"type": "take", "slot": 1}
+    assert R.ai_action(st, seat) == {"type": "take", "slot": 1, "card": "ship:7"}
 
 
 def test_ai_puts_the_balloon_on_the_highest_card():
@@ -100,7 +100,7 @@ def test_ai_waits_rather_than_paying_a_lot_and_travels_when_cheap():
     assert R.ai_action(st, seat) == {"type": "stay"}
     st2 = fresh()
     i, seat = travel_phase(st2, ["ship:6", "ship:6", "ship:8"], LOC("suez"))
-    assert R.ai_action(st2, seat) == {"type": "travel", "cards": ["ship:6", "ship:6"], "days": 6}
+    assert R.ai_action(st2, seat) == {"type": "travel", "cards": ["ship:6", "ship:6"], "days": 6, "to": "bombay"}
 
 
 def test_ai_avoids_ending_on_the_detective():

@@ -203,13 +203,16 @@ def test_apply_accepts_exactly_the_listed_travel_and_take_actions(n, seed, polic
                 cards = sorted(rnd.sample(hand, rnd.randint(0, min(3, len(hand)))))
                 if rnd.random() < 0.2:
                     cards.reverse()
-                cand = {"type": "travel", "cards": cards}
+                cand = {"type": "travel", "cards": cards,
+                        "to": D.LOCATIONS[(st.progress[i] + rnd.choice([1, 1, 1, 2])) % len(D.LOCATIONS)]}
                 if rnd.random() < 0.3:
                     cand["balloon"] = rnd.choice(cards or ["ship:4"])
                 else:
                     cand["days"] = rnd.randint(0, 20)
                 candidates.append(cand)
-                candidates.append({"type": "take", "slot": rnd.randint(-1, 6)})
+                slot = rnd.randint(-1, 6)
+                shown = st.display[slot] if 0 <= slot < len(st.display) else None
+                candidates.append({"type": "take", "slot": slot, "card": shown or rnd.choice(hand)})
             candidates += [a for a in legal if a["type"] in ("travel", "take")]
             for cand in candidates:
                 copy = R.load(R.dump(st))

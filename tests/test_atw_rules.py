@@ -71,6 +71,18 @@ def act(st: State, action: dict) -> list[dict]:
     return R.apply(st, seat(st), action)
 
 
+def take(st: State, slot: int) -> list[dict]:
+    return act(st, {"type": "take", "slot": slot, "card": st.display[slot]})
+
+
+def use(st: State) -> list[dict]:
+    return act(st, {"type": "use_action", "action": st.pending})
+
+
+def skip(st: State) -> list[dict]:
+    return act(st, {"type": "skip_action", "action": st.pending})
+
+
 # ---------------------------------------------------------------- the board and the cards
 def test_components_match_the_rulebook():
     deck = D.travel_deck()
@@ -163,11 +175,11 @@ def test_wrong_cards_for_a_leg_are_refused_and_nothing_changes():
     at_travel(st, ["train:3", "train:4"], LOC("brindisi"))
     before = R.dump(st)
     with pytest.raises(IllegalAction) as exc:
-        act(st, {"type": "travel", "cards": ["train:3"], "days": 3})
+        act(st, {"type": "travel", "cards": ["train:3"], "days": 3, "to": "suez"})
     assert exc.value.code == "bad_cards"
     assert R.dump(st) == before
     with pytest.raises(IllegalAction) as exc:
-        act(st, {"type": "travel", "cards": ["ship:4"], "days": 4})
+        act(st, {"type": "travel", "cards": ["ship:4"], "days": 4, "to": "suez"})
     assert R.dump(st) == before
 
 
@@ -240,7 +252,8 @@ def test_one_balloon_per_leg_and_not_on_the_elephant_leg():
     at_travel(st2, [], LOC("bombay"), events=["balloon"], balloon=True)
     legal2 = R.legal_actions(st2, seat(st2))
     assert {"type": "event", "card": "balloon"} not in legal2
-    assert [a for a in legal2 if a["type"] == "travel"] == [{"type": "travel", "cards": [], "days": 12}]
+    walk = {"type": "travel", "cards": [], "days": 12, "to": "calcutta"}
+    assert [a for a in legal2 if a["type"] == "travel"] == [walk]
 
 
 def test_balloon_event_card_gives_a_balloon():
@@ -394,7 +407,7 @@ def test_grey_card_everyone_travelling_loses_days_events_discarded_deck_reshuffl
     st.event_deck.append("bad_weather")
     st.event_discard = ["detective"]
     days = list(st.days)
-    events = act(st, {"type": "use_action"})
+    events = use(st)
     assert events[0]["type"] == "grey_event" and events[0]["card"] == "bad_weather"
     for k in range(4):
         assert st.days[k] == days[k] + (0 if k == home else 2)
@@ -422,7 +435,7 @@ def test_gold_supply_is_finite():
     i = cur(st)
     st.gold_supply = 0
     gold = st.gold[i]
-    act(st, {"type": "take", "slot": 0})
+    take(st, 0)
     assert st.gold[i] == gold and st.gold_supply == 0
 
 
@@ -433,7 +446,7 @@ def test_turn_order_take_action_travel_detective_discard():
     i = cur(st)
     assert st.phase == "take"
     assert {a["type"] for a in R.legal_actions(st, seat(st))} == {"take"}
-    act(st, {"type": "take", "slot": 3})  # the detective action
+    take(st, 3)  # the detective action
     assert st.phase == "action" and st.pending == "detective"
     act(st, {"type": "detective", "location": "paris"})
     assert st.phase == "travel"
@@ -485,19 +498,19 @@ def test_first_player_may_not_take_the_first_player_card():
     slots = [a["slot"] for a in R.legal_actions(st, seat(st))]
     assert 4 not in slots and slots == [0, 1, 2, 3]
     with pytest.raises(IllegalAction) as exc:
-        act(st, {"type": "take", "slot": 4})
+        take(st, 4)
     assert exc.value.code == "first_player_card"
 
 
 def test_first_player_action_gives_the_marker_next_round():
     st = fresh(4)
     first = cur(st)
-    act(st, {"type": "take", "slot": 0})
+    take(st, 0)
     act(st, {"type": "stay"})
     second = cur(st)
     assert second == (first + 1) % 4
-    act(st, {"type": "take", "slot": 4})
-    act(st, {"type": "use_action"})
+    take(st, 4)
+    use(st)
     assert st.new_first == second
     _finish_round(st)
     assert st.round == 2 and st.first == second and cur(st) == second
@@ -556,7 +569,7 @@ def test_two_player_game_three_cards_no_connections():
 def test_exchange_up_to_three_cards():
     st = fresh(5)
     i = cur(st)
-    act(st, {"type": "take", "slot": 5})
+    take(st, 5)
     assert st.pending == "exchange"
     st.hand[i] = ["ship:8", "ship:8", "train:6", "train:2"]
     legal = R.legal_actions(st, seat(st))
@@ -607,7 +620,7 @@ def test_event_chit_is_optional():
     i = at_travel(st, ["ship:4", "train:2"], 0, chits=True)
     travel(st, ["ship:4", "train:2"])
     assert st.phase == "action" and st.pending == "chit_event"
-    act(st, {"type": "skip_action"})
+    skip(st)
     assert st.events[i] == [] and st.phase == "travel"
 
 
@@ -781,13 +794,14 @@ def test_refusals_have_codes_and_leave_the_state_alone():
     before = R.dump(st)
     other = next(s for s in st.seats if s != seat(st))
     cases = [
-        (other, {"type": "take", "slot": 0}, "not_your_turn"),
+        (other, {"type": "take", "slot": 0, "card": st.display[0]}, "not_your_turn"),
         (seat(st), {"type": "fly"}, "unknown_action"),
         (seat(st), {"type": "stay"}, "wrong_phase"),
         (seat(st), {"slot": 1}, "malformed"),
-        (seat(st), {"type": "take", "slot": 9}, "bad_slot"),
-        (seat(st), {"type": "take", "slot": "0"}, "bad_slot"),
-        (seat(st), {"type": "take", "slot": True}, "bad_slot"),
+        (seat(st), {"type": "take", "slot": 9, "card": "ship:4"}, "bad_slot"),
+        (seat(st), {"type": "take", "slot": "0", "card": st.display[0]}, "bad_slot"),
+        (seat(st), {"type": "take", "slot": True, "card": st.display[1]}, "bad_slot"),
+        (seat(st), {"type": "take", "slot": 0, "card": "ship:9"}, "wrong_card"),
     ]
     for who, action, code in cases:
         with pytest.raises(IllegalAction) as exc:

@@ -135,9 +135,9 @@ def test_commands_build_legal_actions():
     seat = R.to_act(st)[0]
     legal = R.legal_actions(st, seat)
     take = next(c for c in UI.commands if c.name == "take")
-    assert take.build({"slot": 1}, legal) == {"type": "take", "slot": 0}
+    assert take.build({"slot": 1}, legal) == {"type": "take", "slot": 0, "card": st.display[0]}
     assert take.build({"slot": 5}, legal) is None  # the first player may not take the first-player card
-    R.apply(st, seat, {"type": "take", "slot": 1})  # balloon
+    R.apply(st, seat, {"type": "take", "slot": 1, "card": st.display[1]})  # balloon
     i = st.order[st.turn]
     st.hand[i] = ["ship:7", "train:4"]
     legal = R.legal_actions(st, seat)

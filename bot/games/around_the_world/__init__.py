@@ -116,17 +116,16 @@ class AroundTheWorldUI(GameUI):
         turn = view.get("turn") or {}
         if kind == "take":
             slot = action["slot"]
-            space = view["display"][slot] if slot < len(view.get("display", [])) else {}
-            return t("action.take", n=slot + 1, card=card(space.get("card") or "?"),
-                     action=t(f"display.{space.get('action', 'gold')}"))
+            return t("action.take", n=slot + 1, card=card(action["card"]),
+                     action=t(f"display.{D.DISPLAY_ACTIONS[slot]}"))
         if kind == "use_action":
-            return t(f"action.use.{turn.get('pending') or 'event'}")
+            return t(f"action.use.{action.get('action') or turn.get('pending') or 'event'}")
         if kind == "detective":
             return t("action.detective", city=city(action["location"], t))
         if kind == "exchange":
             return t("action.exchange", cards=cards_text(action["cards"]))
         if kind == "travel":
-            dest = city(_destination(view, current) or "paris", t)
+            dest = city(action.get("to") or _destination(view, current) or "paris", t)
             cards = action["cards"]
             if not cards:
                 return t("action.walk", city=dest, days=action.get("days", D.WALK_DAYS))
@@ -154,9 +153,6 @@ class AroundTheWorldUI(GameUI):
         if kind == "stay":
             pos = view["positions"].get(current, 0) if current else 0
             return t("action.stay", city=city(pos, t))
-        if kind == "reroll":
-            roll = (view.get("last_roll") or ["?"])[-1]
-            return t("action.reroll", roll=roll)
         if kind == "keep":
             roll = (view.get("last_roll") or ["?"])[-1]
             return t("action.keep", roll=roll)

@@ -265,10 +265,10 @@ def _choose_pending(ctx: _Ctx) -> Action:
                     loc = D.LOCATIONS.index(a["location"])
                     if loc not in (ctx.progress, (ctx.progress + 1) % NLOC):
                         return a
-        return {"type": "skip_action"}
+        return _find(ctx.legal, type="skip_action")  # type: ignore[return-value]
     if pending == "exchange":
         return _choose_exchange(ctx)
-    return _find(ctx.legal, type="use_action") or {"type": "skip_action"}
+    return _find(ctx.legal, type="use_action") or _find(ctx.legal, type="skip_action")  # type: ignore[return-value]
 
 
 def _choose_exchange(ctx: _Ctx) -> Action:
@@ -290,7 +290,7 @@ def _choose_exchange(ctx: _Ctx) -> Action:
         a = _find(ctx.legal, type="exchange", cards=sorted(junk))
         if a:
             return a
-    return {"type": "skip_action"}
+    return _find(ctx.legal, type="skip_action")  # type: ignore[return-value]
 
 
 def _choose_roll(ctx: _Ctx) -> Action:

@@ -528,7 +528,7 @@ class AroundTheWorldRules(Rules):
                 continue
             if D.DISPLAY_ACTIONS[j] == "first_player" and i == st.first:
                 continue
-            out.append({"type": "take", "slot": j})
+            out.append({"type": "take", "slot": j, "card": card})
         if (len(st.seats) == 6 and st.turn == len(st.order) - 1
                 and (st.travel_deck or st.travel_discard)):
             out.append({"type": "take_top"})
@@ -546,8 +546,8 @@ class AroundTheWorldRules(Rules):
                 for combo in _multiset_combos(hand, k):
                     out.append({"type": "exchange", "cards": list(combo)})
         else:
-            out.append({"type": "use_action"})
-        out.append({"type": "skip_action"})
+            out.append({"type": "use_action", "action": p})
+        out.append({"type": "skip_action", "action": p})
         return out
 
     def _can_travel(self, st: State, i: int) -> bool:
@@ -555,8 +555,9 @@ class AroundTheWorldRules(Rules):
 
     def _travel_options(self, st: State, i: int) -> list[Action]:
         p = st.progress[i]
+        to = D.LOCATIONS[(p + 1) % NLOC]
         if p == D.ELEPHANT_LEG:
-            return [{"type": "travel", "cards": [], "days": D.WALK_DAYS}]
+            return [{"type": "travel", "cards": [], "days": D.WALK_DAYS, "to": to}]
         hand = st.hand[i]
         ships = [c for c in hand if c[0] == "s"]
         trains = [c for c in hand if c[0] == "t"]
@@ -585,12 +586,12 @@ class AroundTheWorldRules(Rules):
         simple = not any(m in st.armed for m in ("propeller_train", "submarine"))
         for combo in sets:
             days = leg_days(combo) if simple else best_modified(combo, None, st.armed)[0]
-            out.append({"type": "travel", "cards": list(combo), "days": days})
+            out.append({"type": "travel", "cards": list(combo), "days": days, "to": to})
             if balloon:
                 prev = None
                 for card in combo:
                     if card != prev:
-                        out.append({"type": "travel", "cards": list(combo), "balloon": card})
+                        out.append({"type": "travel", "cards": list(combo), "balloon": card, "to": to})
                         prev = card
         return out
 
@@ -603,10 +604,11 @@ class AroundTheWorldRules(Rules):
         if type(cards) is not list:
             return False
         p = st.progress[i]
+        to = D.LOCATIONS[(p + 1) % NLOC]
         if p == D.ELEPHANT_LEG:
-            return action == {"type": "travel", "cards": [], "days": D.WALK_DAYS}
+            return action == {"type": "travel", "cards": [], "days": D.WALK_DAYS, "to": to}
         balloon = "balloon" in keys
-        if len(keys) != 3 or ("days" not in keys and not balloon):
+        if len(keys) != 4 or action.get("to") != to or ("days" not in keys and not balloon):
             return False
         pool = list(st.hand[i])
         ships = 0
@@ -700,8 +702,8 @@ class AroundTheWorldRules(Rules):
             ok = self._valid_travel(st, i, action)
         elif t == "take":
             slot = action.get("slot")
-            ok = (len(action) == 2 and type(slot) is int and 0 <= slot < len(st.display)
-                  and st.display[slot] is not None
+            ok = (len(action) == 3 and type(slot) is int and 0 <= slot < len(st.display)
+                  and st.display[slot] is not None and action.get("card") == st.display[slot]
                   and not (i == st.first and D.DISPLAY_ACTIONS[slot] == "first_player"))
         elif st.phase == "travel":
             ok = action in self._travel_phase_actions(st, i, with_travel=False)
@@ -723,6 +725,9 @@ class AroundTheWorldRules(Rules):
                 raise IllegalAction("slot_taken", "That card has already been taken.")
             if D.DISPLAY_ACTIONS[slot] == "first_player" and i == st.first:
                 raise IllegalAction("first_player_card", "The first player may not take the first-player card.")
+            if action.get("card") != st.display[slot]:
+                raise IllegalAction("wrong_card", "That card is not in that space of the display.",
+                                    card=str(action.get("card")))
         if t in ("travel",):
             if not self._can_travel(st, i):
                 raise IllegalAction("cannot_travel", "You cannot travel any further this turn.")
