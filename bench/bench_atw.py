@@ -43,18 +43,21 @@ def random_game(n: int, seed: int, sizes: list[int] | None = None) -> tuple[int,
 
 
 def bench_playouts(n: int = 4, games: int = 200, batches: int = 5) -> None:
-    rates, steps_all, rounds_all = [], [], []
+    rates, cpu_rates, steps_all, rounds_all = [], [], [], []
     seed = 0
     for _ in range(batches):
         t0 = time.perf_counter()
+        c0 = time.process_time()
         for _ in range(games):
             steps, rounds = random_game(n, seed)
             steps_all.append(steps)
             rounds_all.append(rounds)
             seed += 1
         rates.append(games / (time.perf_counter() - t0))
-    print(f"random {n}-player playouts: median {statistics.median(rates):.0f} games/s "
-          f"(batches of {games}: {', '.join(f'{r:.0f}' for r in rates)})")
+        cpu_rates.append(games / max(1e-9, time.process_time() - c0))
+    print(f"random {n}-player playouts: median {statistics.median(rates):.0f} games/s wall clock "
+          f"(batches of {games}: {', '.join(f'{r:.0f}' for r in rates)}); "
+          f"{statistics.median(cpu_rates):.0f} games per CPU second")
     print(f"  median actions per game {statistics.median(steps_all):.0f}, rounds {statistics.median(rounds_all):.0f}")
 
 

@@ -381,7 +381,8 @@ class AroundTheWorldRules(Rules):
             else:
                 order, ranks = [b, a], [1, 2]
             for k, r in zip(order, ranks, strict=True):
-                rows.append({"seat": seats[k], "rank": r, "score": st.days[k], "days": st.days[k],
+                rows.append({"seat": seats[k], "rank": r, "score": st.days[k] if st.progress[k] >= D.HOME else None,
+                             "days": st.days[k],
                              "arrived": st.progress[k] >= D.HOME, "arrival": place.get(k), "gold": st.gold[k]})
         else:
             in_time = sorted((k for k in arrived if st.days[k] <= D.TARGET_DAYS), key=lambda k: (st.days[k], place[k]))
@@ -394,7 +395,7 @@ class AroundTheWorldRules(Rules):
             out = [k for k in range(n) if k not in place]
             out.sort(key=lambda k: (-st.progress[k], st.days[k], k))
             for k in out:
-                rows.append({"seat": seats[k], "rank": rank + 1, "score": st.days[k], "days": st.days[k],
+                rows.append({"seat": seats[k], "rank": rank + 1, "score": None, "days": st.days[k],
                              "arrived": False, "arrival": None, "gold": st.gold[k]})
         winners = [r["seat"] for r in rows if r["rank"] == 1]
         return {"ranking": rows, "winners": winners}
@@ -705,6 +706,13 @@ class AroundTheWorldRules(Rules):
             ok = (len(action) == 3 and type(slot) is int and 0 <= slot < len(st.display)
                   and st.display[slot] is not None and action.get("card") == st.display[slot]
                   and not (i == st.first and D.DISPLAY_ACTIONS[slot] == "first_player"))
+        elif t == "stay" or t == "done":
+            ok = len(action) == 1 and (st.travels == 0) == (t == "stay")
+        elif t == "keep":
+            ok = len(action) == 1
+        elif t == "discard":
+            card = action.get("card")
+            ok = len(action) == 2 and type(card) is str and (card in st.hand[i] or card in st.events[i])
         elif st.phase == "travel":
             ok = action in self._travel_phase_actions(st, i, with_travel=False)
         else:
