@@ -90,13 +90,15 @@ def ai_vs_random(rules, players: int, games: int):
 def ai_selfplay(rules, players: int, games: int):
     scores, turns, tickets_done, tickets_all, harbors, parts = [], [], 0, 0, 0, {"routes": 0, "tickets": 0,
                                                                                       "harbors": 0}
+    stalled = 0
     t0 = time.perf_counter()
     for g in range(games):
         seats = [f"p{i + 1}" for i in range(players)]
         state = rules.new_game(seats, 10_000 + g)
         while not rules.is_over(state):
             seat = rules.to_act(state)[0]
-            rules.apply(state, seat, rules.ai_action(state, seat))
+            events = rules.apply(state, seat, rules.ai_action(state, seat))
+            stalled += any(e["type"] == "final_round_stalled" for e in events)
         res = rules.result(state)
         for row in res["ranking"]:
             scores.append(row["score"])
@@ -112,7 +114,7 @@ def ai_selfplay(rules, players: int, games: int):
         "score": statistics.mean(scores), "turns": statistics.mean(turns), "per_player_turns": statistics.mean(turns)
         / players, "tickets_done": tickets_done / max(1, tickets_all), "tickets_per_player": tickets_all / n,
         "harbors_per_player": harbors / n, "routes": parts["routes"] / n, "tickets": parts["tickets"] / n,
-        "harbor_points": parts["harbors"] / n, "ms_per_game": elapsed / games * 1000,
+        "harbor_points": parts["harbors"] / n, "ms_per_game": elapsed / games * 1000, "stalled": stalled,
     }
 
 
@@ -137,7 +139,8 @@ def main() -> None:
               f"{r['routes']:.1f}, tickets {r['tickets']:.1f}, harbors {r['harbor_points']:.1f}); "
               f"{r['turns']:.0f} turns ({r['per_player_turns']:.1f} per player); "
               f"{r['tickets_per_player']:.1f} tickets/player, {r['tickets_done']:.0%} completed; "
-              f"{r['harbors_per_player']:.1f} harbors/player; {r['ms_per_game']:.0f} ms/game")
+              f"{r['harbors_per_player']:.1f} harbors/player; {r['ms_per_game']:.0f} ms/game; "
+              f"{r['stalled']} ended by a safety rule")
 
 
 if __name__ == "__main__":
