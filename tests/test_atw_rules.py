@@ -409,6 +409,7 @@ def test_grey_card_everyone_travelling_loses_days_events_discarded_deck_reshuffl
     days = list(st.days)
     events = use(st)
     assert events[0]["type"] == "grey_event" and events[0]["card"] == "bad_weather"
+    assert events[0]["discarded"] == {st.seats[other]: 2, st.seats[i]: 1}  # counts only: hands stay secret
     for k in range(4):
         assert st.days[k] == days[k] + (0 if k == home else 2)
         assert st.events[k] == []

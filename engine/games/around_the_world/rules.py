@@ -257,7 +257,7 @@ class AroundTheWorldRules(Rules):
             for k in range(len(st.seats)):
                 if st.progress[k] < D.HOME:
                     st.days[k] += lose
-            lost = {st.seats[k]: list(st.events[k]) for k in range(len(st.seats)) if st.events[k]}
+            lost = {st.seats[k]: len(st.events[k]) for k in range(len(st.seats)) if st.events[k]}
             for k in range(len(st.seats)):
                 st.events[k] = []
             deck = D.event_deck(len(st.seats))
