@@ -101,3 +101,21 @@ def test_hand_marks_the_secret_choice_only_for_its_owner() -> None:
     s2 = RULES.new_game(["p1", "p2", "p3"], 4)
     assert R.render_hand(RULES.view(s, "p2"), "p2", names=NAMES) == R.render_hand(
         RULES.view(s2, "p2"), "p2", names=NAMES)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_board_palette_keeps_the_player_colours(players: int) -> None:
+    """The fixed palette keeps every pawn's colour (to within a shade) and the paper."""
+    from render.common import PAPER, PLAYER_COLOURS
+
+    state, events = _midgame(players, 12)
+    img = _png(R.render_board(RULES.view(state, None), names=NAMES, events=events)).convert("RGB")
+    colours = [c for _, c in img.getcolors(maxcolors=1 << 16)]
+
+    def present(want: tuple[int, int, int]) -> bool:
+        return any(max(abs(a - b) for a, b in zip(c, want, strict=True)) <= 3 for c in colours)
+
+    pawns = 4 if players == 2 else players
+    assert all(present(PLAYER_COLOURS[i]) for i in range(pawns))
+    assert present(PAPER)
+    assert not present((255, 0, 255))  # and it does not invent colours
