@@ -100,15 +100,16 @@ def play_checked(n: int, seed: int, policy: int, options: dict | None = None, ch
 
 @settings(max_examples=40, deadline=None)
 @given(n=st_.integers(2, 6), seed=st_.integers(0, 10**6), policy=st_.integers(0, 10**6),
-       option=st_.booleans())
-def test_random_games_terminate_and_keep_every_invariant(n, seed, policy, option):
-    st, log = play_checked(n, seed, policy, {"elephant_leg_events": option}, check_every=3)
+       option=st_.booleans(), end=st_.sampled_from(["french", "english"]))
+def test_random_games_terminate_and_keep_every_invariant(n, seed, policy, option, end):
+    options = {"elephant_leg_events": option, "two_player_end": end}
+    st, log = play_checked(n, seed, policy, options, check_every=3)
     # conservation: every travel card is somewhere, gold is finite
     cards = st.travel_deck + st.travel_discard + [c for h in st.hand for c in h]
     assert sorted(cards) == sorted(D.travel_deck())
     assert sum(st.gold) + st.gold_supply == D.GOLD_TOTAL
     # determinism: replaying the log from the seed gives the same state
-    again = R.new_game(seats(n), seed, {"elephant_leg_events": option})
+    again = R.new_game(seats(n), seed, options)
     for who, action in log:
         R.apply(again, who, action)
     assert R.dump(again) == R.dump(st)

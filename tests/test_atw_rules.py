@@ -759,6 +759,13 @@ def test_two_players_first_arrival_over_80_loses_to_the_other():
     assert R.result(st)["winners"] == ["p2"]
 
 
+def test_two_players_english_option_first_home_wins_whatever_his_days():
+    st = fresh(2, two_player_end="english")
+    _arrive(st, 0, 95)
+    _finish_round(st)
+    assert R.result(st)["winners"] == ["p1"]
+
+
 def test_two_players_both_arrive_same_round_fewer_days_then_more_gold():
     st = fresh(2)
     _arrive(st, 0, 79)

@@ -179,8 +179,12 @@ class AroundTheWorldRules(Rules):
     title = D.TITLE
     min_players = 2
     max_players = 6
-    option_defaults = {"elephant_leg_events": False}
-    option_choices = {"elephant_leg_events": [False, True]}
+    #: where the English and French rulebooks disagree (shared/rules/around-the-world.md):
+    #: elephant_leg_events - French: Offer and Connections may be used on Bombay -> Calcutta;
+    #: two_player_end - "french": the first home wins only within 80 days, else the other;
+    #:                  "english": the first home wins whatever his days.
+    option_defaults = {"elephant_leg_events": False, "two_player_end": "french"}
+    option_choices = {"elephant_leg_events": [False, True], "two_player_end": ["french", "english"]}
 
     # ------------------------------------------------------------------ setup
     def new_game(self, seats: list[str], seed: int, options: dict[str, Any] | None = None) -> State:
@@ -376,7 +380,7 @@ class AroundTheWorldRules(Rules):
                 kb = (st.days[b], -st.gold[b])
                 order = [a, b] if ka <= kb else [b, a]
                 ranks = [1, 1 if ka == kb else 2]
-            elif st.days[a] <= D.TARGET_DAYS:
+            elif st.days[a] <= D.TARGET_DAYS or st.options.get("two_player_end") == "english":
                 order, ranks = [a, b], [1, 2]
             else:
                 order, ranks = [b, a], [1, 2]
