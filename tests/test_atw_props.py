@@ -98,7 +98,7 @@ def play_checked(n: int, seed: int, policy: int, options: dict | None = None, ch
     return st, log
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(n=st_.integers(2, 6), seed=st_.integers(0, 10**6), policy=st_.integers(0, 10**6),
        option=st_.booleans(), end=st_.sampled_from(["french", "english"]))
 def test_random_games_terminate_and_keep_every_invariant(n, seed, policy, option, end):
@@ -115,7 +115,7 @@ def test_random_games_terminate_and_keep_every_invariant(n, seed, policy, option
     assert R.dump(again) == R.dump(st)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(n=st_.integers(2, 6), seed=st_.integers(0, 10**6), policy=st_.integers(0, 10**6),
        cut=st_.integers(0, 300))
 def test_public_view_reveals_no_hidden_card(n, seed, policy, cut):
@@ -149,7 +149,7 @@ def test_public_view_reveals_no_hidden_card(n, seed, policy, cut):
     assert "private" not in text
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(n=st_.integers(2, 6), seed=st_.integers(0, 10**6))
 def test_ai_games_terminate_with_legal_moves(n, seed):
     st = R.new_game(seats(n), seed, {})
@@ -185,7 +185,7 @@ def test_new_game_is_deterministic_and_validates():
             raise AssertionError("accepted bad options")
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(n=st_.integers(2, 6), seed=st_.integers(0, 10**6), policy=st_.integers(0, 10**6))
 def test_apply_accepts_exactly_the_listed_travel_and_take_actions(n, seed, policy):
     """`apply` validates travel and take actions without listing them all; it must agree

@@ -816,3 +816,34 @@ def test_refusals_have_codes_and_leave_the_state_alone():
             R.apply(st, who, action)
         assert exc.value.code == code, (action, exc.value.code)
         assert R.dump(st) == before
+
+
+def test_with_two_travellers_left_only_the_event_card_moves_the_detective():
+    st = fresh(4)
+    _arrive(st, 0, 70)
+    _arrive(st, 1, 72)
+    assert len(st.display) == 3
+    assert {D.DISPLAY_ACTIONS[a["slot"]] for a in R.legal_actions(st, seat(st))} <= {"gold", "balloon", "event"}
+
+
+def test_several_event_cards_in_one_turn():
+    st = fresh()
+    i = at_travel(st, ["ship:8", "ship:7"], LOC("yokohama"), events=["balloon", "submarine", "detective"])
+    act(st, {"type": "event", "card": "submarine"})
+    act(st, {"type": "event", "card": "balloon"})
+    act(st, {"type": "event", "card": "detective", "location": "paris"})
+    st.rng = die_state(1)
+    travel(st, ["ship:7", "ship:8"], balloon="ship:8")
+    act(st, {"type": "keep"})
+    assert st.days[i] == 2 + 1  # the submarine on the 7, the balloon on the 8
+    assert st.detective == LOC("paris") and st.events[i] == []
+
+
+def test_six_players_every_display_card_can_be_taken():
+    st = fresh(6)
+    while st.turn < 5:
+        legal = R.legal_actions(st, seat(st))
+        act(st, next((a for a in legal if a["type"] in ("stay", "skip_action", "discard", "take")), legal[0]))
+    assert sum(c is not None for c in st.display) == 1
+    take(st, next(j for j, c in enumerate(st.display) if c is not None))
+    assert all(c is None for c in st.display)
