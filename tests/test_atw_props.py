@@ -64,6 +64,7 @@ def play_checked(n: int, seed: int, policy: int, options: dict | None = None, ch
             json.dumps(pub)
             mine = R.view(st, who)
             assert mine["private"]["travel"] == st.hand[st.seats.index(who)]
+            assert R.ai_action(st, who) in legal  # the AI copes with any position, not only its own games
             # illegal actions are refused and change nothing
             before = json.dumps(dumped, sort_keys=True)
             for bad in mutations(rnd.choice(legal), rnd):
