@@ -138,8 +138,9 @@ def line(label: str, r: dict[str, float]) -> str:
 
 async def run(args: argparse.Namespace) -> bool:
     size = len(json.dumps(make_state(args.commits, args.state_kb), separators=(",", ":")).encode())
+    par = f"; {args.parallel} games x {args.per_game} commits in parallel" if args.parallel else ""
     print(f"commit_action on a SQLite file (WAL), state JSON {size / 1024:.1f} KB, {args.commits} sequential commits"
-          f" after {args.warmup} warm-up; {args.parallel} games x {args.per_game} commits in parallel")
+          f" after {args.warmup} warm-up{par}")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"machine: {os.cpu_count()} CPUs, load average {load:.2f} (latency tails grow with CPU contention)")
     ok = True
