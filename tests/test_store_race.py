@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from bot.store import GameRecord, SeatRecord, SQLiteStore, VersionConflict
+from bot.store import ChannelBusy, GameRecord, SeatRecord, SQLiteStore, VersionConflict
 from tests.store_writer_proc import make_action, make_state
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -99,6 +99,32 @@ async def test_same_version_commits_on_one_store_apply_once(pair: tuple[SQLiteSt
         assert stored is not None and stored.state == make_state(game.version, f"r{rnd}-{winner}")
     await check_log(s, game.id, base, [])
     assert len(await s.actions(game.id)) == 3
+
+
+async def test_racing_creates_in_one_channel_make_one_game(pair: tuple[SQLiteStore, SQLiteStore]) -> None:
+    """Twenty /new commands at once in one channel, through both connections: one game, 19 ChannelBusy."""
+    a, b = pair
+
+    async def create(s: SQLiteStore, i: int) -> GameRecord:
+        return await s.create_game(channel_id=555, guild_id=None, game_id="detour",
+                                   host=SeatRecord(0, 1000 + i, f"Host {i}"), options={}, settings={}, seed=i)
+
+    results = await asyncio.gather(*(create(a if i % 2 else b, i) for i in range(20)), return_exceptions=True)
+    made = [r for r in results if isinstance(r, GameRecord)]
+    busy = [r for r in results if isinstance(r, ChannelBusy)]
+    assert len(made) == 1 and len(busy) == 19, results
+    active = await b.active_game(555)
+    assert active is not None and active.id == made[0].id and active.seats == made[0].seats
+    assert len(await a.games()) == 1
+    assert raw_count(a.path, "SELECT COUNT(*) FROM seats") == 1  # the refused creates left no seats
+
+
+def raw_count(path: str, sql: str) -> int:
+    conn = sqlite3.connect(path)
+    try:
+        return int(conn.execute(sql).fetchone()[0])
+    finally:
+        conn.close()
 
 
 # -- two stores (two connections) on one file ----------------------------------------------------
