@@ -232,6 +232,11 @@ class AroundTheWorldUI(GameUI):
             if event.get("ride") == "elephant":
                 return t("event.travel_elephant", **params)
             if event.get("ride") == "balloon":
+                if event.get("balloon") in event.get("cards", []):
+                    shown = list(event["cards"])
+                    shown.remove(event["balloon"])
+                    params["cards"] = " + ".join([t("balloon_card", card=card(event["balloon"]))]
+                                                 + [card(c) for c in shown])
                 return t("event.travel_balloon", **params)
             if not event.get("cards"):
                 return t("event.travel_walk", **params)

@@ -868,7 +868,7 @@ class AroundTheWorldRules(Rules):
         self._move(st, i, fixed, list(cards), events, None)
 
     def _move(self, st: State, i: int, days: int, cards: list[str], events: list[Event],
-              ride: str | None) -> None:
+              ride: str | None, extra: dict[str, Any] | None = None) -> None:
         p = st.progress[i]
         st.days[i] += days
         to = p + 1
@@ -877,6 +877,8 @@ class AroundTheWorldRules(Rules):
                               "to": D.LOCATIONS[to % NLOC], "cards": cards, "days": days, "total": st.days[i]}
         if ride:
             ev["ride"] = ride
+        if extra:
+            ev.update(extra)
         events.append(ev)
         st.phase = "travel"
         if to >= D.HOME:
@@ -940,7 +942,8 @@ class AroundTheWorldRules(Rules):
         assert roll is not None and st.last_roll is not None
         die = st.last_roll[-1]
         st.roll = None
-        self._move(st, i, roll["fixed"] + die, roll.get("cards", []), events, roll["kind"])
+        extra = {"balloon": roll["card"], "roll": die} if roll["kind"] == "balloon" else {"roll": die}
+        self._move(st, i, roll["fixed"] + die, roll.get("cards", []), events, roll["kind"], extra)
 
     def _do_stay(self, st: State, i: int, action: Action, events: list[Event]) -> None:
         events.append({"type": "stay", "seat": st.seats[i], "location": D.LOCATIONS[st.progress[i]]})
