@@ -847,3 +847,14 @@ def test_six_players_every_display_card_can_be_taken():
     assert sum(c is not None for c in st.display) == 1
     take(st, next(j for j, c in enumerate(st.display) if c is not None))
     assert all(c is None for c in st.display)
+
+
+def test_buying_is_possible_while_the_display_action_waits():
+    st = fresh(4)
+    i = cur(st)
+    st.gold[i] = 2
+    take(st, 3)  # the detective action waits for a decision
+    legal = R.legal_actions(st, seat(st))
+    assert {"type": "buy", "deck": "travel"} in legal
+    act(st, {"type": "buy", "deck": "travel"})
+    assert st.phase == "action" and st.pending == "detective" and st.gold[i] == 0

@@ -553,6 +553,19 @@ class AroundTheWorldRules(Rules):
         else:
             out.append({"type": "use_action", "action": p})
         out.append({"type": "skip_action", "action": p})
+        out.extend(self._gold_actions(st, i))
+        return out
+
+    def _gold_actions(self, st: State, i: int) -> list[Action]:
+        """Buying (2 gold) and selling an Elephant (1 gold): any time once the display card is taken."""
+        out: list[Action] = []
+        if "elephant" in st.events[i] and st.gold_supply > 0:
+            out.append({"type": "elephant_gold"})
+        if st.gold[i] >= D.BUY_COST:
+            if st.travel_deck or st.travel_discard:
+                out.append({"type": "buy", "deck": "travel"})
+            if st.event_deck or st.event_discard:
+                out.append({"type": "buy", "deck": "event"})
         return out
 
     def _can_travel(self, st: State, i: int) -> bool:
@@ -679,13 +692,7 @@ class AroundTheWorldRules(Rules):
                                for loc in range(1, NLOC) if loc != st.detective)
                 else:
                     out.append({"type": "event", "card": card})
-        if "elephant" in seen and st.gold_supply > 0:
-            out.append({"type": "elephant_gold"})
-        if st.gold[i] >= D.BUY_COST:
-            if st.travel_deck or st.travel_discard:
-                out.append({"type": "buy", "deck": "travel"})
-            if st.event_deck or st.event_discard:
-                out.append({"type": "buy", "deck": "event"})
+        out.extend(self._gold_actions(st, i))
         return out
 
     # ------------------------------------------------------------------ apply
@@ -1043,7 +1050,7 @@ _PHASE_OF: dict[str, tuple[str, ...]] = {
     "take": ("take",), "take_top": ("take",),
     "use_action": ("action",), "skip_action": ("action",), "detective": ("action",), "exchange": ("action",),
     "travel": ("travel",), "stay": ("travel",), "done": ("travel",), "event": ("travel",),
-    "elephant_gold": ("travel",), "buy": ("travel",),
+    "elephant_gold": ("action", "travel"), "buy": ("action", "travel"),
     "reroll": ("roll",), "keep": ("roll",),
     "discard": ("discard",),
 }
