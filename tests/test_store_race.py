@@ -1,5 +1,5 @@
 """Racing writers: concurrent commit_action calls on one store, on two stores (two
-connections) on the same file, and from two OS processes. Exactly one of a set of
+connections) on the same file, and from three OS processes. Exactly one of a set of
 same-version commits applies; the log never has gaps or duplicates; every acknowledged
 commit is in it. Also: a cancelled commit and a failed one must leave the store clean."""
 
@@ -207,7 +207,7 @@ async def test_commit_waits_for_the_other_connection_even_with_a_read_in_flight(
     assert [x.action["token"] for x in await b.actions(game.id)] == ["waits"]
 
 
-# -- two OS processes --------------------------------------------------------------------------
+# -- several OS processes ----------------------------------------------------------------------
 def spawn(mode: str, path: Path, game_pk: int, count: int, tag: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "tests.store_writer_proc", mode, str(path), str(game_pk), str(count), tag],
@@ -215,7 +215,7 @@ def spawn(mode: str, path: Path, game_pk: int, count: int, tag: str) -> subproce
     )
 
 
-async def test_two_processes_hammering_one_game(tmp_path: Path) -> None:
+async def test_three_processes_hammering_one_game(tmp_path: Path) -> None:
     path = tmp_path / "procs.sqlite3"
     s = SQLiteStore(path)
     await s.open()
@@ -237,16 +237,20 @@ async def test_two_processes_hammering_one_game(tmp_path: Path) -> None:
                     p.kill()
                     p.wait()
         acked: list[tuple[int, str]] = []
+        conflicts = 0
         for p, (out, err) in zip(procs, outputs, strict=True):
             assert p.returncode == 0, err
             lines = out.splitlines()
             assert lines[-1].startswith("done ")
+            conflicts += int(lines[-1].split()[1])
             acked += [(int(v), t) for _, v, t in (line.split() for line in lines[:-1])]
         assert len(acked) == 450
         versions = sorted(v for v, _ in acked)
         assert versions == list(range(base + 1, base + 451)), "two processes acknowledged the same version"
         await check_log(s, game.id, base, acked)
         assert len(await s.actions(game.id)) == 450
+        print(f"3 processes, 450 commits, {conflicts} version conflicts retried")
+        assert conflicts > 0, "the processes never raced (nothing was tested)"
     finally:
         await s.close()
     with sqlite3.connect(path) as conn:
