@@ -81,6 +81,17 @@ async def test_create_active_get_round_trip(db: SQLiteStore) -> None:
     assert fetched is not None and fetched.seat_of_user(HOST.user_id) == HOST
 
 
+async def test_discord_snowflakes_round_trip(db: SQLiteStore) -> None:
+    channel, guild, user = 1_234_567_890_123_456_789, 987_654_321_098_765_432, 2**63 - 1
+    game = await db.create_game(channel_id=channel, guild_id=guild, game_id="detour",
+                                host=SeatRecord(0, user, "Snow"), options={}, settings={}, seed=2**62)
+    fetched = await db.active_game(channel)
+    assert fetched is not None
+    assert (fetched.id, fetched.channel_id, fetched.guild_id, fetched.host_id, fetched.seed) == (
+        game.id, channel, guild, user, 2**62)
+    assert fetched.seat_of_user(user) is not None
+
+
 async def test_save_lobby_round_trips_seats_options_settings_state(db: SQLiteStore) -> None:
     game = await new_game(db)
     game.seats = [SeatRecord(0, 11, "Alice", seat="p1", lang="fr"),
