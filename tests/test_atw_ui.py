@@ -163,3 +163,58 @@ def test_city_names_cover_the_board():
         cat = catalog(lang)
         assert all(f"city.{loc}" in cat for loc in D.LOCATIONS)
         assert all(f"card.{e}" in cat for e in D.EVENT_IDS)
+
+
+SAMPLE_EVENTS = [
+    {"type": "take", "seat": "p1", "slot": 0, "action": "gold", "card": "ship:7"},
+    {"type": "take_top", "seat": "p1"},
+    {"type": "gold", "seat": "p1", "amount": 1},
+    {"type": "gold", "seat": "p1", "amount": 0},
+    {"type": "draw_event", "seat": "p1", "source": "action"},
+    {"type": "grey_event", "seat": "p1", "card": "bad_weather", "days": 2, "seats": ["p1", "p2"],
+     "discarded": {"p2": 1}, "source": "buy"},
+    {"type": "event_deck_empty", "seat": "p1"},
+    {"type": "first_player", "seat": "p1"},
+    {"type": "detective", "seat": "p1", "location": "hong_kong"},
+    {"type": "exchange", "seat": "p1", "count": 2, "drawn": 2},
+    {"type": "roll", "seat": "p1", "kind": "balloon", "roll": 5, "card": "ship:7"},
+    {"type": "roll", "seat": "p1", "kind": "elephant", "roll": 3},
+    {"type": "reroll", "seat": "p1", "kind": "balloon", "roll": 2},
+    {"type": "travel", "seat": "p1", "from": "london", "to": "paris", "cards": ["ship:7", "train:3"], "days": 10,
+     "total": 10},
+    {"type": "travel", "seat": "p1", "from": "hong_kong", "to": "yokohama", "cards": ["ship:7", "train:4"],
+     "days": 6, "total": 50, "ride": "balloon", "balloon": "ship:7", "roll": 2},
+    {"type": "travel", "seat": "p1", "from": "bombay", "to": "calcutta", "cards": [], "days": 9, "total": 40,
+     "ride": "elephant", "roll": 3},
+    {"type": "travel", "seat": "p1", "from": "bombay", "to": "calcutta", "cards": [], "days": 12, "total": 40},
+    {"type": "chit", "seat": "p1", "location": "suez", "colour": "red", "chit": "others_lose_day"},
+    {"type": "others_lose_day", "seat": "p1", "seats": ["p2"]},
+    {"type": "arrive", "seat": "p1", "days": 78, "place": 1},
+    {"type": "stay", "seat": "p1", "location": "london"},
+    {"type": "detective_penalty", "seat": "p1", "days": 2, "location": "suez"},
+    {"type": "discard", "seat": "p1", "card": "ship:8"},
+    {"type": "discard", "seat": "p1", "card": "offer"},
+    {"type": "play_event", "seat": "p1", "card": "submarine"},
+    {"type": "play_event", "seat": "p1", "card": "princess", "as": "balloon"},
+    {"type": "elephant_gold", "seat": "p1", "amount": 1},
+    {"type": "buy", "seat": "p1", "deck": "travel"},
+    {"type": "buy", "seat": "p1", "deck": "event"},
+    {"type": "time_pressure", "seats": ["p1", "p2"]},
+    {"type": "round", "round": 3, "first": "p2"},
+    {"type": "game_over", "winners": ["p2"]},
+]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_event_type_has_a_line(lang):
+    t = UI.translator(lang)
+    names = {"p1": "Nellie", "p2": "Fogg"}
+    src = Path(R.__class__.__module__.replace(".", "/") + ".py").read_text()
+    emitted = set(re.findall(r'"type": "(\w+)", "(?:seat|seats|round|winners)"', src))
+    assert emitted - {"skip_action"} <= {e["type"] for e in SAMPLE_EVENTS}
+    for event in SAMPLE_EVENTS:
+        text = UI.event_text(event, names, t)
+        assert text and "{" not in text and "p1" not in text and "p2" not in text, (event, text)
+    assert "Nellie" in UI.event_text(SAMPLE_EVENTS[0], names, t)
+    balloon = UI.event_text(SAMPLE_EVENTS[14], names, t)
+    assert "🎈" in balloon and "🚢7" in balloon and "🚂4" in balloon
