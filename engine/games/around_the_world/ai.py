@@ -26,6 +26,8 @@ EXPECTED_DIE = 3.5
 #: a "good" number of days per leg: travel when the best set is at or below it
 PAR = [9, 4, 5, 8, 12, 5, 8, 8, 6, 11]
 LOOKAHEAD_WEIGHTS = (1.0, 0.7, 0.45)
+#: what ending a journey on the detective counts for when deciding to travel (the 2 days)
+DETECTIVE_WEIGHT = 2.0
 
 
 def _best_set(hand: list[str], leg: int, offer: bool = False) -> tuple[float, tuple[str, ...] | None]:
@@ -133,7 +135,7 @@ def _travel_cost(ctx: _Ctx, action: Action) -> float:
         cost = float(action["days"])
     dest = (ctx.progress + 1) % NLOC
     if dest != 0 and dest == ctx.detective:
-        cost += D.DETECTIVE_DAYS
+        cost += DETECTIVE_WEIGHT
     return cost
 
 
