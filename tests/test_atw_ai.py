@@ -88,16 +88,16 @@ def test_ai_rerolls_a_high_die_when_it_has_gold_and_keeps_a_low_one():
     st.last_roll = [6]
     assert R.ai_action(st, seat) == {"type": "reroll"}
     st.last_roll = [6, 2]
-    assert R.ai_action(st, seat) == {"type": "keep"}
+    assert R.ai_action(st, seat) == {"type": "keep", "roll": 2}
     st.gold[i] = 0
     st.last_roll = [6]
-    assert R.ai_action(st, seat) == {"type": "keep"}
+    assert R.ai_action(st, seat) == {"type": "keep", "roll": 6}
 
 
 def test_ai_waits_rather_than_paying_a_lot_and_travels_when_cheap():
     st = fresh()
     i, seat = travel_phase(st, ["ship:8", "ship:7"], LOC("suez"))
-    assert R.ai_action(st, seat) == {"type": "stay"}
+    assert R.ai_action(st, seat) == {"type": "stay", "location": "suez"}
     st2 = fresh()
     i, seat = travel_phase(st2, ["ship:6", "ship:6", "ship:8"], LOC("suez"))
     assert R.ai_action(st2, seat) == {"type": "travel", "cards": ["ship:6", "ship:6"], "days": 6, "to": "bombay"}
@@ -110,7 +110,7 @@ def test_ai_avoids_ending_on_the_detective():
     assert R.ai_action(st, seat)["type"] == "travel"
     st2 = fresh()
     i, seat = travel_phase(st2, ["ship:5"], LOC("brindisi"), detective=LOC("suez"))
-    assert R.ai_action(st2, seat) == {"type": "stay"}
+    assert R.ai_action(st2, seat) == {"type": "stay", "location": "brindisi"}
 
 
 def test_ai_sends_the_detective_towards_the_leader():

@@ -71,6 +71,14 @@ def act(st: State, action: dict) -> list[dict]:
     return R.apply(st, seat(st), action)
 
 
+def keep(st: State) -> list[dict]:
+    return act(st, {"type": "keep", "roll": st.last_roll[-1]})
+
+
+def stay(st: State) -> list[dict]:
+    return act(st, {"type": "stay", "location": D.LOCATIONS[st.progress[cur(st)] % 10]})
+
+
 def take(st: State, slot: int) -> list[dict]:
     return act(st, {"type": "take", "slot": slot, "card": st.display[slot]})
 
@@ -202,7 +210,7 @@ def test_balloon_example_hong_kong_yokohama_rerolls_5_6_2_pay_2_gold_6_days():
     act(st, {"type": "reroll"})
     assert st.last_roll == [5, 6, 2]
     supply = st.gold_supply
-    act(st, {"type": "keep"})
+    keep(st)
     assert st.days[i] == 6
     assert st.gold[i] == 1 and st.gold_supply == supply
     assert st.progress[i] == LOC("yokohama")
@@ -213,7 +221,7 @@ def test_balloon_on_suez_bombay_5_and_8_replaced_by_5_is_10_not_5():
     i = at_travel(st, ["ship:5", "ship:8"], LOC("suez"), balloon=True)
     st.rng = die_state(5)
     travel(st, ["ship:5", "ship:8"], balloon="ship:8")
-    act(st, {"type": "keep"})
+    keep(st)
     assert st.days[i] == 10
 
 
@@ -222,7 +230,7 @@ def test_balloon_on_a_pair_breaks_the_pair_even_if_the_die_matches():
     i = at_travel(st, ["ship:4", "ship:4"], LOC("yokohama"), balloon=True)
     st.rng = die_state(4)
     travel(st, ["ship:4", "ship:4"], balloon="ship:4")
-    act(st, {"type": "keep"})
+    keep(st)
     assert st.days[i] == 8
 
 
@@ -233,11 +241,11 @@ def test_reroll_needs_gold_and_the_last_roll_stands():
     travel(st, ["ship:8"], balloon="ship:8")
     act(st, {"type": "reroll"})
     assert st.gold[i] == 0
-    assert R.legal_actions(st, seat(st)) == [{"type": "keep"}]
+    assert R.legal_actions(st, seat(st)) == [{"type": "keep", "roll": 6}]
     with pytest.raises(IllegalAction) as exc:
         act(st, {"type": "reroll"})
     assert exc.value.code == "not_enough_gold"
-    act(st, {"type": "keep"})
+    keep(st)
     assert st.days[i] == 6  # the last roll (6), not the better first one
 
 
@@ -263,7 +271,7 @@ def test_balloon_event_card_gives_a_balloon():
     act(st, {"type": "event", "card": "balloon"})
     st.rng = die_state(1)
     travel(st, ["train:6"], balloon="train:6")
-    act(st, {"type": "keep"})
+    keep(st)
     assert st.days[i] == 1 and "balloon" in st.event_discard
 
 
@@ -280,7 +288,7 @@ def test_bombay_calcutta_walk_12_days_or_elephant_6_plus_die():
     act(st2, {"type": "event", "card": "elephant"})
     assert st2.phase == "roll"
     act(st2, {"type": "reroll"})
-    act(st2, {"type": "keep"})
+    keep(st2)
     assert st2.days[j] == 9 and st2.gold[j] == 1
     assert st2.hand[j] == ["ship:4"]
 
@@ -375,7 +383,7 @@ def test_princess_copies_the_top_of_the_event_discard_pile_when_played():
     assert st.event_discard[-1] == "princess"
     st.rng = die_state(2)
     travel(st, ["train:6"], balloon="train:6")
-    act(st, {"type": "keep"})
+    keep(st)
     assert st.days[i] == 2
     st2 = fresh()
     at_travel(st2, ["train:6"], LOC("paris"), events=["princess"])
@@ -462,7 +470,7 @@ def test_turn_order_take_action_travel_detective_discard():
 def test_discard_down_to_six_counting_event_cards():
     st = fresh()
     i = at_travel(st, ["ship:4", "ship:5", "ship:6", "ship:7", "train:2", "train:3"], 0, events=["offer"])
-    act(st, {"type": "stay"})
+    stay(st)
     assert st.phase == "discard" and seat(st) == st.seats[i]
     legal = R.legal_actions(st, seat(st))
     assert {"type": "discard", "card": "offer"} in legal and len(legal) == 7
@@ -481,7 +489,7 @@ def test_detective_penalty_when_staying_or_arriving_not_when_leaving_or_moved_on
     st2 = fresh()
     j = at_travel(st2, [], LOC("paris"))
     st2.detective = LOC("paris")
-    act(st2, {"type": "stay"})
+    stay(st2)
     assert st2.days[j] == 2
     # moved onto another player outside his turn: no penalty for him
     st3 = fresh()
@@ -489,7 +497,7 @@ def test_detective_penalty_when_staying_or_arriving_not_when_leaving_or_moved_on
     victim = (k + 1) % 3
     st3.progress[victim] = LOC("suez")
     act(st3, {"type": "event", "card": "detective", "location": "suez"})
-    act(st3, {"type": "stay"})
+    stay(st3)
     assert st3.days[victim] == 0
 
 
@@ -507,7 +515,7 @@ def test_first_player_action_gives_the_marker_next_round():
     st = fresh(4)
     first = cur(st)
     take(st, 0)
-    act(st, {"type": "stay"})
+    stay(st)
     second = cur(st)
     assert second == (first + 1) % 4
     take(st, 4)
@@ -804,7 +812,7 @@ def test_refusals_have_codes_and_leave_the_state_alone():
     cases = [
         (other, {"type": "take", "slot": 0, "card": st.display[0]}, "not_your_turn"),
         (seat(st), {"type": "fly"}, "unknown_action"),
-        (seat(st), {"type": "stay"}, "wrong_phase"),
+        (seat(st), {"type": "stay", "location": "london"}, "wrong_phase"),
         (seat(st), {"slot": 1}, "malformed"),
         (seat(st), {"type": "take", "slot": 9, "card": "ship:4"}, "bad_slot"),
         (seat(st), {"type": "take", "slot": "0", "card": st.display[0]}, "bad_slot"),
@@ -834,7 +842,7 @@ def test_several_event_cards_in_one_turn():
     act(st, {"type": "event", "card": "detective", "location": "paris"})
     st.rng = die_state(1)
     travel(st, ["ship:7", "ship:8"], balloon="ship:8")
-    act(st, {"type": "keep"})
+    keep(st)
     assert st.days[i] == 2 + 1  # the submarine on the 7, the balloon on the 8
     assert st.detective == LOC("paris") and st.events[i] == []
 

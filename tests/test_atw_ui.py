@@ -149,7 +149,7 @@ def test_commands_build_legal_actions():
     assert balloon.build({"cards": plain}, legal) is None
     assert balloon.build({"cards": with_balloon}, legal) == with_balloon
     stay = next(c for c in UI.commands if c.name == "stay")
-    assert stay.build({}, legal) == {"type": "stay"}
+    assert stay.build({}, legal) == {"type": "stay", "location": "london"}
     buy = next(c for c in UI.commands if c.name == "buy")
     assert buy.build({"deck": "travel"}, legal) is None  # 1 gold only
     assert all(len(action_key(a)) <= 100 for a in legal)

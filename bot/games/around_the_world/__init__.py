@@ -151,11 +151,10 @@ class AroundTheWorldUI(GameUI):
             key = f"action.event_{c}"
             return t(key) if t.has(key) else t("action.event", card=event_name(c, t))
         if kind == "stay":
-            pos = view["positions"].get(current, 0) if current else 0
-            return t("action.stay", city=city(pos, t))
+            where = action.get("location") or (view["positions"].get(current, 0) if current else 0)
+            return t("action.stay", city=city(where, t))
         if kind == "keep":
-            roll = (view.get("last_roll") or ["?"])[-1]
-            return t("action.keep", roll=roll)
+            return t("action.keep", roll=action.get("roll", "?"))
         if kind == "buy":
             return t(f"action.buy_{action['deck']}")
         if kind == "discard":

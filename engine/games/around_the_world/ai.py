@@ -300,7 +300,7 @@ def _choose_roll(ctx: _Ctx) -> Action:
     die = rolls[-1]
     if ctx.gold >= 1 and (die >= 5 or (die == 4 and ctx.gold >= 3)):
         return {"type": "reroll"}
-    return {"type": "keep"}
+    return _find(ctx.legal, type="keep")  # type: ignore[return-value]
 
 
 def _event_value(ctx: _Ctx, card: str) -> float:

@@ -519,7 +519,7 @@ class AroundTheWorldRules(Rules):
             out: list[Action] = []
             if st.gold[i] > 0:
                 out.append({"type": "reroll"})
-            out.append({"type": "keep"})
+            out.append({"type": "keep", "roll": st.last_roll[-1] if st.last_roll else 0})
             return out
         if phase == "discard":
             cards = sorted(set(st.hand[i])) + sorted(set(st.events[i]))
@@ -672,7 +672,8 @@ class AroundTheWorldRules(Rules):
         out: list[Action] = []
         if with_travel and self._can_travel(st, i):
             out.extend(self._travel_options(st, i))
-        out.append({"type": "stay"} if st.travels == 0 else {"type": "done"})
+        out.append({"type": "stay", "location": D.LOCATIONS[st.progress[i] % NLOC]} if st.travels == 0
+                   else {"type": "done"})
         seen = set()
         for card in st.events[i]:
             if card in seen:
@@ -717,10 +718,12 @@ class AroundTheWorldRules(Rules):
             ok = (len(action) == 3 and type(slot) is int and 0 <= slot < len(st.display)
                   and st.display[slot] is not None and action.get("card") == st.display[slot]
                   and not (i == st.first and D.DISPLAY_ACTIONS[slot] == "first_player"))
-        elif t == "stay" or t == "done":
-            ok = len(action) == 1 and (st.travels == 0) == (t == "stay")
+        elif t == "stay":
+            ok = len(action) == 2 and st.travels == 0 and action.get("location") == D.LOCATIONS[st.progress[i] % NLOC]
+        elif t == "done":
+            ok = len(action) == 1 and st.travels > 0
         elif t == "keep":
-            ok = len(action) == 1
+            ok = len(action) == 2 and st.last_roll is not None and action.get("roll") == st.last_roll[-1]
         elif t == "discard":
             card = action.get("card")
             ok = len(action) == 2 and type(card) is str and (card in st.hand[i] or card in st.events[i])
