@@ -377,8 +377,8 @@ def test_princess_copies_the_top_of_the_event_discard_pile_when_played():
     i = at_travel(st, ["train:6"], LOC("paris"), events=["princess"])
     st.event_discard = ["offer", "balloon"]
     legal = R.legal_actions(st, seat(st))
-    assert {"type": "event", "card": "princess"} in legal
-    events = act(st, {"type": "event", "card": "princess"})
+    assert {"type": "event", "card": "princess", "as": "balloon"} in legal
+    events = act(st, {"type": "event", "card": "princess", "as": "balloon"})
     assert events[0]["as"] == "balloon" and st.armed == ["balloon"]
     assert st.event_discard[-1] == "princess"
     st.rng = die_state(2)
@@ -395,7 +395,7 @@ def test_princess_as_detective_moves_the_detective():
     st = fresh()
     at_travel(st, ["train:6"], LOC("paris"), events=["princess"])
     st.event_discard = ["detective"]
-    act(st, {"type": "event", "card": "princess", "location": "yokohama"})
+    act(st, {"type": "event", "card": "princess", "as": "detective", "location": "yokohama"})
     assert st.detective == LOC("yokohama")
 
 

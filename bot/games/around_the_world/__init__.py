@@ -142,7 +142,7 @@ class AroundTheWorldUI(GameUI):
         if kind == "event":
             c = action["card"]
             if c == "princess":
-                as_card = view.get("event_discard_top") or "?"
+                as_card = action.get("as") or view.get("event_discard_top") or "?"
                 if "location" in action:
                     return t("action.princess_detective", city=city(action["location"], t))
                 return t("action.princess", card=event_name(as_card, t))

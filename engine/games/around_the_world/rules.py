@@ -683,10 +683,10 @@ class AroundTheWorldRules(Rules):
                 top = st.event_discard[-1] if st.event_discard else None
                 if top is not None and top != "princess" and self._event_playable(st, i, top):
                     if top == "detective":
-                        out.extend({"type": "event", "card": "princess", "location": D.LOCATIONS[loc]}
+                        out.extend({"type": "event", "card": "princess", "as": top, "location": D.LOCATIONS[loc]}
                                    for loc in range(1, NLOC) if loc != st.detective)
                     else:
-                        out.append({"type": "event", "card": "princess"})
+                        out.append({"type": "event", "card": "princess", "as": top})
             elif self._event_playable(st, i, card):
                 if card == "detective":
                     out.extend({"type": "event", "card": "detective", "location": D.LOCATIONS[loc]}
