@@ -13,13 +13,15 @@ import asyncio
 import json
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
 ACTIVE_STATUSES = ("lobby", "running")
+T = TypeVar("T")
 
 
 class StoreError(Exception):
@@ -240,24 +242,40 @@ class SQLiteStore(Store):
             self._db = None
 
     async def _migrate(self) -> None:
-        async with self._lock:
+        async def body() -> None:
+            # Read the version inside the write transaction: another process may have
+            # migrated the file between our connect and our BEGIN IMMEDIATE.
             row = await (await self.db.execute("PRAGMA user_version")).fetchone()
-            current = row[0]
             for number, sql in enumerate(MIGRATIONS, start=1):
-                if number <= current:
-                    continue
-                await self.db.execute("BEGIN IMMEDIATE")
-                try:
+                if number > row[0]:
                     for statement in _split_sql(sql):
                         await self.db.execute(statement)
                     await self.db.execute(f"PRAGMA user_version={number}")
+
+        await self._write(body)
+
+    async def _write(self, body: Callable[[], Awaitable[T]]) -> T:
+        """One write transaction on the shared connection: BEGIN IMMEDIATE, body(), COMMIT,
+        or ROLLBACK if body() fails. Shielded, so a cancelled caller cannot stop it between
+        BEGIN and COMMIT/ROLLBACK (the transaction still finishes; the caller sees
+        CancelledError)."""
+        async def run() -> T:
+            async with self._lock:
+                await self.db.execute("BEGIN IMMEDIATE")
+                try:
+                    result = await body()
                     await self.db.execute("COMMIT")
                 except BaseException:
-                    await self.db.execute("ROLLBACK")
+                    if self.db.in_transaction:
+                        await self.db.execute("ROLLBACK")
                     raise
+                return result
+
+        return await asyncio.shield(run())
 
     async def schema_version(self) -> int:
-        row = await (await self.db.execute("PRAGMA user_version")).fetchone()
+        async with self._lock:
+            row = await (await self.db.execute("PRAGMA user_version")).fetchone()
         return int(row[0])
 
     # -- reading --------------------------------------------------------------
@@ -282,51 +300,53 @@ class SQLiteStore(Store):
             remind_at=row["remind_at"], timeout_at=row["timeout_at"], seats=await self._seats(row["id"]),
         )
 
+    async def _one_game(self, sql: str, params: tuple[Any, ...]) -> GameRecord | None:
+        async with self._lock:
+            row = await (await self.db.execute(sql, params)).fetchone()
+            return await self._record(row) if row else None
+
+    async def _many_games(self, sql: str, params: tuple[Any, ...]) -> list[GameRecord]:
+        async with self._lock:
+            rows = await (await self.db.execute(sql, params)).fetchall()
+            return [await self._record(r) for r in rows]
+
     async def active_game(self, channel_id: int) -> GameRecord | None:
-        cursor = await self.db.execute(
-            "SELECT * FROM games WHERE channel_id=? AND status IN ('lobby','running')", (channel_id,)
-        )
-        row = await cursor.fetchone()
-        return await self._record(row) if row else None
+        return await self._one_game("SELECT * FROM games WHERE channel_id=? AND status IN ('lobby','running')",
+                                    (channel_id,))
 
     async def get_game(self, game_pk: int) -> GameRecord | None:
-        row = await (await self.db.execute("SELECT * FROM games WHERE id=?", (game_pk,))).fetchone()
-        return await self._record(row) if row else None
+        return await self._one_game("SELECT * FROM games WHERE id=?", (game_pk,))
 
     async def last_game(self, channel_id: int) -> GameRecord | None:
-        row = await (await self.db.execute(
-            "SELECT * FROM games WHERE channel_id=? ORDER BY id DESC LIMIT 1", (channel_id,)
-        )).fetchone()
-        return await self._record(row) if row else None
+        return await self._one_game("SELECT * FROM games WHERE channel_id=? ORDER BY id DESC LIMIT 1", (channel_id,))
 
     async def games(self, *, status: str | None = None) -> list[GameRecord]:
         if status is None:
-            cursor = await self.db.execute("SELECT * FROM games ORDER BY id")
-        else:
-            cursor = await self.db.execute("SELECT * FROM games WHERE status=? ORDER BY id", (status,))
-        return [await self._record(r) for r in await cursor.fetchall()]
+            return await self._many_games("SELECT * FROM games ORDER BY id", ())
+        return await self._many_games("SELECT * FROM games WHERE status=? ORDER BY id", (status,))
 
     async def actions(self, game_pk: int, *, since: int = 0) -> list[ActionRecord]:
-        cursor = await self.db.execute(
-            "SELECT seq, seat, action, events, actor, at FROM actions WHERE game=? AND seq>? ORDER BY seq",
-            (game_pk, since),
-        )
+        async with self._lock:
+            rows = await (await self.db.execute(
+                "SELECT seq, seat, action, events, actor, at FROM actions WHERE game=? AND seq>? ORDER BY seq",
+                (game_pk, since),
+            )).fetchall()
         return [
             ActionRecord(seq=r["seq"], seat=r["seat"], action=json.loads(r["action"]),
                          events=json.loads(r["events"]), actor=r["actor"], at=r["at"])
-            for r in await cursor.fetchall()
+            for r in rows
         ]
 
     async def due_games(self, now: float) -> list[GameRecord]:
-        cursor = await self.db.execute(
+        return await self._many_games(
             "SELECT * FROM games WHERE status='running' AND ((remind_at IS NOT NULL AND remind_at<=?) "
             "OR (timeout_at IS NOT NULL AND timeout_at<=?)) ORDER BY id",
             (now, now),
         )
-        return [await self._record(r) for r in await cursor.fetchall()]
 
     async def user_dm(self, user_id: int) -> bool:
-        row = await (await self.db.execute("SELECT dm FROM user_prefs WHERE user_id=?", (user_id,))).fetchone()
+        async with self._lock:
+            row = await (await self.db.execute("SELECT dm FROM user_prefs WHERE user_id=?", (user_id,))).fetchone()
         return bool(row["dm"]) if row else False
 
     # -- writing --------------------------------------------------------------
@@ -340,8 +360,8 @@ class SQLiteStore(Store):
     async def create_game(self, *, channel_id: int, guild_id: int | None, game_id: str, host: SeatRecord,
                           options: dict[str, Any], settings: dict[str, Any], seed: int) -> GameRecord:
         now = time.time()
-        async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
+
+        async def body() -> GameRecord:
             try:
                 cursor = await self.db.execute(
                     "INSERT INTO games (channel_id, guild_id, game_id, status, version, options, settings, seed,"
@@ -354,48 +374,37 @@ class SQLiteStore(Store):
                                   settings=settings, seed=seed, host_id=host.user_id, created_at=now,
                                   updated_at=now, seats=[host])
                 await self._write_seats(game)
-                await self.db.execute("COMMIT")
             except aiosqlite.IntegrityError as exc:
-                await self.db.execute("ROLLBACK")
                 raise ChannelBusy(str(exc)) from exc
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
-        return game
+            return game
+
+        return await self._write(body)
 
     async def save_lobby(self, game: GameRecord, *, expected_version: int) -> int:
-        async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
-                cursor = await self.db.execute(
-                    "UPDATE games SET status=?, options=?, settings=?, state=?, version=version+1, updated_at=?,"
-                    " remind_at=?, timeout_at=? WHERE id=? AND version=?",
-                    (game.status, _dumps(game.options), _dumps(game.settings),
-                     _dumps(game.state) if game.state is not None else None, time.time(), game.remind_at,
-                     game.timeout_at, game.id, expected_version),
-                )
-                if cursor.rowcount != 1:
-                    raise VersionConflict(f"game {game.id} is no longer at version {expected_version}")
-                await self._write_seats(game)
-                await self.db.execute("COMMIT")
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
+        async def body() -> None:
+            cursor = await self.db.execute(
+                "UPDATE games SET status=?, options=?, settings=?, state=?, version=version+1, updated_at=?,"
+                " remind_at=?, timeout_at=? WHERE id=? AND version=?",
+                (game.status, _dumps(game.options), _dumps(game.settings),
+                 _dumps(game.state) if game.state is not None else None, time.time(), game.remind_at,
+                 game.timeout_at, game.id, expected_version),
+            )
+            if cursor.rowcount != 1:
+                raise VersionConflict(f"game {game.id} is no longer at version {expected_version}")
+            await self._write_seats(game)
+
+        await self._write(body)
         game.version = expected_version + 1
         return game.version
 
     async def save_settings(self, game: GameRecord) -> None:
-        async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
-                await self.db.execute("UPDATE games SET settings=?, remind_at=?, timeout_at=? WHERE id=?",
-                                      (_dumps(game.settings), game.remind_at, game.timeout_at, game.id))
-                await self.db.executemany("UPDATE seats SET dm=? WHERE game=? AND position=?",
-                                          [(int(s.dm), game.id, s.position) for s in game.seats])
-                await self.db.execute("COMMIT")
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
+        async def body() -> None:
+            await self.db.execute("UPDATE games SET settings=?, remind_at=?, timeout_at=? WHERE id=?",
+                                  (_dumps(game.settings), game.remind_at, game.timeout_at, game.id))
+            await self.db.executemany("UPDATE seats SET dm=? WHERE game=? AND position=?",
+                                      [(int(s.dm), game.id, s.position) for s in game.seats])
+
+        await self._write(body)
 
     async def commit_action(self, game: GameRecord, *, expected_version: int, seat: str, action: dict[str, Any],
                             events: list[dict[str, Any]], state: dict[str, Any], status: str, actor: str,
@@ -403,32 +412,28 @@ class SQLiteStore(Store):
         now = time.time()
         new_version = expected_version + 1
         state_json = _dumps(state)
-        async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
-                cursor = await self.db.execute(
-                    "UPDATE games SET state=?, status=?, version=?, updated_at=?, remind_at=?, timeout_at=?"
-                    " WHERE id=? AND version=?",
-                    (state_json, status, new_version, now, remind_at, timeout_at, game.id, expected_version),
-                )
-                if cursor.rowcount != 1:
-                    raise VersionConflict(f"game {game.id} is no longer at version {expected_version}")
-                seq_row = await (await self.db.execute(
-                    "SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game=?", (game.id,)
-                )).fetchone()
-                await self.db.execute(
-                    "INSERT INTO actions (game, seq, seat, action, events, actor, at) VALUES (?,?,?,?,?,?,?)",
-                    (game.id, seq_row[0], seat, _dumps(action), _dumps(events), actor, now),
-                )
-                await self.db.execute("COMMIT")
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
-        game.version = new_version
-        game.state = state
-        game.status = status
-        game.remind_at, game.timeout_at = remind_at, timeout_at
-        game.updated_at = now
+
+        async def body() -> None:
+            cursor = await self.db.execute(
+                "UPDATE games SET state=?, status=?, version=?, updated_at=?, remind_at=?, timeout_at=?"
+                " WHERE id=? AND version=?",
+                (state_json, status, new_version, now, remind_at, timeout_at, game.id, expected_version),
+            )
+            if cursor.rowcount != 1:
+                raise VersionConflict(f"game {game.id} is no longer at version {expected_version}")
+            await self.db.execute(
+                "INSERT INTO actions (game, seq, seat, action, events, actor, at)"
+                " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ? FROM actions WHERE game=?",
+                (game.id, seat, _dumps(action), _dumps(events), actor, now, game.id),
+            )
+            # the record follows the row once the transaction is certain to commit
+            game.version = new_version
+            game.state = state
+            game.status = status
+            game.remind_at, game.timeout_at = remind_at, timeout_at
+            game.updated_at = now
+
+        await self._write(body)
         return new_version
 
     async def set_deadlines(self, game_pk: int, *, remind_at: float | None, timeout_at: float | None) -> None:
@@ -437,7 +442,8 @@ class SQLiteStore(Store):
                                   (remind_at, timeout_at, game_pk))
 
     async def get_meta(self, key: str) -> str | None:
-        row = await (await self.db.execute("SELECT value FROM meta WHERE key=?", (key,))).fetchone()
+        async with self._lock:
+            row = await (await self.db.execute("SELECT value FROM meta WHERE key=?", (key,))).fetchone()
         return str(row["value"]) if row else None
 
     async def set_meta(self, key: str, value: str) -> None:

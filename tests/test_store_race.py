@@ -149,9 +149,6 @@ async def test_same_version_commits_on_two_stores_apply_once(pair: tuple[SQLiteS
     assert len(await b.actions(game.id)) == 3
 
 
-@pytest.mark.xfail(strict=True, reason="store bug: a read in flight on the shared connection (execute done, fetch "
-                                       "pending) holds a read transaction, so BEGIN IMMEDIATE gets SQLITE_BUSY at once "
-                                       "instead of waiting busy_timeout while the other connection writes")
 async def test_many_writers_on_two_stores_with_retries(pair: tuple[SQLiteStore, SQLiteStore]) -> None:
     """20 writers (10 per connection) each make 8 successful commits, re-reading and
     retrying on conflicts: 160 actions, no gaps, no duplicates, all acknowledged ones there."""
@@ -184,9 +181,6 @@ async def test_many_writers_on_two_stores_with_retries(pair: tuple[SQLiteStore, 
     assert conflicts > 0  # 20 writers re-reading the same game do collide
 
 
-@pytest.mark.xfail(strict=True, reason="store bug: reads on the shared connection are not under the lock; an "
-                                       "open read statement makes BEGIN IMMEDIATE fail with SQLITE_BUSY without "
-                                       "waiting for busy_timeout")
 async def test_commit_waits_for_the_other_connection_even_with_a_read_in_flight(
         pair: tuple[SQLiteStore, SQLiteStore]) -> None:
     """Store `a` reads the game and commits at the same time (two handlers of one bot) while
@@ -259,8 +253,6 @@ async def test_three_processes_hammering_one_game(tmp_path: Path) -> None:
 
 
 # -- cancellation and failures inside the transaction ---------------------------------------------
-@pytest.mark.xfail(strict=True, reason="store bug: a commit cancelled while awaiting BEGIN IMMEDIATE leaves the "
-                                       "shared connection inside an open transaction (BEGIN is outside try)")
 async def test_a_cancelled_commit_leaves_the_store_usable(pair: tuple[SQLiteStore, SQLiteStore]) -> None:
     """A button handler or the scheduler can be cancelled (shutdown, wait_for timeouts). Whatever
     point of commit_action the cancellation hits, the next commit on the same store must work,
@@ -294,8 +286,6 @@ async def test_a_cancelled_commit_leaves_the_store_usable(pair: tuple[SQLiteStor
         await check_log(s, game.id, base, [])
 
 
-@pytest.mark.xfail(strict=True, reason="store bug: reads use the shared connection without the lock, so they see "
-                                       "another coroutine's uncommitted transaction (dirty read)")
 async def test_reads_never_see_an_uncommitted_commit(pair: tuple[SQLiteStore, SQLiteStore],
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """While one coroutine's commit_action is between its UPDATE and COMMIT, another coroutine

@@ -178,8 +178,6 @@ async def test_two_stores_open_an_existing_file_together(tmp_path: Path) -> None
         await b.close()
 
 
-@pytest.mark.xfail(strict=True, reason="store bug: _migrate reads user_version outside the write transaction, "
-                                       "so a second opener re-runs migrations another opener already applied")
 async def test_opening_a_fresh_file_while_another_process_migrates_it(tmp_path: Path) -> None:
     """Two bot processes (or the bot and `bot.admin`) starting on a new file at once.
 
