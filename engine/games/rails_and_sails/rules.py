@@ -215,6 +215,18 @@ def _ship_options(colour: str, s: int, d: int, w: int, length: int) -> tuple[tup
 
 
 @lru_cache(maxsize=16384)
+def _rough_payment(colour: str, length: int, rough: int, counts: tuple[int, ...]) -> tuple[str, ...]:
+    """`train_payment` of a route with rough spaces, on the train card counts
+    (plain and harbor-symbol count per colour of COLOURS, then wilds); () if unpayable."""
+    hand: dict[str, int] = {WILD: counts[-1]}
+    for k, c in enumerate(COLOURS):
+        hand[TRAIN_PLAIN[c]] = counts[2 * k]
+        hand[TRAIN_HARBOR[c]] = counts[2 * k + 1]
+    found = train_payment(hand, colour, length, rough)
+    return tuple(found) if found is not None else ()
+
+
+@lru_cache(maxsize=16384)
 def _train_plain_payment(colour: str, plain: int, harbor: int, w: int, length: int) -> tuple[str, ...] | None:
     """`train_payment` of a route without rough terrain, on card counts (memoised)."""
     k = min(plain, length)
@@ -559,6 +571,7 @@ class RailsAndSails(Rules):
         ptrains, pships = state.trains[i], state.ships[i]
         counts = [(c, get(TRAIN_PLAIN[c], 0), get(TRAIN_HARBOR[c], 0)) for c in COLOURS]
         tcount = {c: p + h for c, p, h in counts}
+        tkey: tuple[int, ...] | None = None  # train counts, built only for rough routes
         tall = sum(tcount.values()) + wild
         acts: list[Action] = []
         append = acts.append
@@ -579,8 +592,9 @@ class RailsAndSails(Rules):
                             continue
                     if cards is None:
                         if rough:
-                            found = train_payment(hand, c, length, rough)
-                            cards = tuple(found) if found is not None else ()
+                            if tkey is None:
+                                tkey = tuple(x for _, p, h in counts for x in (p, h)) + (wild,)
+                            cards = _rough_payment(c, length, rough, tkey)
                         else:
                             cards = _train_plain_payment(c, plain, harbor, wild, length) or ()
                     if not cards:
@@ -670,7 +684,7 @@ class RailsAndSails(Rules):
         if not payments:
             return []
         return [
-            {"type": "harbor", "city": city, "cards": cards}
+            {"type": "harbor", "city": city, "cards": list(cards)}
             for city in self._harbor_cities(state, i)
             for cards in payments
         ]
