@@ -199,3 +199,61 @@ def test_ai_beats_random_players():
             R.apply(s, seat, action)
         wins += ai in R.result(s)["winners"]
     assert wins >= games - 1
+
+
+CARD_POOL = ["t:red", "t:red:h", "t:green", "t:black:h", "t:wild", "s:red", "s:red:2", "s:green", "s:green:2",
+             "s:yellow:2"]
+PAY_ROUTES = ["winnipeg-los_angeles-train", "lahore-tehran-train", "marseille-casablanca-train",
+              "valparaiso-lima-train-1", "tiksi-murmansk-ship", "toamasina-cape_town-ship", "petropavlovsk-tokyo-ship",
+              "cambridge_bay-anchorage-ship"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(hand=st.lists(st.sampled_from(CARD_POOL), min_size=0, max_size=9), route=st.sampled_from(PAY_ROUTES))
+def test_a_route_is_listed_exactly_when_some_cards_of_the_hand_pay_for_it(hand, route):
+    from itertools import combinations
+
+    from engine.games.rails_and_sails.mapdata import ROUTES_BY_ID
+    from engine.games.rails_and_sails.rules import check_ship_payment, check_train_payment
+
+    r = ROUTES_BY_ID[route]
+    if r.kind == "train":
+        sizes = [r.length + r.rough]
+        ok = lambda cards: check_train_payment(cards, r.colour, r.length, r.rough)  # noqa: E731
+    else:
+        sizes = range(1, r.length + 1)
+        ok = lambda cards: check_ship_payment(cards, r.colour, r.length)  # noqa: E731
+    payable = any(ok(list(c)) for k in sizes for c in combinations(sorted(hand), k))
+    s = R.new_game(["p1", "p2"], 1)
+    s.phase = "play"
+    s.pending = [[], []]
+    s.trains = [25, 25]
+    s.ships = [50, 50]
+    s.hands[0] = {}
+    for card in hand:
+        s.hands[0][card] = s.hands[0].get(card, 0) + 1
+    listed = [a for a in R.legal_actions(s, "p1") if a["type"] == "claim" and a["route"] == route]
+    assert bool(listed) == payable
+    for a in listed:
+        assert ok(a["cards"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(hand=st.lists(st.sampled_from(CARD_POOL + ["t:red:h", "s:red"]), min_size=0, max_size=9))
+def test_a_harbor_is_listed_exactly_when_four_cards_of_the_hand_pay_for_it(hand):
+    from itertools import combinations
+
+    from engine.games.rails_and_sails.rules import check_harbor_payment
+
+    payable = any(check_harbor_payment(list(c)) for c in combinations(sorted(hand), 4))
+    s = R.new_game(["p1", "p2"], 1)
+    s.phase = "play"
+    s.pending = [[], []]
+    s.claimed["caracas-lima-train-1"] = 0
+    s.hands[0] = {}
+    for card in hand:
+        s.hands[0][card] = s.hands[0].get(card, 0) + 1
+    listed = [a for a in R.legal_actions(s, "p1") if a["type"] == "harbor"]
+    assert {a["city"] for a in listed} <= {"lima", "caracas"}
+    assert bool(listed) == payable
+    assert all(check_harbor_payment(a["cards"]) for a in listed)
