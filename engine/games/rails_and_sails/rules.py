@@ -917,7 +917,7 @@ class RailsAndSails(Rules):
         drawn = [state.ticket_deck.pop() for _ in range(n)]
         state.pending[i] = drawn
         seat = state.seats[i]
-        state.last = {"seat": seat, "type": "tickets", "count": 0}
+        state.last = {"seat": seat, "type": "draw_tickets", "count": n}  # "tickets" with the kept count follows
         return [{"type": "tickets_drawn", "seat": seat, "count": n}]
 
     def _harbor(self, state: RSState, i: int, action: Action) -> list[Event]:
