@@ -8,7 +8,7 @@ is one dataclass of JSON-safe fields so `dump` is a shallow conversion.
 from __future__ import annotations
 
 import copy
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from itertools import combinations
 from typing import Any
@@ -500,11 +500,11 @@ class RailsAndSails(Rules):
         return copy.deepcopy(state.result)
 
     def dump(self, state: RSState) -> dict[str, Any]:
-        return asdict(state)
+        """A JSON-safe copy, field by field (dataclasses.asdict is ten times slower)."""
+        return _copy_state(state.__dict__)
 
     def load(self, data: dict[str, Any]) -> RSState:
-        d = {k: copy.deepcopy(data[k]) for k in _FIELDS}
-        return RSState(**d)
+        return RSState(**_copy_state(data))
 
     # -- legal actions ----------------------------------------------------------------------------
     def legal_actions(self, state: RSState, seat: str) -> list[Action]:
@@ -1229,6 +1229,39 @@ class RailsAndSails(Rules):
 
         legal = self.legal_actions(state, seat)
         return choose(self.view(state, seat), seat, legal)
+
+
+def _json_copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _json_copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json_copy(v) for v in value]
+    return value
+
+
+#: fields that are lists of str/int/None (a shallow copy is a full copy)
+_FLAT_LISTS = ("seats", "train_deck", "ship_deck", "train_discard", "ship_discard", "face_up", "ticket_deck", "mix",
+               "trains", "ships", "box_trains", "box_ships", "harbors_left", "scores")
+
+
+def _copy_state(src: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name in _FIELDS:
+        value = src[name]
+        if name in _FLAT_LISTS:
+            value = list(value)
+        elif name == "hands":
+            value = [dict(h) for h in value]
+        elif name in ("tickets", "pending"):
+            value = [list(t) for t in value]
+        elif name in ("claimed", "harbors"):
+            value = dict(value)
+        elif name == "final_left":
+            value = None if value is None else list(value)
+        elif name in ("last", "result"):
+            value = _json_copy(value)
+        out[name] = value
+    return out
 
 
 def _keys(action: Action, allowed: set[str]) -> None:
