@@ -62,6 +62,34 @@ def state_sizes(rules, players: int) -> tuple[int, int]:
     return sizes[0], sizes[1]
 
 
+def per_move_costs(rules, players: int = 4) -> dict[str, float]:
+    """Median µs per call over the states of one AI game: what the platform pays per move."""
+    seats = [f"p{i + 1}" for i in range(players)]
+    s = rules.new_game(seats, 2)
+    times: dict[str, list[float]] = {"dump+json": [], "load": [], "view public": [], "view seat": [], "legal": [],
+                                     "ai_action": []}
+    clock = time.perf_counter
+    while not rules.is_over(s):
+        seat = rules.to_act(s)[0]
+        t0 = clock()
+        text = json.dumps(rules.dump(s))
+        t1 = clock()
+        rules.load(json.loads(text))
+        t2 = clock()
+        rules.view(s, None)
+        t3 = clock()
+        rules.view(s, seat)
+        t4 = clock()
+        rules.legal_actions(s, seat)
+        t5 = clock()
+        action = rules.ai_action(s, seat)
+        t6 = clock()
+        for key, dt in zip(times, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4, t6 - t5), strict=True):
+            times[key].append(dt * 1e6)
+        rules.apply(s, seat, action)
+    return {k: statistics.median(v) for k, v in times.items()}
+
+
 def ai_vs_random(rules, players: int, games: int):
     """One AI seat (rotating through the seat order) against random players."""
     wins = 0
@@ -129,6 +157,8 @@ def main() -> None:
     for players in (2, 3, 4, 5):
         start, end = state_sizes(rules, players)
         print(f"state size, {players} players: {start:,} B at the start of play, {end:,} B at the end (JSON dump)")
+    costs = per_move_costs(rules)
+    print("per move, 4 players (median µs): " + ", ".join(f"{k} {v:,.0f}" for k, v in costs.items()))
     for players in (2, 3, 4, 5):
         win, ai, rnd, turns = ai_vs_random(rules, players, ai_games)
         print(f"AI vs random, {players} players, {ai_games} games: AI wins {win:.1%}, mean score AI {ai:.1f} / "
