@@ -177,3 +177,15 @@ def test_colours_balanced_by_length_within_each_kind():
                 total[r.colour] += r.length
         assert set(total) == set(COLOURS)
         assert max(total.values()) - min(total.values()) <= 2, (kind, total)
+
+
+def test_wrap_flags_match_the_seam():
+    from engine.games.rails_and_sails.mapdata import SEAM_LON
+
+    def x(node: str) -> float:
+        lon = CITIES[node].lon if node in CITIES else WAYPOINTS[node][0]
+        return lon if lon >= SEAM_LON else lon + 360
+
+    for r in ROUTES:
+        # drawn the short way round on a map from SEAM_LON to SEAM_LON + 360
+        assert r.wraps == (abs(x(r.a) - x(r.b)) > 180), r.id
