@@ -574,6 +574,7 @@ class TableService:
         """Apply, commit, let AI seats move, and tell everyone. Caller holds the channel lock."""
         record = loaded.record
         rules = loaded.rules
+        waiting_before = set(rules.to_act(loaded.state))
         try:
             events = rules.apply(loaded.state, seat, action)
         except IllegalAction as exc:
@@ -590,7 +591,7 @@ class TableService:
         t_user = self.user_t(user, loaded.ui)
         ack = self.private(user, "✅ " + t_user("ack", action=loaded.ui.action_label(action, rules.view(
             loaded.state, seat), t_user)))
-        return [ack] + await self._after_change(loaded, events)
+        return [ack] + await self._after_change(loaded, events, already_pinged=waiting_before)
 
     async def _run_ai(self, loaded: Loaded, *, also: set[str] | None = None) -> list[dict[str, Any]]:
         """Let AI seats (and seats in `also`, timed out) act until a human must decide."""
@@ -626,7 +627,9 @@ class TableService:
             return t(f"event.{kind}", **params)
         return loaded.ui.event_text(public, loaded.names, t)
 
-    def _mention(self, loaded: Loaded, seats: list[str]) -> tuple[str, list[int]]:
+    def _mention(self, loaded: Loaded, seats: list[str], quiet: set[str] | frozenset[str] = frozenset()
+                 ) -> tuple[str, list[int]]:
+        """Names of `seats`, pinging the humans except those in `quiet` (already pinged)."""
         ids: list[int] = []
         parts: list[str] = []
         for seat in seats:
@@ -635,6 +638,8 @@ class TableService:
                 continue
             if rec.is_bot:
                 parts.append(f"🤖 {rec.name}")
+            elif seat in quiet:
+                parts.append(f"**{rec.name}**")
             else:
                 parts.append(f"<@{rec.user_id}>")
                 ids.append(rec.user_id)
@@ -642,7 +647,7 @@ class TableService:
 
     async def _board_reply(self, loaded: Loaded, t: Translator, events: list[dict[str, Any]], *,
                            to: str = "channel", user: User | None = None, note: str | None = None,
-                           image: bool = True) -> Reply:
+                           image: bool = True, quiet: set[str] | frozenset[str] = frozenset()) -> Reply:
         rules, record = loaded.rules, loaded.record
         view = rules.view(loaded.state, None)
         files: list[Attachment] = []
@@ -664,7 +669,7 @@ class TableService:
             lines.append(self._result_text(loaded, t))
         else:
             to_act = rules.to_act(loaded.state)
-            who, mentions = self._mention(loaded, to_act)
+            who, mentions = self._mention(loaded, to_act, quiet)
             lines.append(t("turn.waiting", who=who))
             status_line = loaded.ui.status_text(view, loaded.names, t)
             if status_line:
@@ -720,14 +725,18 @@ class TableService:
         return "\n".join(lines)
 
     async def _after_change(self, loaded: Loaded, events: list[dict[str, Any]], *,
-                            note: str | None = None) -> list[Reply]:
-        """The public turn message, plus DMs to opted-in players who must act now."""
+                            note: str | None = None, already_pinged: set[str] | None = None) -> list[Reply]:
+        """The public turn message, plus DMs to opted-in players who must act now. Players
+        who were already waiting before this change are named but not pinged again."""
         record = loaded.record
         t = self.game_t(record, loaded.ui)
         image = loaded.rules.is_over(loaded.state) or loaded.ui.board_changed(events)
-        replies = [await self._board_reply(loaded, t, events, note=note, image=image)]
+        quiet = already_pinged or set()
+        replies = [await self._board_reply(loaded, t, events, note=note, image=image, quiet=quiet)]
         if not loaded.rules.is_over(loaded.state):
             for seat in loaded.rules.to_act(loaded.state):
+                if seat in quiet:
+                    continue
                 rec = record.seat_record(seat)
                 if rec is not None and not rec.is_bot and rec.dm:
                     replies.append(await self._hand_reply(loaded, rec, "dm", self.t(rec.lang, loaded.ui)))

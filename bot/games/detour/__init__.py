@@ -170,6 +170,10 @@ class DetourUI(GameUI):
             return t("event.game_over", round=event["round"])
         return None
 
+    def board_changed(self, events: list[Event]) -> bool:
+        """A secret card choice moves nothing: the channel gets a line, not a new board."""
+        return any(e.get("type") != "chose" for e in events)
+
     # -- status and hand -----------------------------------------------------------------------------
     def status_text(self, view: View, names: dict[str, str], t: Translator) -> str:
         two = bool(view.get("two_colours"))
