@@ -1,0 +1,62 @@
+"""Rails & Sails through the table service (the local table): commands, buttons, a whole game."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+from bot.local import FakeClock, LocalTable
+from bot.service import TableService
+from bot.settings import Settings
+from bot.store import SQLiteStore
+from tests.local_driver import play_game
+
+
+async def _run(tmp_path: Path, lines: list[str]) -> list[dict]:
+    store = SQLiteStore(tmp_path / "rails.sqlite3")
+    await store.open()
+    clock = FakeClock()
+    out = io.StringIO()
+    table = LocalTable(TableService(store, Settings(), clock=clock, render_in_thread=False), clock,
+                       out_dir=tmp_path / "img", emit=out)
+    try:
+        for line in lines:
+            await table.run_line(line)
+    finally:
+        await store.close()
+    return [json.loads(x) for x in out.getvalue().splitlines()]
+
+
+async def test_setup_and_first_moves_with_commands(tmp_path: Path) -> None:
+    replies = await _run(tmp_path, [
+        "alice /game new game:rails-and-sails", "bob /game join", "alice /game start",
+        "alice !press Your move", "alice !choose 1", "bob !press Your move", "bob !choose 2",
+        "alice /rails mix trains:9", "alice /rails mix trains:22", "bob /rails mix trains:20",
+        "alice /rails claim route:nowhere",
+        "alice /rails draw source:train_deck", "alice /rails draw source:ship_deck",
+        "bob /rails exchange trains:99", "bob /rails exchange trains:-2", "alice /game hand",
+    ])
+    alice = [str(r["text"]) for r in replies if r["user"] == "alice"]
+    bob = [str(r["text"]) for r in replies if r["user"] == "bob"]
+    channel = "\n".join(str(r["text"]) for r in replies if r["to"] == "channel")
+    assert "alice keeps 5 ticket(s) and returns 0." in channel
+    assert "bob keeps 4 ticket(s) and returns 1." in channel
+    assert "alice starts with 22 trains and 38 ships." in channel and "bob starts with 20 trains" in channel
+    assert any("10–25 trains" in t for t in alice)  # the refusal of 9 trains
+    assert any(t.startswith("⚠️") for t in alice)  # no such route
+    assert "alice draws a card from the train deck." in channel
+    assert "bob swaps 2 trains for ships and loses 2 points." in channel
+    assert any("swap that many" in t for t in bob)
+    hand = [r for r in replies if r["user"] == "alice" and r["files"] and "**Cards:**" in str(r["text"])]
+    assert hand and "🎫" in str(hand[-1]["text"])
+    files = [Path(f) for r in replies for f in r["files"]]
+    assert files and all(f.read_bytes().startswith(b"\x89PNG") for f in files)
+
+
+async def test_a_whole_game_through_buttons_and_menus(tmp_path: Path) -> None:
+    final, store, presses = await play_game("rails-and-sails", 2, 1, seed=3, db=tmp_path / "g.sqlite3")
+    game = await store.last_game(1)
+    await store.close()
+    assert game.status == "finished"
+    assert "The game is over" in str(final.text) and presses > 50
