@@ -1,0 +1,71 @@
+"""Every game, start to finish, through the local table, by the buttons and menus people use;
+the stored log replays to the stored state and the winner is the engine's."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.replay import verify
+from engine import registry
+from tests.local_driver import play_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize(("game", "humans", "bots"), [
+    ("detour", 3, 1),
+    ("detour", 2, 0),
+    ("around-the-world", 2, 1),
+    ("rails-and-sails", 1, 1),
+])
+async def test_whole_game_by_buttons(tmp_path: Path, game: str, humans: int, bots: int) -> None:
+    final, store, presses = await play_game(game, humans, bots, seed=7, out=tmp_path / "img")
+    try:
+        record = await store.last_game(1)
+        assert record.status == "finished"
+        actions = await store.actions(record.id)
+        assert verify(record, actions).ok
+        rules = registry.get(game)
+        result = rules.result(rules.load(record.state))
+        names = {s.seat: s.name for s in record.seats}
+        winners = [names[s] for s in result["winners"]]
+        assert "🏁" in final.text and all(w in final.text.split("🎉")[-1] for w in winners)
+        assert presses >= sum(a.actor == "human" for a in actions) > 0
+        assert final.files and final.files[0].data.startswith(b"\x89PNG")
+        assert len(list((tmp_path / "img").glob("*.png"))) > 3
+    finally:
+        await store.close()
+
+
+def test_the_script_command_line(tmp_path: Path) -> None:
+    script = tmp_path / "game.txt"
+    script.write_text("\n".join([
+        "alice /game new game:detour",
+        "bob /game join",
+        "carol /game join",
+        "alice /game addbot",
+        "alice /game start",
+        "alice /detour choose card:8",
+        "bob !press Play 10",
+        "carol /detour choose card:5",
+        "dave /detour choose card:10",
+        "alice /game hand",
+    ]) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, "-m", "bot.local", "--script", str(script), "--out", str(out), "--no-env"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert all(set(line) >= {"to", "user", "text", "files"} for line in lines)
+    assert any(line["to"] == "channel" and line["files"] for line in lines)
+    dave = [line for line in lines if line["user"] == "dave"]
+    assert dave and dave[0]["to"] == "ephemeral"  # not seated
+    hand = [line for line in lines if line["user"] == "alice" and line["to"] == "ephemeral" and line["files"]]
+    assert hand and Path(hand[-1]["files"][0]).read_bytes().startswith(b"\x89PNG")
+    # after the three humans chose, the cards were revealed publicly
+    assert any("8" in line["text"] and line["to"] == "channel" for line in lines[-6:])
