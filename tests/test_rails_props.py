@@ -257,3 +257,51 @@ def test_a_harbor_is_listed_exactly_when_four_cards_of_the_hand_pay_for_it(hand)
     assert {a["city"] for a in listed} <= {"lima", "caracas"}
     assert bool(listed) == payable
     assert all(check_harbor_payment(a["cards"]) for a in listed)
+
+
+AREA = ["al_qahira-casablanca-train", "marseille-casablanca-train", "athina-marseille-ship", "tehran-athina-train",
+        "al_qahira-athina-ship", "tehran-al_qahira-train-1", "tehran-al_qahira-train-2", "djibouti-al_qahira-train-1",
+        "athina-hamburg-train", "hamburg-marseille-train-1", "moskva-hamburg-train-1", "tehran-moskva-train",
+        "lagos-casablanca-train", "mumbai-tehran-train-1", "lahore-tehran-train", "mumbai-lahore-train-1",
+        "djibouti-dar_es_salaam-train-1", "mumbai-dar_es_salaam-ship"]
+AREA_CITIES = ["casablanca", "al_qahira", "tehran", "athina", "marseille", "hamburg", "moskva", "mumbai", "djibouti"]
+
+
+def _trail_brute_force(route_ids: list[str], cities: tuple[str, ...]) -> bool:
+    from engine.games.rails_and_sails.mapdata import ROUTES_BY_ID
+
+    edges = [(ROUTES_BY_ID[r].a, ROUTES_BY_ID[r].b, r) for r in route_ids]
+
+    def walk(node: str, idx: int, used: frozenset[str]) -> bool:
+        if node == cities[idx]:
+            idx += 1
+            if idx == len(cities):
+                return True
+        for a, b, rid in edges:
+            if rid in used or node not in (a, b):
+                continue
+            if walk(b if node == a else a, idx, used | {rid}):
+                return True
+        return False
+
+    return walk(cities[0], 0, frozenset())
+
+
+@settings(max_examples=80, deadline=None)
+@given(routes=st.sets(st.sampled_from(AREA), min_size=3, max_size=12),
+       cities=st.lists(st.sampled_from(AREA_CITIES), min_size=3, max_size=4, unique=True))
+def test_in_order_matches_a_brute_force_trail_search(routes, cities):
+    from engine.games.rails_and_sails.rules import in_order, network
+
+    ids = sorted(routes)
+    assert in_order(network(ids), tuple(cities)) == _trail_brute_force(ids, tuple(cities))
+
+
+def test_in_order_on_the_whole_map():
+    """Every route could be anyone's: the search must still find the direct trails (a plain
+    depth-first search ran out of its budget here before it did)."""
+    from engine.games.rails_and_sails.mapdata import ROUTES, TICKETS
+    from engine.games.rails_and_sails.rules import in_order, network
+
+    adj = network([r.id for r in ROUTES])
+    assert all(in_order(adj, t.cities) for t in TICKETS if t.is_route)

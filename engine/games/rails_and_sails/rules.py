@@ -376,19 +376,46 @@ def components(adj: dict[str, list[tuple[str, str]]]) -> dict[str, int]:
     return comp
 
 
+def _distances(adj: dict[str, list[tuple[str, str]]], target: str) -> dict[str, int]:
+    """Hops from every node of the network to `target` (BFS)."""
+    dist = {target: 0}
+    frontier = [target]
+    while frontier:
+        nxt = []
+        for node in frontier:
+            for nb, _ in adj.get(node, ()):
+                if nb not in dist:
+                    dist[nb] = dist[node] + 1
+                    nxt.append(nb)
+        frontier = nxt
+    return dist
+
+
 def in_order(adj: dict[str, list[tuple[str, str]]], cities: tuple[str, ...]) -> bool:
     """True if a trail (a walk that never reuses a route) through the network visits the cities
-    in the printed order: equivalently, route-disjoint paths city1->city2, city2->city3, ..."""
+    in the printed order: equivalently, route-disjoint paths city1->city2, city2->city3, ...
+
+    Depth-first over simple paths, segment by segment, always trying the neighbour closest to
+    the segment's target first (so the direct connections are found at once), after a quick
+    necessary check: every middle city needs two routes (in and out), each end one."""
+    last = len(cities) - 1
+    for k, city in enumerate(cities):
+        if len(adj.get(city, ())) < (1 if k in (0, last) else 2):
+            return False
     budget = [ORDER_BUDGET]
     used: set[str] = set()
-    last = len(cities) - 1
+    order: list[dict[str, list[tuple[str, str]]]] = []
+    for k in range(last):
+        dist = _distances(adj, cities[k + 1])
+        far = len(dist) + 1
+        order.append({node: sorted(edges, key=lambda e, d=dist, f=far: d.get(e[0], f)) for node, edges in adj.items()})
 
     def segment(i: int) -> bool:
         if i == last:
             return True
         dst = cities[i + 1]
         visited = {cities[i]}
-        path: list[str] = []
+        ordered = order[i]
 
         def dfs(node: str) -> bool:
             budget[0] -= 1
@@ -396,15 +423,13 @@ def in_order(adj: dict[str, list[tuple[str, str]]], cities: tuple[str, ...]) -> 
                 return False
             if node == dst:
                 return segment(i + 1)
-            for nb, rid in adj.get(node, ()):
+            for nb, rid in ordered.get(node, ()):
                 if rid in used or nb in visited:
                     continue
                 used.add(rid)
                 visited.add(nb)
-                path.append(rid)
                 if dfs(nb):
                     return True
-                path.pop()
                 visited.discard(nb)
                 used.discard(rid)
             return False
