@@ -135,13 +135,17 @@ class TableService:
         rules = registry.get(record.game_id)
         return Loaded(record, rules, ui_for(record.game_id), rules.load(record.state) if record.state else None)
 
-    async def _running(self, user: User, where: Where) -> Loaded:
+    async def _active(self, where: Where, status: str) -> GameRecord:
+        """The channel's game, which must be in `status` ("lobby" or "running")."""
         record = await self.store.active_game(where.channel_id)
         if record is None:
             raise Refusal("error.no_game")
-        if record.status != "running":
-            raise Refusal("error.not_started")
-        return self._load(record)
+        if record.status != status:
+            raise Refusal("error.not_started" if status == "running" else "error.already_started")
+        return record
+
+    async def _running(self, user: User, where: Where) -> Loaded:
+        return self._load(await self._active(where, "running"))
 
     def _deadlines(self, record: GameRecord) -> tuple[float | None, float | None]:
         now = self.clock()
@@ -222,12 +226,7 @@ class TableService:
         return Reply("channel", text, channel_id=record.channel_id, rows=rows)
 
     async def _lobby(self, user: User, where: Where) -> GameRecord:
-        record = await self.store.active_game(where.channel_id)
-        if record is None:
-            raise Refusal("error.no_game")
-        if record.status != "lobby":
-            raise Refusal("error.already_started")
-        return record
+        return await self._active(where, "lobby")
 
     async def _user_dm(self, user_id: int) -> bool:
         if isinstance(self.store, SQLiteStore):

@@ -34,6 +34,19 @@ def fake_game() -> Iterator[None]:
 
 
 @pytest.fixture
+async def h(fake_game: None, tmp_path):  # type: ignore[no-untyped-def]
+    """The real bot behind a recording fake HTTP layer (tests/discord_harness.py); every
+    test using it also fails if the bot logged an error or broke the interaction protocol."""
+    from tests.discord_harness import Harness
+
+    harness = await Harness.create(tmp_path)
+    yield harness
+    await harness.close()
+    assert harness.error_messages() == [], "the bot logged errors"
+    assert harness.protocol_problems() == []
+
+
+@pytest.fixture
 def clock() -> Clock:
     return Clock()
 

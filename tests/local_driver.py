@@ -106,6 +106,22 @@ class Driver:
         raise AssertionError("the menu never reached a move")
 
 
+async def run_lines(tmp_path: Path, lines: list[str]) -> list[dict[str, Any]]:
+    """Run script lines through a fresh local table; the JSON objects it printed."""
+    store = SQLiteStore(tmp_path / "local.sqlite3")
+    await store.open()
+    clock = FakeClock()
+    out = io.StringIO()
+    table = LocalTable(TableService(store, Settings(), clock=clock, render_in_thread=False), clock,
+                       out_dir=tmp_path / "img", emit=out)
+    try:
+        for line in lines:
+            await table.run_line(line)
+    finally:
+        await store.close()
+    return [json.loads(x) for x in out.getvalue().splitlines()]
+
+
 class RecordingTable(LocalTable):
     """A local table that also keeps every channel message, for the driver."""
 

@@ -2,29 +2,9 @@
 
 from __future__ import annotations
 
-import io
-import json
 from pathlib import Path
 
-from bot.local import FakeClock, LocalTable
-from bot.service import TableService
-from bot.settings import Settings
-from bot.store import SQLiteStore
-
-
-async def _run(tmp_path: Path, lines: list[str]) -> list[dict]:
-    store = SQLiteStore(tmp_path / "detour.sqlite3")
-    await store.open()
-    clock = FakeClock()
-    out = io.StringIO()
-    table = LocalTable(TableService(store, Settings(), clock=clock, render_in_thread=False), clock,
-                       out_dir=tmp_path / "img", emit=out)
-    try:
-        for line in lines:
-            await table.run_line(line)
-    finally:
-        await store.close()
-    return [json.loads(x) for x in out.getvalue().splitlines()]
+from tests.local_driver import run_lines
 
 
 async def test_three_players_with_commands_then_buttons_to_the_end(tmp_path: Path) -> None:
@@ -32,7 +12,7 @@ async def test_three_players_with_commands_then_buttons_to_the_end(tmp_path: Pat
              "alice /detour choose card:10", "alice /game hand", "bob /detour choose card:5"]
     lines += ["alice !press 1", "bob !press 1"] * 60
     lines += ["alice /game log"]
-    replies = await _run(tmp_path, lines)
+    replies = await run_lines(tmp_path, lines)
     channel = [r for r in replies if r["to"] == "channel"]
     text = "\n".join(str(r["text"]) for r in channel)
     assert "Around the Worlds in 80 Days" in text
@@ -47,7 +27,7 @@ async def test_three_players_with_commands_then_buttons_to_the_end(tmp_path: Pat
 
 
 async def test_two_players_choose_needs_the_colour(tmp_path: Path) -> None:
-    replies = await _run(tmp_path, ["alice /game new game:detour", "bob /game join", "alice /game start",
+    replies = await run_lines(tmp_path, ["alice /game new game:detour", "bob /game join", "alice /game start",
                                     "alice /detour choose card:8", "alice /detour choose card:8 colour:green",
                                     "alice /detour choose card:8 colour:orange"])
     alice = [str(r["text"]) for r in replies if r["user"] == "alice"]

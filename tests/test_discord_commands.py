@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -15,15 +14,6 @@ from bot.i18n import Translator
 from bot.settings import Settings
 from tests import fakegame
 from tests.discord_harness import APP_ID, GUILD_ID, Harness
-
-
-@pytest.fixture
-async def h(fake_game: None, tmp_path) -> AsyncIterator[Harness]:  # type: ignore[no-untyped-def]
-    harness = await Harness.create(tmp_path)
-    yield harness
-    await harness.close()
-    assert harness.error_messages() == []
-    assert harness.protocol_problems() == []
 
 
 def _walk(node: dict[str, Any], path: str = "") -> list[tuple[str, dict[str, Any]]]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 import random
 import re
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -32,15 +31,6 @@ from tests.discord_harness import (
 )
 
 USERS = [ALICE, BOB, CAROL, DAVE]
-
-
-@pytest.fixture
-async def h(fake_game: None, tmp_path) -> AsyncIterator[Harness]:  # type: ignore[no-untyped-def]
-    harness = await Harness.create(tmp_path)
-    yield harness
-    await harness.close()
-    assert harness.error_messages() == [], "the bot logged errors"
-    assert harness.protocol_problems() == []
 
 
 def fixed_seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:

@@ -27,15 +27,6 @@ from tests.discord_harness import (
 )
 
 
-@pytest.fixture
-async def h(fake_game: None, tmp_path) -> AsyncIterator[Harness]:  # type: ignore[no-untyped-def]
-    harness = await Harness.create(tmp_path)
-    yield harness
-    await harness.close()
-    assert harness.error_messages() == [], "the bot logged errors"
-    assert harness.protocol_problems() == []
-
-
 def lucky_in(msg: Sent, lucky: int) -> bool:
     return re.search(rf"(?<!\d){lucky}(?!\d)", msg.content) is not None
 

@@ -3,7 +3,6 @@ discord.py's parsing, command tree and dynamic items; REST calls recorded by a f
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import discord
@@ -31,15 +30,6 @@ from tests.discord_harness import (
     refusal,
     text,
 )
-
-
-@pytest.fixture
-async def h(fake_game: None, tmp_path) -> AsyncIterator[Harness]:  # type: ignore[no-untyped-def]
-    harness = await Harness.create(tmp_path)
-    yield harness
-    await harness.close()
-    assert harness.error_messages() == [], "the bot logged errors"
-    assert harness.protocol_problems() == []
 
 
 def assert_turn_message(msg: Sent, next_user: int) -> None:

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import io
-import json
 from pathlib import Path
 
 import pytest
 
-from bot.local import FakeClock, LocalTable
-from bot.service import TableService
-from bot.settings import Settings
-from bot.store import SQLiteStore
+from tests.local_driver import run_lines
 
 pytestmark = pytest.mark.usefixtures("fake_game")
 
@@ -32,18 +27,7 @@ alice /game log
 
 
 async def run_script(tmp_path: Path, script: str) -> list[dict[str, object]]:
-    store = SQLiteStore(tmp_path / "local.sqlite3")
-    await store.open()
-    clock = FakeClock()
-    out = io.StringIO()
-    table = LocalTable(TableService(store, Settings(), clock=clock, render_in_thread=False), clock,
-                       out_dir=tmp_path / "img", emit=out)
-    try:
-        for line in script.splitlines():
-            await table.run_line(line)
-    finally:
-        await store.close()
-    return [json.loads(line) for line in out.getvalue().splitlines()]
+    return await run_lines(tmp_path, script.splitlines())
 
 
 async def test_script_plays_through_the_service(tmp_path: Path) -> None:

@@ -2,34 +2,13 @@
 
 from __future__ import annotations
 
-import io
-import json
 from pathlib import Path
 
-from bot.local import FakeClock, LocalTable
-from bot.service import TableService
-from bot.settings import Settings
-from bot.store import SQLiteStore
-from tests.local_driver import play_game
-
-
-async def _run(tmp_path: Path, lines: list[str]) -> list[dict]:
-    store = SQLiteStore(tmp_path / "rails.sqlite3")
-    await store.open()
-    clock = FakeClock()
-    out = io.StringIO()
-    table = LocalTable(TableService(store, Settings(), clock=clock, render_in_thread=False), clock,
-                       out_dir=tmp_path / "img", emit=out)
-    try:
-        for line in lines:
-            await table.run_line(line)
-    finally:
-        await store.close()
-    return [json.loads(x) for x in out.getvalue().splitlines()]
+from tests.local_driver import play_game, run_lines
 
 
 async def test_setup_and_first_moves_with_commands(tmp_path: Path) -> None:
-    replies = await _run(tmp_path, [
+    replies = await run_lines(tmp_path, [
         "alice /game new game:rails-and-sails", "bob /game join", "alice /game start",
         "alice !press Your move", "alice !choose 1", "bob !press Your move", "bob !choose 2",
         "alice /rails mix trains:9", "alice /rails mix trains:22", "bob /rails mix trains:20",
