@@ -17,6 +17,7 @@ from engine.rng import Rng
 
 R = registry.get("rails-and-sails")
 LOCALES = Path(UI.package_dir) / "locales"
+ROOT = Path(__file__).resolve().parent.parent
 NAMES = {"p1": "Ada", "p2": "Bo", "p3": "Cy", "p4": "Di", "p5": "Ed"}
 
 
@@ -52,7 +53,7 @@ def test_catalogs_same_keys_and_translated():
 def test_every_illegal_code_has_a_message():
     source = "".join(
         p.read_text(encoding="utf-8")
-        for p in (Path("engine/games/rails_and_sails/rules.py"), Path("engine/core.py"))
+        for p in (ROOT / "engine/games/rails_and_sails/rules.py", ROOT / "engine/core.py")
     )
     codes = set(re.findall(r'IllegalAction\(\s*"(\w+)"', source))
     assert {"bad_payment", "wild_second", "double_closed", "no_route_to_city"} <= codes
