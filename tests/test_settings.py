@@ -1,0 +1,39 @@
+"""Settings from the environment, and the token never reaching a log line."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from bot.__main__ import _RedactToken
+from bot.settings import load_settings
+
+TOKEN = "MTIz.secret-token.value"
+
+
+def test_settings_from_environment_and_repr_hides_the_token() -> None:
+    s = load_settings(None, {"DISCORD_TOKEN": TOKEN, "DATABASE_URL": "sqlite:///x.db", "DEV_GUILD_ID": "42",
+                             "REMINDER_HOURS": "6", "TIMEOUT_HOURS": "0", "SYNC_COMMANDS": "Never"})
+    assert s.discord_token == TOKEN and s.dev_guild_id == 42 and s.reminder_hours == 6 and s.timeout_hours == 0
+    assert s.sync_commands == "never" and s.database_url == "sqlite:///x.db"
+    assert TOKEN not in repr(s) and "token=set" in repr(s)
+    defaults = load_settings(None, {"REMINDER_HOURS": "soon", "DEV_GUILD_ID": "abc"})
+    assert defaults.discord_token is None and defaults.reminder_hours == 12 and defaults.dev_guild_id is None
+
+
+def test_env_file_is_read(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    env = tmp_path / ".env"
+    env.write_text("PASSEPARTOUT_DB=/tmp/from-env-file.sqlite3\n", encoding="utf-8")
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("PASSEPARTOUT_DB", raising=False)
+    assert load_settings(env).database_url == "/tmp/from-env-file.sqlite3"
+
+
+def test_log_lines_never_show_the_token(caplog: pytest.LogCaptureFixture) -> None:
+    logger = logging.getLogger("passepartout.test")
+    handler = logging.StreamHandler()
+    handler.addFilter(_RedactToken(TOKEN))
+    record = logger.makeRecord("x", logging.INFO, __file__, 1, "connecting with %s", (TOKEN,), None)
+    assert handler.filter(record)
+    assert TOKEN not in record.getMessage() and "[token]" in record.getMessage()
