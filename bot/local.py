@@ -56,7 +56,8 @@ def user_id_for(name: str) -> int:
 
 class LocalTable:
     def __init__(self, service: TableService, clock: FakeClock, *, out_dir: Path | None = None,
-                 channel_id: int = 1, guild_id: int = 1, lang: str = "en", emit: TextIO = sys.stdout) -> None:
+                 channel_id: int = 1, guild_id: int = 1, lang: str = "en", emit: TextIO = sys.stdout,
+                 pretty: bool = False) -> None:
         self.service = service
         self.clock = clock
         self.out_dir = out_dir
@@ -64,6 +65,7 @@ class LocalTable:
         self.locales: dict[str, str] = {}
         self.default_lang = lang
         self.emit = emit
+        self.pretty = pretty  # interactive: readable blocks instead of JSON lines
         self.image_count = 0
         self.visible: dict[str, list[Reply]] = {}  # user -> latest replies they can see, newest last
         self.names: dict[int, str] = {}
@@ -229,8 +231,26 @@ class LocalTable:
         for uid, name in self.names.items():
             text = text.replace(f"<@{uid}>", f"@{name}")
         data["text"] = text
-        self.emit.write(json.dumps(data, ensure_ascii=False) + "\n")
+        if self.pretty:
+            self.emit.write(self._pretty(reply, data, paths))
+        else:
+            self.emit.write(json.dumps(data, ensure_ascii=False) + "\n")
         self.emit.flush()
+
+    @staticmethod
+    def _pretty(reply: Reply, data: dict[str, object], paths: list[str]) -> str:
+        """What a person at the terminal reads: who sees it, the text, images, buttons."""
+        header = {"channel": "── #channel", "ephemeral": f"── only {data['user']} sees",
+                  "dm": f"── DM to {data['user']}"}
+        lines = [f"{header[reply.to]} ──", str(data["text"])]
+        lines += [f"   🖼  {p}" for p in paths]
+        buttons = [c for row in reply.rows for c in row if isinstance(c, Button) and not c.disabled]
+        if buttons:
+            lines.append("   buttons (!press <n>): " + "  ".join(f"[{i}] {b.label}" for i, b in enumerate(buttons, 1)))
+        options = [o for row in reply.rows for c in row if isinstance(c, Select) for o in c.options]
+        if options:
+            lines.append("   menu (!choose <n>): " + "  ".join(f"[{i}] {o.label}" for i, o in enumerate(options, 1)))
+        return "\n".join(lines) + "\n\n"
 
 
 def _convert(param: Param, raw: str) -> Any:
@@ -255,7 +275,7 @@ async def _main(args: argparse.Namespace) -> int:
     await store.open()
     service = TableService(store, Settings(**{**settings.__dict__, "discord_token": None}), clock=clock)
     out = Path(args.out) if args.out else (Path("out") if not args.script else None)
-    table = LocalTable(service, clock, out_dir=out, lang=args.lang)
+    table = LocalTable(service, clock, out_dir=out, lang=args.lang, pretty=not args.script and not args.json)
     try:
         if args.script:
             lines = Path(args.script).read_text(encoding="utf-8").splitlines()
@@ -292,6 +312,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", help="SQLite file (default: in memory)")
     parser.add_argument("--lang", default="en", help="the server's language: en, de or fr")
     parser.add_argument("--no-env", action="store_true", help="do not read .env")
+    parser.add_argument("--json", action="store_true", help="interactive, but print JSON lines like --script")
     args = parser.parse_args(argv)
     return asyncio.run(_main(args))
 
