@@ -863,9 +863,12 @@ class TableService:
         view = loaded.rules.view(loaded.state, seat.seat)
         needle = current.casefold().strip()
         choices: list[tuple[str, str]] = []
-        for action in loaded.rules.legal_actions(loaded.state, seat.seat):
+        legal = loaded.rules.legal_actions(loaded.state, seat.seat)
+        for action in legal:
             if spec.types and action["type"] not in spec.types:
                 continue
+            if command.build is not None and command.build({spec.name: action}, legal) is None:
+                continue  # offer only what this command would accept
             label = _trim(ui.action_label(action, view, t), 100)
             if needle and needle not in label.casefold():
                 continue

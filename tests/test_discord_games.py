@@ -574,8 +574,6 @@ async def test_rails_whole_game_through_menus_and_buttons(h: Harness, monkeypatc
     assert stats["quick"] > 10 and stats["menu"] > 10 and stats["ai_move"] > steps // 2, stats
 
 
-@pytest.mark.xfail(strict=True, reason="the /atw balloon autocomplete offers plain travels (Param types=('travel',)) "
-                                       "that the command then refuses with refuse.balloon")
 async def test_around_the_world_balloon_autocomplete_offers_only_balloon_travels(
         h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     fixed_seed(monkeypatch, 8080)
