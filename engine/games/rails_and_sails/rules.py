@@ -10,7 +10,8 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, fields
 from functools import lru_cache
-from itertools import combinations
+from itertools import chain, combinations
+from operator import itemgetter
 from typing import Any
 
 from engine.core import Action, Event, IllegalAction, Rules, View
@@ -94,6 +95,7 @@ for _c in COLOURS:
     SHIP_GROUPS[_c].sort(key=lambda g: g[0])
 HARBOR_CITIES = frozenset(c.id for c in CITIES.values() if c.harbor)
 DRAW_SOURCES = ("face_up", "train_deck", "ship_deck")
+_COLOUR_INDEX = {c: k for k, c in enumerate(COLOURS)}
 
 
 @dataclass
@@ -217,13 +219,39 @@ def _ship_options(colour: str, s: int, d: int, w: int, length: int) -> tuple[tup
 @lru_cache(maxsize=16384)
 def _rough_payment(colour: str, length: int, rough: int, counts: tuple[int, ...]) -> tuple[str, ...]:
     """`train_payment` of a route with rough spaces, on the train card counts
-    (plain and harbor-symbol count per colour of COLOURS, then wilds); () if unpayable."""
-    hand: dict[str, int] = {WILD: counts[-1]}
-    for k, c in enumerate(COLOURS):
-        hand[TRAIN_PLAIN[c]] = counts[2 * k]
-        hand[TRAIN_HARBOR[c]] = counts[2 * k + 1]
-    found = train_payment(hand, colour, length, rough)
-    return tuple(found) if found is not None else ()
+    (plain and harbor-symbol count per colour of COLOURS, then wilds); () if unpayable.
+    The same steps as `train_payment`, on a list of counts instead of a hand."""
+    rest = list(counts)
+    k = 2 * _COLOUR_INDEX[colour]
+    normal = length - rough
+    a = min(rest[k], normal)
+    b = min(rest[k + 1], normal - a)
+    rest[k] -= a
+    rest[k + 1] -= b
+    out = [TRAIN_PLAIN[colour]] * a + [TRAIN_HARBOR[colour]] * b
+    wilds = normal - a - b
+    for _ in range(rough):
+        best = -1
+        best_n = 0
+        for j in range(0, 2 * len(COLOURS), 2):
+            n = rest[j] + rest[j + 1]
+            if n > best_n:
+                best, best_n = j, n
+        if best < 0:
+            wilds += 2
+            continue
+        c = COLOURS[best // 2]
+        a = min(rest[best], 2)
+        b = min(rest[best + 1], 2 - a)
+        rest[best] -= a
+        rest[best + 1] -= b
+        out += [TRAIN_PLAIN[c]] * a + [TRAIN_HARBOR[c]] * b
+        wilds += 2 - a - b
+    if wilds > counts[-1]:
+        return ()
+    out += [WILD] * wilds
+    out.sort()
+    return tuple(out)
 
 
 @lru_cache(maxsize=16384)
@@ -235,6 +263,118 @@ def _train_plain_payment(colour: str, plain: int, harbor: int, w: int, length: i
     if need > w:
         return None
     return tuple(sorted([TRAIN_PLAIN[colour]] * k + [TRAIN_HARBOR[colour]] * h + [WILD] * need))
+
+
+#: per colour the card codes read by `_claim_options`: (colour, train, train harbor, ship single, ship double)
+#: the train card counts (plain, harbor) of a `_colour_claims` key
+_TRAIN_COUNTS = itemgetter(1, 2)
+_COLOUR_CODES = tuple((c, TRAIN_PLAIN[c], TRAIN_HARBOR[c], SHIP_SINGLE[c], SHIP_DOUBLE[c]) for c in COLOURS)
+#: the longest coloured train and ship routes: more pieces than this never change what can be claimed
+_MAX_TRAIN_LENGTH = max(g[0] for groups in TRAIN_GROUPS.values() for g in groups)
+_MAX_SHIP_LENGTH = max(g[0] for groups in SHIP_GROUPS.values() for g in groups)
+
+#: one claimable route of a colour: (route id, twin id, payments, (length, rough)); payments is None
+#: for a route with rough spaces (paid with train cards of any colour, worked out per call)
+_ColourClaim = tuple[str, str | None, tuple[tuple[str, ...], ...] | None, tuple[int, int]]
+#: memo of `_colour_claims`, keyed on (colour, plain, harbor, single, double, wilds, trains, ships);
+#: cleared when full (a bounded cache of pure results)
+_COLOUR_CLAIMS: dict[tuple[str, int, int, int, int, int, int, int], tuple[_ColourClaim, ...]] = {}
+_COLOUR_CLAIMS_MAX = 16384
+
+
+def _colour_claims(key: tuple[str, int, int, int, int, int, int, int]) -> tuple[_ColourClaim, ...]:
+    """The coloured routes of one colour a hand with these counts could pay, in the order
+    `_claim_options` lists them (train groups, then ship groups, each group's routes in order),
+    each with its payments. Pieces are capped by the caller at the longest route of their kind
+    (more never matter), so the memo stays small."""
+    found = _COLOUR_CLAIMS.get(key)
+    if found is not None:
+        return found
+    colour, plain, harbor, single, double, w, ptrains, pships = key
+    found = _colour_train_claims(colour, plain, harbor, w, ptrains) + _colour_ship_claims(
+        colour, single, double, w, pships
+    )
+    if len(_COLOUR_CLAIMS) >= _COLOUR_CLAIMS_MAX:
+        _COLOUR_CLAIMS.clear()
+    _COLOUR_CLAIMS[key] = found
+    return found
+
+
+@lru_cache(maxsize=8192)
+def _colour_train_claims(colour: str, plain: int, harbor: int, w: int, ptrains: int) -> tuple[_ColourClaim, ...]:
+    """The train half of `_colour_claims`."""
+    out: list[_ColourClaim] = []
+    budget = plain + harbor + w
+    for length, rough, routes in TRAIN_GROUPS[colour]:
+        if budget < length - rough:
+            break
+        if ptrains < length:
+            continue
+        if rough:
+            out.extend((rid, twin, None, (length, rough)) for rid, twin in routes)
+            continue
+        cards = _train_plain_payment(colour, plain, harbor, w, length)
+        if cards:
+            out.extend((rid, twin, (cards,), (length, rough)) for rid, twin in routes)
+    return tuple(out)
+
+
+@lru_cache(maxsize=8192)
+def _colour_ship_claims(colour: str, single: int, double: int, w: int, pships: int) -> tuple[_ColourClaim, ...]:
+    """The ship half of `_colour_claims`."""
+    out: list[_ColourClaim] = []
+    budget = single + 2 * double + w
+    for length, routes in SHIP_GROUPS[colour]:
+        if budget < length:
+            break
+        if pships < length:
+            continue
+        options = _ship_options(colour, single, double, w, length)
+        if options:
+            out.extend((rid, twin, options, (length, 0)) for rid, twin in routes)
+    return tuple(out)
+
+
+@lru_cache(maxsize=16384)
+def _grey_train_payments(length: int, rough: int, counts: tuple[int, ...]) -> tuple[tuple[str, ...], ...]:
+    """The distinct cheapest payments of a grey train route, on the train card counts (see
+    `_rough_payment`): one per colour with a card (as `train_payment` pays it), then all wilds."""
+    wild = counts[-1]
+    seen: list[tuple[str, ...]] = []
+    for k, c in enumerate(COLOURS):
+        plain, harbor = counts[2 * k], counts[2 * k + 1]
+        n = plain + harbor
+        # colours without a card only repeat the all-wilds payment added below
+        if (not n and not rough) or n + wild < length - rough:
+            continue
+        if rough:
+            one: tuple[str, ...] | None = _rough_payment(c, length, rough, counts) or None
+        else:
+            one = _train_plain_payment(c, plain, harbor, wild, length)
+        if one is not None and one not in seen:
+            seen.append(one)
+    total = length + rough
+    if wild >= total and (WILD,) * total not in seen:
+        seen.append((WILD,) * total)
+    return tuple(seen)
+
+
+def _grey_ship_payments(hand: dict[str, int], length: int) -> list[tuple[str, ...]]:
+    """The distinct minimal payments of a grey ship route: per colour held (see `ship_payments`),
+    then all wilds."""
+    get = hand.get
+    wild = get(WILD, 0)
+    seen: list[tuple[str, ...]] = []
+    for c in COLOURS:
+        single, double = get(SHIP_SINGLE[c], 0), get(SHIP_DOUBLE[c], 0)
+        if not single and not double:
+            continue
+        for cards in _ship_options(c, single, double, wild, length):
+            if cards not in seen:
+                seen.append(cards)
+    if wild >= length and (WILD,) * length not in seen:
+        seen.append((WILD,) * length)
+    return seen
 
 
 def check_train_payment(cards: list[str], colour: str, length: int, rough: int) -> bool:
@@ -307,19 +447,36 @@ def check_ship_payment(cards: list[str], colour: str, length: int) -> bool:
 def harbor_payments(hand: dict[str, int]) -> list[list[str]]:
     """Per colour the harbor payment with the fewest wilds (2 train + 2 ship cards with the harbor
     symbol, one colour, wilds replace any), plus four wilds."""
-    w = hand.get(WILD, 0)
+    return [list(cards) for cards in _harbor_payment_options(hand)]
+
+
+def _harbor_payment_options(hand: dict[str, int]) -> list[tuple[str, ...]]:
+    """`harbor_payments` as shared tuples (precomputed per colour and card counts)."""
+    get = hand.get
+    w = get(WILD, 0)
     out = []
-    for c in COLOURS:
-        th = min(2, hand.get(TRAIN_HARBOR[c], 0))
-        ss = min(2, hand.get(SHIP_SINGLE[c], 0))
-        need = 4 - th - ss
-        if (th or ss) and need <= w:
-            cards = [TRAIN_HARBOR[c]] * th + [SHIP_SINGLE[c]] * ss + [WILD] * need
-            cards.sort()
-            out.append(cards)
+    for c, th_code, ss_code in _HARBOR_CODES:
+        th = get(th_code, 0)
+        ss = get(ss_code, 0)
+        if not (th or ss):
+            continue
+        if th > 2:
+            th = 2
+        if ss > 2:
+            ss = 2
+        if 4 - th - ss <= w:
+            out.append(_HARBOR_PAYMENT[c, th, ss])
     if w >= 4:
-        out.append([WILD] * 4)
+        out.append(_HARBOR_WILDS)
     return out
+
+
+_HARBOR_CODES = tuple((c, TRAIN_HARBOR[c], SHIP_SINGLE[c]) for c in COLOURS)
+_HARBOR_PAYMENT = {
+    (c, th, ss): tuple(sorted([TRAIN_HARBOR[c]] * th + [SHIP_SINGLE[c]] * ss + [WILD] * (4 - th - ss)))
+    for c in COLOURS for th in range(3) for ss in range(3)
+}
+_HARBOR_WILDS = (WILD,) * 4
 
 
 def check_harbor_payment(cards: list[str]) -> bool:
@@ -586,69 +743,55 @@ class RailsAndSails(Rules):
         """Per free route the distinct cheapest payments (see `train_payment`/`ship_payments`).
 
         Routes are grouped statically by (kind, colour, length, rough), each colour's groups
-        sorted by the cards of that colour they need, so a hand only looks at the groups it
-        could pay; payments are memoised on card counts. This is the hot path of random play."""
+        sorted by the cards of that colour they need; `_colour_claims` (memoised on the card
+        counts of one colour and the pieces) lists the routes of a colour a hand could pay, with
+        their payments, so this only checks which of them are free. Routes with rough spaces
+        and grey routes are paid with train cards of any colour: they are worked out after the
+        loop, from all the train counts. This is the hot path of random play."""
         hand = state.hands[i]
         get = hand.get
         claimed = state.claimed
         few = len(state.seats) <= 3
         wild = get(WILD, 0)
         ptrains, pships = state.trains[i], state.ships[i]
-        counts = [(c, get(TRAIN_PLAIN[c], 0), get(TRAIN_HARBOR[c], 0)) for c in COLOURS]
-        tcount = {c: p + h for c, p, h in counts}
-        tkey: tuple[int, ...] | None = None  # train counts, built only for rough routes
-        tall = sum(tcount.values()) + wild
+        pt = ptrains if ptrains < _MAX_TRAIN_LENGTH else _MAX_TRAIN_LENGTH
+        ps = pships if pships < _MAX_SHIP_LENGTH else _MAX_SHIP_LENGTH
         acts: list[Action] = []
         append = acts.append
-        for c, plain, harbor in counts:
-            budget = plain + harbor + wild
-            for length, rough, routes in TRAIN_GROUPS[c]:
-                if budget < length - rough:
-                    break
-                if ptrains < length or tall < length + rough:
+        memo = _COLOUR_CLAIMS.get
+        keys = []
+        rough_later: list[tuple[int, str, str, int, int]] = []  # (position in acts, route, colour, length, rough)
+        for c, plain_code, harbor_code, single_code, double_code in _COLOUR_CODES:
+            key = (c, get(plain_code, 0), get(harbor_code, 0), get(single_code, 0), get(double_code, 0), wild, pt, ps)
+            keys.append(key)
+            entries = memo(key)
+            if entries is None:
+                entries = _colour_claims(key)
+            for rid, twin, options, size in entries:
+                if rid in claimed:
                     continue
-                cards: tuple[str, ...] | None = None
-                for rid, twin in routes:
-                    if rid in claimed:
+                if twin is not None:
+                    owner = claimed.get(twin)
+                    if owner is not None and (few or owner == i):
                         continue
-                    if twin is not None:
-                        owner = claimed.get(twin)
-                        if owner is not None and (few or owner == i):
-                            continue
-                    if cards is None:
-                        if rough:
-                            if tkey is None:
-                                tkey = tuple(x for _, p, h in counts for x in (p, h)) + (wild,)
-                            cards = _rough_payment(c, length, rough, tkey)
-                        else:
-                            cards = _train_plain_payment(c, plain, harbor, wild, length) or ()
-                    if not cards:
-                        break
+                if options is None:
+                    rough_later.append((len(acts), rid, c, size[0], size[1]))
+                    continue
+                for cards in options:
                     append({"type": "claim", "route": rid, "cards": list(cards)})
-            single = get(SHIP_SINGLE[c], 0)
-            double = get(SHIP_DOUBLE[c], 0)
-            budget = single + 2 * double + wild
-            for length, routes in SHIP_GROUPS[c]:
-                if budget < length:
-                    break
-                if pships < length:
+        tkey: tuple[int, ...] | None = None  # train counts (plain, harbor per colour of COLOURS; wilds)
+        if rough_later:
+            tkey = (*chain.from_iterable(map(_TRAIN_COUNTS, keys)), wild)
+            tall = sum(tkey)
+            # inserted from the last to the first, so the recorded positions stay right
+            for pos, rid, c, length, rough in reversed(rough_later):
+                if tall < length + rough:
                     continue
-                options: tuple[tuple[str, ...], ...] | None = None
-                for rid, twin in routes:
-                    if rid in claimed:
-                        continue
-                    if twin is not None:
-                        owner = claimed.get(twin)
-                        if owner is not None and (few or owner == i):
-                            continue
-                    if options is None:
-                        options = _ship_options(c, single, double, wild, length)
-                    for option in options:
-                        append({"type": "claim", "route": rid, "cards": list(option)})
+                cards = _rough_payment(c, length, rough, tkey)
+                if cards:
+                    acts.insert(pos, {"type": "claim", "route": rid, "cards": list(cards)})
         for kind, length, rough, routes in GREY_GROUPS:
-            if kind == "train" and (ptrains < length or tall < length + rough):
-                continue
-            if kind == "ship" and pships < length:
+            if (ptrains if kind == "train" else pships) < length:
                 continue
             free = []
             for rid, twin in routes:
@@ -661,28 +804,14 @@ class RailsAndSails(Rules):
                 free.append(rid)
             if not free:
                 continue
-            seen: list[tuple[str, ...]] = []
-            for c in COLOURS:
-                if kind == "train":
-                    # colours without a card only repeat the all-wilds payment added below
-                    if (not tcount[c] and not rough) or tcount[c] + wild < length - rough:
-                        continue
-                    if rough:
-                        found = train_payment(hand, c, length, rough)
-                        one = tuple(found) if found is not None else None
-                    else:
-                        one = _train_plain_payment(c, get(TRAIN_PLAIN[c], 0), get(TRAIN_HARBOR[c], 0), wild, length)
-                    found_all = (one,) if one is not None else ()
-                else:
-                    if not get(SHIP_SINGLE[c], 0) and not get(SHIP_DOUBLE[c], 0):
-                        continue
-                    found_all = _ship_options(c, get(SHIP_SINGLE[c], 0), get(SHIP_DOUBLE[c], 0), wild, length)
-                for cards in found_all:
-                    if cards not in seen:
-                        seen.append(cards)
-            total = length + rough if kind == "train" else length
-            if wild >= total and (WILD,) * total not in seen:
-                seen.append((WILD,) * total)
+            if kind == "train":
+                if tkey is None:
+                    tkey = (*chain.from_iterable(map(_TRAIN_COUNTS, keys)), wild)
+                if sum(tkey) < length + rough:
+                    continue
+                seen = _grey_train_payments(length, rough, tkey)
+            else:
+                seen = _grey_ship_payments(hand, length)
             for rid in free:
                 for cards in seen:
                     append({"type": "claim", "route": rid, "cards": list(cards)})
@@ -705,7 +834,7 @@ class RailsAndSails(Rules):
     def _harbor_options(self, state: RSState, i: int) -> list[Action]:
         if state.harbors_left[i] <= 0:
             return []
-        payments = harbor_payments(state.hands[i])
+        payments = _harbor_payment_options(state.hands[i])
         if not payments:
             return []
         return [
