@@ -252,6 +252,50 @@ def test_names_and_choices_fit_discord(catalogs: tuple[Path, dict[str, dict[str,
     assert not problems, "\n".join(problems)
 
 
+def _command_refs(text: str) -> list[tuple[str, str | None]]:
+    """(`group`, `sub` or None) for each slash command written in backticks: `/game new game:<id>`."""
+    refs = []
+    for span in re.findall(r"`([^`]*)`", text):
+        words = span.split()
+        if not words or not re.fullmatch(r"/[-\w]+", words[0]):
+            continue
+        sub = words[1] if len(words) > 1 and re.fullmatch(r"[-\w]+", words[1]) else None
+        refs.append((words[0][1:], sub))
+    return refs
+
+
+def test_command_references_use_the_localised_names(catalogs: tuple[Path, dict[str, dict[str, str]]]) -> None:
+    """When `/game cancel` has a localised name (`name.*`), the translated text must write it that way.
+
+    Discord shows a user the command names of their own client language, and
+    refusals are written in that same language, so `/game cancel` reads
+    `/spiel abbrechen` in German.
+    """
+    directory, cats = catalogs
+    platform = {lang: _read(PLATFORM_DIR, lang) for lang in LANGUAGES}
+    problems = []
+    for lang in _translated(cats):
+        names = {k: v for k, v in {**platform[lang], **cats[lang]}.items() if k.startswith("name.")}
+        en_names = {k for k in {**platform[DEFAULT_LANGUAGE], **cats[DEFAULT_LANGUAGE]} if k.startswith("name.")}
+        bad = []
+        for key, en_text in sorted(cats[DEFAULT_LANGUAGE].items()):
+            if key not in cats[lang] or key.startswith("name."):
+                continue
+            for group, sub in _command_refs(en_text):
+                if f"name.{group}" not in en_names:
+                    continue  # the group has no localised name
+                expected = "/" + names.get(f"name.{group}", group)
+                if sub is not None:
+                    sub_key = next((k for k in (f"name.{group}.{sub}", f"name.{sub}") if k in en_names), None)
+                    expected += " " + (names.get(sub_key, sub) if sub_key else sub)
+                spans = re.findall(r"`([^`]*)`", cats[lang][key])
+                if not any(s == expected or s.startswith(expected + " ") for s in spans):
+                    bad.append(f"{key}: should write `{expected}` (en: `/{group}{' ' + sub if sub else ''}`)")
+        if bad:
+            problems.append(_report(directory, lang, "command references not in the localised names", bad))
+    assert not problems, "\n".join(problems)
+
+
 def test_no_untranslated_copies(catalogs: tuple[Path, dict[str, dict[str, str]]]) -> None:
     directory, cats = catalogs
     problems = []
