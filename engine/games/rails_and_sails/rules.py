@@ -98,6 +98,29 @@ DRAW_SOURCES = ("face_up", "train_deck", "ship_deck")
 _COLOUR_INDEX = {c: k for k, c in enumerate(COLOURS)}
 
 
+_copy_dict = dict.copy
+#: the face-up draw actions by (train deck not empty, ship deck not empty), slot and card
+#: (`_draw_options` hands out copies): one per deck that can refill the slot, "none" if neither
+_FACE_UP_DRAWS: dict[tuple[bool, bool], list[dict[str, tuple[dict[str, Any], ...]]]] = {
+    (train, ship): [
+        {
+            card: tuple(
+                {"type": "draw", "source": "face_up", "slot": slot, "card": card, "refill": refill}
+                for refill in ([k for k, ok in (("train", train), ("ship", ship)) if ok] or ["none"])
+            )
+            for card in sorted(set(TRAIN_CARDS) | set(SHIP_CARDS))
+        }
+        for slot in range(6)
+    ]
+    for train in (False, True) for ship in (False, True)
+}
+#: exchange actions, 1, 2, ... trains taken (`_EXCHANGE_UP`) or given back (`_EXCHANGE_DOWN`)
+_EXCHANGE_UP = tuple({"type": "exchange", "trains": n} for n in range(1, PIECES_TOTAL + 1))
+_EXCHANGE_DOWN = tuple({"type": "exchange", "trains": -n} for n in range(1, PIECES_TOTAL + 1))
+#: per route the harbor cities at its ends
+_HARBOR_ENDS = {r.id: tuple(c for c in (r.a, r.b) if c in HARBOR_CITIES) for r in ROUTES}
+
+
 @dataclass
 class RSState:
     seats: list[str]
@@ -265,10 +288,10 @@ def _train_plain_payment(colour: str, plain: int, harbor: int, w: int, length: i
     return tuple(sorted([TRAIN_PLAIN[colour]] * k + [TRAIN_HARBOR[colour]] * h + [WILD] * need))
 
 
-#: per colour the card codes read by `_claim_options`: (colour, train, train harbor, ship single, ship double)
+#: per colour the card codes read by `_claims`: (colour, train, train harbor, ship single, ship double)
+_COLOUR_CODES = tuple((c, TRAIN_PLAIN[c], TRAIN_HARBOR[c], SHIP_SINGLE[c], SHIP_DOUBLE[c]) for c in COLOURS)
 #: the train card counts (plain, harbor) of a `_colour_claims` key
 _TRAIN_COUNTS = itemgetter(1, 2)
-_COLOUR_CODES = tuple((c, TRAIN_PLAIN[c], TRAIN_HARBOR[c], SHIP_SINGLE[c], SHIP_DOUBLE[c]) for c in COLOURS)
 #: the longest coloured train and ship routes: more pieces than this never change what can be claimed
 _MAX_TRAIN_LENGTH = max(g[0] for groups in TRAIN_GROUPS.values() for g in groups)
 _MAX_SHIP_LENGTH = max(g[0] for groups in SHIP_GROUPS.values() for g in groups)
@@ -276,27 +299,32 @@ _MAX_SHIP_LENGTH = max(g[0] for groups in SHIP_GROUPS.values() for g in groups)
 #: one claimable route of a colour: (route id, twin id, payments, (length, rough)); payments is None
 #: for a route with rough spaces (paid with train cards of any colour, worked out per call)
 _ColourClaim = tuple[str, str | None, tuple[tuple[str, ...], ...] | None, tuple[int, int]]
+_ColourKey = tuple[str, int, int, int, int, int, int, int]
+_ColourInfo = tuple[tuple[_ColourClaim, ...], tuple[str, ...] | None]
 #: memo of `_colour_claims`, keyed on (colour, plain, harbor, single, double, wilds, trains, ships);
 #: cleared when full (a bounded cache of pure results)
-_COLOUR_CLAIMS: dict[tuple[str, int, int, int, int, int, int, int], tuple[_ColourClaim, ...]] = {}
+_COLOUR_CLAIMS: dict[_ColourKey, _ColourInfo] = {}
 _COLOUR_CLAIMS_MAX = 16384
 
 
-def _colour_claims(key: tuple[str, int, int, int, int, int, int, int]) -> tuple[_ColourClaim, ...]:
-    """The coloured routes of one colour a hand with these counts could pay, in the order
-    `_claim_options` lists them (train groups, then ship groups, each group's routes in order),
-    each with its payments. Pieces are capped by the caller at the longest route of their kind
-    (more never matter), so the memo stays small."""
+def _colour_claims(key: _ColourKey) -> _ColourInfo:
+    """What one colour of a hand with these counts pays for: the coloured routes of that colour
+    in the order `_claims` lists them (train groups, then ship groups, each group's routes in
+    order), each with its payments; and the colour's harbor payment (None if it has none, see
+    `harbor_payments`). Pieces are capped by the caller at the longest route of their kind (more
+    never matter), so the memo stays small."""
     found = _COLOUR_CLAIMS.get(key)
     if found is not None:
         return found
     colour, plain, harbor, single, double, w, ptrains, pships = key
-    found = _colour_train_claims(colour, plain, harbor, w, ptrains) + _colour_ship_claims(
+    routes = _colour_train_claims(colour, plain, harbor, w, ptrains) + _colour_ship_claims(
         colour, single, double, w, pships
     )
+    th, ss = min(harbor, 2), min(single, 2)
+    harbor_payment = _HARBOR_PAYMENT[colour, th, ss] if (harbor or single) and 4 - th - ss <= w else None
     if len(_COLOUR_CLAIMS) >= _COLOUR_CLAIMS_MAX:
         _COLOUR_CLAIMS.clear()
-    _COLOUR_CLAIMS[key] = found
+    found = _COLOUR_CLAIMS[key] = (routes, harbor_payment)
     return found
 
 
@@ -477,6 +505,24 @@ _HARBOR_PAYMENT = {
     for c in COLOURS for th in range(3) for ss in range(3)
 }
 _HARBOR_WILDS = (WILD,) * 4
+
+
+def _card_list(cards: Any) -> bool:
+    """A list of card codes."""
+    if not isinstance(cards, list):
+        return False
+    try:
+        return ALL_CARD_CODES.issuperset(cards)  # the codes are all strings
+    except TypeError:  # an unhashable item
+        return False
+
+
+@lru_cache(maxsize=16384)
+def _pays_route(cards: tuple[str, ...], kind: str, colour: str, length: int, rough: int) -> bool:
+    """`check_train_payment`/`check_ship_payment` on the sorted cards (memoised)."""
+    if kind == "train":
+        return check_train_payment(list(cards), colour, length, rough)
+    return check_ship_payment(list(cards), colour, length)
 
 
 def check_harbor_payment(cards: list[str]) -> bool:
@@ -703,10 +749,16 @@ class RailsAndSails(Rules):
             if state.drawn:
                 return self._draw_options(state, second=True)
             acts = self._draw_options(state, second=False)
-            acts += self._claim_options(state, i)
+            claims, harbor_payments = self._claims(state, i)
+            acts += claims
             if state.ticket_deck:
                 acts.append({"type": "tickets"})
-            acts += self._harbor_options(state, i)
+            if harbor_payments and state.harbors_left[i] > 0:
+                acts += [
+                    {"type": "harbor", "city": city, "cards": list(cards)}
+                    for city in self._harbor_cities(state, i)
+                    for cards in harbor_payments
+                ]
             acts += self._exchange_options(state, i)
             if not acts:
                 acts.append({"type": "pass"})
@@ -720,27 +772,29 @@ class RailsAndSails(Rules):
         return []
 
     def _draw_options(self, state: RSState, second: bool) -> list[Action]:
-        refills = []
-        if state.train_deck:
-            refills.append("train")
-        if state.ship_deck:
-            refills.append("ship")
-        if not refills:
-            refills = ["none"]
+        """Copies of the static draw actions (`_FACE_UP_DRAWS`): each face-up card with each deck
+        that can replace it ("none" when both are empty), then the blind draws."""
+        train, ship = bool(state.train_deck), bool(state.ship_deck)
+        table = _FACE_UP_DRAWS[train, ship]
         acts: list[Action] = []
+        extend = acts.extend
         for slot, card in enumerate(state.face_up):
             if card is None or (second and card == WILD):
                 continue
-            for refill in refills:
-                acts.append({"type": "draw", "source": "face_up", "slot": slot, "card": card, "refill": refill})
-        if state.train_deck:
+            extend(map(_copy_dict, table[slot][card]))
+        if train:
             acts.append({"type": "draw", "source": "train_deck"})
-        if state.ship_deck:
+        if ship:
             acts.append({"type": "draw", "source": "ship_deck"})
         return acts
 
     def _claim_options(self, state: RSState, i: int) -> list[Action]:
-        """Per free route the distinct cheapest payments (see `train_payment`/`ship_payments`).
+        return self._claims(state, i)[0]
+
+    def _claims(self, state: RSState, i: int) -> tuple[list[Action], list[tuple[str, ...]]]:
+        """The claim actions: per free route the distinct cheapest payments (see `train_payment`
+        and `ship_payments`); and, read on the way, the harbor payments of the hand (as
+        `harbor_payments`, shared tuples).
 
         Routes are grouped statically by (kind, colour, length, rough), each colour's groups
         sorted by the cards of that colour they need; `_colour_claims` (memoised on the card
@@ -760,13 +814,17 @@ class RailsAndSails(Rules):
         append = acts.append
         memo = _COLOUR_CLAIMS.get
         keys = []
+        harbor_payments: list[tuple[str, ...]] = []
         rough_later: list[tuple[int, str, str, int, int]] = []  # (position in acts, route, colour, length, rough)
         for c, plain_code, harbor_code, single_code, double_code in _COLOUR_CODES:
             key = (c, get(plain_code, 0), get(harbor_code, 0), get(single_code, 0), get(double_code, 0), wild, pt, ps)
             keys.append(key)
-            entries = memo(key)
-            if entries is None:
-                entries = _colour_claims(key)
+            info = memo(key)
+            if info is None:
+                info = _colour_claims(key)
+            entries, harbor_payment = info
+            if harbor_payment is not None:
+                harbor_payments.append(harbor_payment)
             for rid, twin, options, size in entries:
                 if rid in claimed:
                     continue
@@ -779,6 +837,8 @@ class RailsAndSails(Rules):
                     continue
                 for cards in options:
                     append({"type": "claim", "route": rid, "cards": list(cards)})
+        if wild >= 4:
+            harbor_payments.append(_HARBOR_WILDS)
         tkey: tuple[int, ...] | None = None  # train counts (plain, harbor per colour of COLOURS; wilds)
         if rough_later:
             tkey = (*chain.from_iterable(map(_TRAIN_COUNTS, keys)), wild)
@@ -815,19 +875,18 @@ class RailsAndSails(Rules):
             for rid in free:
                 for cards in seen:
                     append({"type": "claim", "route": rid, "cards": list(cards)})
-        return acts
+        return acts, harbor_payments
 
     def _harbor_cities(self, state: RSState, i: int) -> list[str]:
         if state.harbors_left[i] <= 0:
             return []
+        harbors = state.harbors
         cities = []
         for rid, owner in state.claimed.items():
-            if owner != i:
-                continue
-            r = ROUTES_BY_ID[rid]
-            for c in (r.a, r.b):
-                if c in HARBOR_CITIES and c not in state.harbors and c not in cities:
-                    cities.append(c)
+            if owner == i:
+                for c in _HARBOR_ENDS[rid]:
+                    if c not in harbors and c not in cities:
+                        cities.append(c)
         cities.sort()
         return cities
 
@@ -848,8 +907,9 @@ class RailsAndSails(Rules):
             return []
         up = min(state.box_trains[i], state.ships[i])  # ships -> trains
         down = min(state.box_ships[i], state.trains[i])  # trains -> ships
-        acts: list[Action] = [{"type": "exchange", "trains": n} for n in range(1, up + 1)]
-        acts += [{"type": "exchange", "trains": -n} for n in range(1, down + 1)]
+        acts: list[Action] = list(map(_copy_dict, _EXCHANGE_UP[:up])) if up > 0 else []
+        if down > 0:
+            acts += map(_copy_dict, _EXCHANGE_DOWN[:down])
         return acts
 
     # -- apply ------------------------------------------------------------------------------------------
@@ -874,7 +934,7 @@ class RailsAndSails(Rules):
 
     # setup ---------------------------------------------------------------------------------------
     def _keep(self, state: RSState, i: int, action: Action) -> list[Event]:
-        _keys(action, {"type", "ids"})
+        _keys(action, _KEYS_IDS)
         pending = state.pending[i]
         if not pending:
             raise IllegalAction("no_tickets_to_keep", "You have no tickets to choose from.")
@@ -905,7 +965,7 @@ class RailsAndSails(Rules):
         return events
 
     def _choose_mix(self, state: RSState, i: int, action: Action) -> list[Event]:
-        _keys(action, {"type", "trains"})
+        _keys(action, _KEYS_TRAINS)
         if state.phase != "setup_pieces":
             raise IllegalAction("wrong_phase", "You cannot choose your pieces now.")
         t = action["trains"]
@@ -953,7 +1013,7 @@ class RailsAndSails(Rules):
         second = state.drawn == 1
         events: list[Event] = []
         if source == "face_up":
-            _keys(action, {"type", "source", "slot", "card", "refill"})
+            _keys(action, _KEYS_SOURCE_SLOT_CARD_REFILL)
             slot = action["slot"]
             refill = action["refill"]
             if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot < 6:
@@ -965,8 +1025,13 @@ class RailsAndSails(Rules):
                 raise IllegalAction("card_gone", "That card is no longer on display.")
             if card == WILD and second:
                 raise IllegalAction("wild_second", "A face-up wild can only be taken as your first card.")
-            decks = [k for k, d in (("train", state.train_deck), ("ship", state.ship_deck)) if d]
-            if refill not in (decks or ["none"]):
+            if refill == "train":
+                can_refill = bool(state.train_deck)
+            elif refill == "ship":
+                can_refill = bool(state.ship_deck)
+            else:
+                can_refill = refill == "none" and not state.train_deck and not state.ship_deck
+            if not can_refill:
                 if refill in ("train", "ship", "none"):
                     raise IllegalAction("bad_refill", "That deck cannot replace the card; choose another.")
                 raise IllegalAction("malformed", "That is not a valid move.")
@@ -982,7 +1047,7 @@ class RailsAndSails(Rules):
             ends = card == WILD or second
             taken = {"face_up": card}
         else:
-            _keys(action, {"type", "source"})
+            _keys(action, _KEYS_SOURCE)
             deck_kind = "train" if source == "train_deck" else "ship"
             deck = state.train_deck if deck_kind == "train" else state.ship_deck
             if not deck:
@@ -1009,7 +1074,7 @@ class RailsAndSails(Rules):
 
     def _claim(self, state: RSState, i: int, action: Action) -> list[Event]:
         self._require_turn_start(state, i)
-        _keys(action, {"type", "route", "cards"})
+        _keys(action, _KEYS_ROUTE_CARDS)
         rid = action["route"]
         route = ROUTES_BY_ID.get(rid) if isinstance(rid, str) else None
         if route is None:
@@ -1025,7 +1090,7 @@ class RailsAndSails(Rules):
                     "double_closed", "With 2 or 3 players only one route of a double route can be used."
                 )
         cards = action["cards"]
-        if not isinstance(cards, list) or not all(isinstance(c, str) and c in ALL_CARD_CODES for c in cards):
+        if not _card_list(cards):
             raise IllegalAction("malformed", "That is not a valid move.")
         hand = state.hands[i]
         need: dict[str, int] = {}
@@ -1033,12 +1098,9 @@ class RailsAndSails(Rules):
             need[c] = need.get(c, 0) + 1
         if any(hand.get(c, 0) < n for c, n in need.items()):
             raise IllegalAction("missing_cards", "You do not hold those cards.")
-        if route.kind == "train":
-            ok = check_train_payment(cards, route.colour, route.length, route.rough)
-            pieces = state.trains[i]
-        else:
-            ok = check_ship_payment(cards, route.colour, route.length)
-            pieces = state.ships[i]
+        paid = sorted(cards)
+        ok = _pays_route(tuple(paid), route.kind, route.colour, route.length, route.rough)
+        pieces = state.trains[i] if route.kind == "train" else state.ships[i]
         if not ok:
             raise IllegalAction("bad_payment", "Those cards do not pay for that route.", route=rid)
         if pieces < route.length:
@@ -1055,16 +1117,16 @@ class RailsAndSails(Rules):
         state.claimed[rid] = i
         events: list[Event] = [{
             "type": "claim", "seat": seat, "route": rid, "a": route.a, "b": route.b, "kind": route.kind,
-            "length": route.length, "colour": route.colour, "points": points, "cards": sorted(cards),
+            "length": route.length, "colour": route.colour, "points": points, "cards": paid,
         }]
-        state.last = {"seat": seat, "type": "claim", "route": rid, "cards": sorted(cards), "points": points}
+        state.last = {"seat": seat, "type": "claim", "route": rid, "cards": list(paid), "points": points}
         self._after_discard(state, events)
         events += self._end_turn(state, i, progress=True)
         return events
 
     def _tickets(self, state: RSState, i: int, action: Action) -> list[Event]:
         self._require_turn_start(state, i)
-        _keys(action, {"type"})
+        _keys(action, _KEYS_TYPE)
         if not state.ticket_deck:
             raise IllegalAction("no_tickets_left", "There are no destination tickets left.")
         n = min(DRAW_TICKETS, len(state.ticket_deck))
@@ -1076,7 +1138,7 @@ class RailsAndSails(Rules):
 
     def _harbor(self, state: RSState, i: int, action: Action) -> list[Event]:
         self._require_turn_start(state, i)
-        _keys(action, {"type", "city", "cards"})
+        _keys(action, _KEYS_CITY_CARDS)
         city = action["city"]
         if not isinstance(city, str) or city not in CITIES:
             raise IllegalAction("unknown_city", "There is no such city.")
@@ -1089,7 +1151,7 @@ class RailsAndSails(Rules):
         if not any(state.claimed.get(rid) == i for rid in ROUTES_AT[city]):
             raise IllegalAction("no_route_to_city", "You need a route into that city first.", city=city)
         cards = action["cards"]
-        if not isinstance(cards, list) or not all(isinstance(c, str) and c in ALL_CARD_CODES for c in cards):
+        if not _card_list(cards):
             raise IllegalAction("malformed", "That is not a valid move.")
         hand = state.hands[i]
         need: dict[str, int] = {}
@@ -1114,7 +1176,7 @@ class RailsAndSails(Rules):
 
     def _exchange(self, state: RSState, i: int, action: Action) -> list[Event]:
         self._require_turn_start(state, i)
-        _keys(action, {"type", "trains"})
+        _keys(action, _KEYS_TRAINS)
         n = action["trains"]
         if not isinstance(n, int) or isinstance(n, bool) or n == 0:
             raise IllegalAction("bad_exchange", "Say how many trains to take (negative: give trains back).")
@@ -1141,7 +1203,7 @@ class RailsAndSails(Rules):
 
     def _pass(self, state: RSState, i: int, action: Action) -> list[Event]:
         self._require_turn_start(state, i)
-        _keys(action, {"type"})
+        _keys(action, _KEYS_TYPE)
         acts = self.legal_actions(state, state.seats[i])
         if acts != [{"type": "pass"}]:
             raise IllegalAction("cannot_pass", "You can only pass when no other move is possible.")
@@ -1418,8 +1480,18 @@ def _copy_state(src: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _keys(action: Action, allowed: set[str]) -> None:
-    if set(action) != allowed:
+#: the keys of each kind of action (`_keys`)
+_KEYS_IDS = frozenset({"type", "ids"})
+_KEYS_TRAINS = frozenset({"type", "trains"})
+_KEYS_SOURCE_SLOT_CARD_REFILL = frozenset({"type", "source", "slot", "card", "refill"})
+_KEYS_SOURCE = frozenset({"type", "source"})
+_KEYS_ROUTE_CARDS = frozenset({"type", "route", "cards"})
+_KEYS_TYPE = frozenset({"type"})
+_KEYS_CITY_CARDS = frozenset({"type", "city", "cards"})
+
+
+def _keys(action: Action, allowed: frozenset[str]) -> None:
+    if action.keys() != allowed:
         raise IllegalAction("malformed", "That is not a valid move.")
 
 
