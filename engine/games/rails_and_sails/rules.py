@@ -755,7 +755,7 @@ class RailsAndSails(Rules):
                 acts.append({"type": "tickets"})
             if harbor_payments and state.harbors_left[i] > 0:
                 acts += [
-                    {"type": "harbor", "city": city, "cards": list(cards)}
+                    {"type": "harbor", "city": city, "cards": [*cards]}
                     for city in self._harbor_cities(state, i)
                     for cards in harbor_payments
                 ]
@@ -836,7 +836,7 @@ class RailsAndSails(Rules):
                     rough_later.append((len(acts), rid, c, size[0], size[1]))
                     continue
                 for cards in options:
-                    append({"type": "claim", "route": rid, "cards": list(cards)})
+                    append({"type": "claim", "route": rid, "cards": [*cards]})
         if wild >= 4:
             harbor_payments.append(_HARBOR_WILDS)
         tkey: tuple[int, ...] | None = None  # train counts (plain, harbor per colour of COLOURS; wilds)
@@ -849,7 +849,7 @@ class RailsAndSails(Rules):
                     continue
                 cards = _rough_payment(c, length, rough, tkey)
                 if cards:
-                    acts.insert(pos, {"type": "claim", "route": rid, "cards": list(cards)})
+                    acts.insert(pos, {"type": "claim", "route": rid, "cards": [*cards]})
         for kind, length, rough, routes in GREY_GROUPS:
             if (ptrains if kind == "train" else pships) < length:
                 continue
@@ -874,7 +874,7 @@ class RailsAndSails(Rules):
                 seen = _grey_ship_payments(hand, length)
             for rid in free:
                 for cards in seen:
-                    append({"type": "claim", "route": rid, "cards": list(cards)})
+                    append({"type": "claim", "route": rid, "cards": [*cards]})
         return acts, harbor_payments
 
     def _harbor_cities(self, state: RSState, i: int) -> list[str]:
@@ -897,7 +897,7 @@ class RailsAndSails(Rules):
         if not payments:
             return []
         return [
-            {"type": "harbor", "city": city, "cards": list(cards)}
+            {"type": "harbor", "city": city, "cards": [*cards]}
             for city in self._harbor_cities(state, i)
             for cards in payments
         ]
