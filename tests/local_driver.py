@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.games import ui_for
+from bot.i18n import Translator
 from bot.local import FakeClock, LocalTable
 from bot.replies import Button, Reply, Select
 from bot.service import TableService, action_hash
@@ -30,8 +31,10 @@ NAMES = ["alice", "bob", "carol", "dave", "erin", "frank"]
 
 
 class Driver:
-    def __init__(self, table: LocalTable, rng: random.Random, game_id: str, ai_share: float = 0.85) -> None:
+    def __init__(self, table: LocalTable, rng: random.Random, game_id: str, ai_share: float = 0.85,
+                 lang: str = "en") -> None:
         self.table = table
+        self.lang = lang
         self.game_id = game_id
         self.rng = rng
         self.ai_share = ai_share
@@ -45,8 +48,9 @@ class Driver:
         extra = f' options:"{options}"' if options else ""
         extra += f" language:{lang}" if lang else ""
         await self.say(f"{host} /game new game:{game}{extra}")
+        join = Translator(self.lang)("button.join")
         for name in NAMES[1:humans]:
-            await self.say(f"{name} !press Join")
+            await self.say(f"{name} !press {join}")
         if bots:
             await self.say(f"{host} /game addbot count:{bots}")
         await self.say(f"{host} /game start")
@@ -68,7 +72,7 @@ class Driver:
 
     async def move(self, name: str, wanted: dict[str, Any] | None) -> None:
         """Open the move menu and click through it to `wanted` (or something random)."""
-        replies = await self.say(f"{name} !press Your move")
+        replies = await self.say(f"{name} !press {Translator(self.lang)('button.play')}")
         target = action_hash(wanted) if wanted else None
         for _ in range(6):
             menu = replies[-1]
@@ -140,7 +144,7 @@ async def play_game(game: str, humans: int, bots: int, *, seed: int = 0, out: Pa
     table = RecordingTable(service, clock, out_dir=out, emit=emit or io.StringIO())
     for name in NAMES[:humans]:
         table.user(name)
-    driver = Driver(table, random.Random(seed), game)
+    driver = Driver(table, random.Random(seed), game, lang=lang or "en")
     await driver.setup(game, humans, bots, options, lang)
     final = await driver.play()
     return final, store, driver.presses

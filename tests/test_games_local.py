@@ -17,17 +17,19 @@ from tests.local_driver import play_game
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.mark.parametrize(("game", "humans", "bots"), [
-    ("detour", 3, 1),
-    ("detour", 2, 0),
-    ("around-the-world", 2, 1),
-    ("rails-and-sails", 1, 1),
+@pytest.mark.parametrize(("game", "humans", "bots", "lang"), [
+    ("detour", 3, 1, "en"),
+    ("detour", 2, 0, "fr"),
+    ("around-the-world", 2, 1, "en"),
+    ("rails-and-sails", 1, 1, "en"),
+    ("around-the-world", 2, 0, "de"),
 ])
-async def test_whole_game_by_buttons(tmp_path: Path, game: str, humans: int, bots: int) -> None:
-    final, store, presses = await play_game(game, humans, bots, seed=7, out=tmp_path / "img")
+async def test_whole_game_by_buttons(tmp_path: Path, game: str, humans: int, bots: int, lang: str) -> None:
+    final, store, presses = await play_game(game, humans, bots, seed=7, out=tmp_path / "img", lang=lang)
     try:
         record = await store.last_game(1)
         assert record.status == "finished"
+        assert sum(not s.is_bot for s in record.seats) == humans and len(record.seats) == humans + bots
         actions = await store.actions(record.id)
         assert verify(record, actions).ok
         rules = registry.get(game)
