@@ -238,6 +238,31 @@ def test_a_route_is_listed_exactly_when_some_cards_of_the_hand_pay_for_it(hand, 
         assert ok(a["cards"])
 
 
+TRAIN_POOL = ["t:red", "t:red:h", "t:green", "t:green:h", "t:black", "t:black:h", "t:purple", "t:white:h",
+              "t:yellow", "t:wild"]
+
+
+@settings(max_examples=80, deadline=None)
+@given(hand=st.lists(st.sampled_from(TRAIN_POOL), min_size=0, max_size=12))
+def test_memoised_rough_payment_is_train_payment(hand):
+    """`_rough_payment` (the claim listing's memo, on card counts) repeats `train_payment` step by step."""
+    from engine.games.rails_and_sails.mapdata import COLOURS, ROUTES, WILD
+    from engine.games.rails_and_sails.rules import TRAIN_HARBOR, TRAIN_PLAIN, _rough_payment, train_payment
+
+    counts: dict[str, int] = {}
+    for card in hand:
+        counts[card] = counts.get(card, 0) + 1
+    key = tuple(counts.get(code, 0) for c in COLOURS for code in (TRAIN_PLAIN[c], TRAIN_HARBOR[c]))
+    key += (counts.get(WILD, 0),)
+    for r in ROUTES:
+        if r.kind != "train" or not r.rough:
+            continue
+        colours = COLOURS if r.colour == "grey" else (r.colour,)
+        for c in colours:
+            found = train_payment(counts, c, r.length, r.rough)
+            assert _rough_payment(c, r.length, r.rough, key) == (tuple(found) if found is not None else ())
+
+
 @settings(max_examples=40, deadline=None)
 @given(hand=st.lists(st.sampled_from(CARD_POOL + ["t:red:h", "s:red"]), min_size=0, max_size=9))
 def test_a_harbor_is_listed_exactly_when_four_cards_of_the_hand_pay_for_it(hand):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, fields
 from functools import lru_cache
-from itertools import chain, combinations
+from itertools import combinations
 from operator import itemgetter
 from typing import Any
 
@@ -288,10 +288,15 @@ def _train_plain_payment(colour: str, plain: int, harbor: int, w: int, length: i
     return tuple(sorted([TRAIN_PLAIN[colour]] * k + [TRAIN_HARBOR[colour]] * h + [WILD] * need))
 
 
-#: per colour the card codes read by `_claims`: (colour, train, train harbor, ship single, ship double)
-_COLOUR_CODES = tuple((c, TRAIN_PLAIN[c], TRAIN_HARBOR[c], SHIP_SINGLE[c], SHIP_DOUBLE[c]) for c in COLOURS)
-#: the train card counts (plain, harbor) of a `_colour_claims` key
-_TRAIN_COUNTS = itemgetter(1, 2)
+#: every card code a hand can hold, per colour of COLOURS (train, train harbor, ship single,
+#: ship double), then the wild: `_HAND_COUNTS` reads a hand's counts in this order at once
+_HAND_CODES = (
+    *(code for c in COLOURS for code in (TRAIN_PLAIN[c], TRAIN_HARBOR[c], SHIP_SINGLE[c], SHIP_DOUBLE[c])), WILD
+)
+_NO_CARDS = dict.fromkeys(_HAND_CODES, 0)
+_HAND_COUNTS = itemgetter(*_HAND_CODES)
+#: the train counts (plain, harbor per colour of COLOURS, then wilds) out of `_HAND_COUNTS`
+_TRAIN_COUNTS = itemgetter(*(4 * k + j for k in range(len(COLOURS)) for j in (0, 1)), 4 * len(COLOURS))
 #: the longest coloured train and ship routes: more pieces than this never change what can be claimed
 _MAX_TRAIN_LENGTH = max(g[0] for groups in TRAIN_GROUPS.values() for g in groups)
 _MAX_SHIP_LENGTH = max(g[0] for groups in SHIP_GROUPS.values() for g in groups)
@@ -299,32 +304,36 @@ _MAX_SHIP_LENGTH = max(g[0] for groups in SHIP_GROUPS.values() for g in groups)
 #: one claimable route of a colour: (route id, twin id, payments, (length, rough)); payments is None
 #: for a route with rough spaces (paid with train cards of any colour, worked out per call)
 _ColourClaim = tuple[str, str | None, tuple[tuple[str, ...], ...] | None, tuple[int, int]]
-_ColourKey = tuple[str, int, int, int, int, int, int, int]
+#: (plain, harbor, single, double, wilds, trains, ships) of one colour
+_ColourKey = tuple[int, ...]
 _ColourInfo = tuple[tuple[_ColourClaim, ...], tuple[str, ...] | None]
-#: memo of `_colour_claims`, keyed on (colour, plain, harbor, single, double, wilds, trains, ships);
-#: cleared when full (a bounded cache of pure results)
-_COLOUR_CLAIMS: dict[_ColourKey, _ColourInfo] = {}
-_COLOUR_CLAIMS_MAX = 16384
+#: per colour of COLOURS the memo of `_colour_claims`; each is cleared when full (a bounded cache
+#: of pure results)
+_COLOUR_CLAIMS: tuple[dict[_ColourKey, _ColourInfo], ...] = tuple({} for _ in COLOURS)
+_COLOUR_CLAIMS_MAX = 4096
+#: what `_claims` loops over: (colour, its counts in `_HAND_COUNTS`, its memo)
+_COLOUR_SLOTS = tuple((c, slice(4 * k, 4 * k + 4), _COLOUR_CLAIMS[k]) for k, c in enumerate(COLOURS))
 
 
-def _colour_claims(key: _ColourKey) -> _ColourInfo:
+def _colour_claims(colour: str, key: _ColourKey) -> _ColourInfo:
     """What one colour of a hand with these counts pays for: the coloured routes of that colour
     in the order `_claims` lists them (train groups, then ship groups, each group's routes in
     order), each with its payments; and the colour's harbor payment (None if it has none, see
     `harbor_payments`). Pieces are capped by the caller at the longest route of their kind (more
     never matter), so the memo stays small."""
-    found = _COLOUR_CLAIMS.get(key)
+    memo = _COLOUR_CLAIMS[_COLOUR_INDEX[colour]]
+    found = memo.get(key)
     if found is not None:
         return found
-    colour, plain, harbor, single, double, w, ptrains, pships = key
+    plain, harbor, single, double, w, ptrains, pships = key
     routes = _colour_train_claims(colour, plain, harbor, w, ptrains) + _colour_ship_claims(
         colour, single, double, w, pships
     )
     th, ss = min(harbor, 2), min(single, 2)
     harbor_payment = _HARBOR_PAYMENT[colour, th, ss] if (harbor or single) and 4 - th - ss <= w else None
-    if len(_COLOUR_CLAIMS) >= _COLOUR_CLAIMS_MAX:
-        _COLOUR_CLAIMS.clear()
-    found = _COLOUR_CLAIMS[key] = (routes, harbor_payment)
+    if len(memo) >= _COLOUR_CLAIMS_MAX:
+        memo.clear()
+    found = memo[key] = (routes, harbor_payment)
     return found
 
 
@@ -776,12 +785,12 @@ class RailsAndSails(Rules):
         that can replace it ("none" when both are empty), then the blind draws."""
         train, ship = bool(state.train_deck), bool(state.ship_deck)
         table = _FACE_UP_DRAWS[train, ship]
-        acts: list[Action] = []
-        extend = acts.extend
-        for slot, card in enumerate(state.face_up):
-            if card is None or (second and card == WILD):
-                continue
-            extend(map(_copy_dict, table[slot][card]))
+        acts: list[Action] = [
+            _copy_dict(action)
+            for slot, card in enumerate(state.face_up)
+            if card is not None and not (second and card == WILD)
+            for action in table[slot][card]
+        ]
         if train:
             acts.append({"type": "draw", "source": "train_deck"})
         if ship:
@@ -803,25 +812,25 @@ class RailsAndSails(Rules):
         and grey routes are paid with train cards of any colour: they are worked out after the
         loop, from all the train counts. This is the hot path of random play."""
         hand = state.hands[i]
-        get = hand.get
+        counts = _HAND_COUNTS(_NO_CARDS | hand)
+        wild = counts[-1]
         claimed = state.claimed
         few = len(state.seats) <= 3
-        wild = get(WILD, 0)
         ptrains, pships = state.trains[i], state.ships[i]
-        pt = ptrains if ptrains < _MAX_TRAIN_LENGTH else _MAX_TRAIN_LENGTH
-        ps = pships if pships < _MAX_SHIP_LENGTH else _MAX_SHIP_LENGTH
+        tail = (
+            wild,
+            ptrains if ptrains < _MAX_TRAIN_LENGTH else _MAX_TRAIN_LENGTH,
+            pships if pships < _MAX_SHIP_LENGTH else _MAX_SHIP_LENGTH,
+        )
         acts: list[Action] = []
         append = acts.append
-        memo = _COLOUR_CLAIMS.get
-        keys = []
         harbor_payments: list[tuple[str, ...]] = []
         rough_later: list[tuple[int, str, str, int, int]] = []  # (position in acts, route, colour, length, rough)
-        for c, plain_code, harbor_code, single_code, double_code in _COLOUR_CODES:
-            key = (c, get(plain_code, 0), get(harbor_code, 0), get(single_code, 0), get(double_code, 0), wild, pt, ps)
-            keys.append(key)
-            info = memo(key)
+        for c, colour_counts, memo in _COLOUR_SLOTS:
+            key = counts[colour_counts] + tail
+            info = memo.get(key)
             if info is None:
-                info = _colour_claims(key)
+                info = _colour_claims(c, key)
             entries, harbor_payment = info
             if harbor_payment is not None:
                 harbor_payments.append(harbor_payment)
@@ -841,7 +850,7 @@ class RailsAndSails(Rules):
             harbor_payments.append(_HARBOR_WILDS)
         tkey: tuple[int, ...] | None = None  # train counts (plain, harbor per colour of COLOURS; wilds)
         if rough_later:
-            tkey = (*chain.from_iterable(map(_TRAIN_COUNTS, keys)), wild)
+            tkey = _TRAIN_COUNTS(counts)
             tall = sum(tkey)
             # inserted from the last to the first, so the recorded positions stay right
             for pos, rid, c, length, rough in reversed(rough_later):
@@ -866,7 +875,7 @@ class RailsAndSails(Rules):
                 continue
             if kind == "train":
                 if tkey is None:
-                    tkey = (*chain.from_iterable(map(_TRAIN_COUNTS, keys)), wild)
+                    tkey = _TRAIN_COUNTS(counts)
                 if sum(tkey) < length + rough:
                     continue
                 seen = _grey_train_payments(length, rough, tkey)
@@ -1043,7 +1052,8 @@ class RailsAndSails(Rules):
                 new = self._pop(state, refill, events)
             state.face_up[slot] = new
             events.insert(0, {"type": "take_face_up", "seat": seat, "card": card, "slot": slot, "new": new})
-            self._check_wilds(state, events)
+            if state.face_up.count(WILD) >= 3:
+                self._check_wilds(state, events)
             ends = card == WILD or second
             taken = {"face_up": card}
         else:
@@ -1254,7 +1264,8 @@ class RailsAndSails(Rules):
                         state.face_up[slot] = self._pop(state, "train", events)
                     elif state.ship_deck:
                         state.face_up[slot] = self._pop(state, "ship", events)
-            self._check_wilds(state, events)
+            if state.face_up.count(WILD) >= 3:
+                self._check_wilds(state, events)
 
     def _check_wilds(self, state: RSState, events: list[Event]) -> None:
         for _ in range(MAX_REDEALS):
