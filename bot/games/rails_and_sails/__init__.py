@@ -198,6 +198,10 @@ class RailsUI(GameUI):
             params["winners"] = ", ".join(names.get(s, s) for s in event.get("winners", []))
         return t(key, **params)
 
+    def board_changed(self, events: list[Event]) -> bool:
+        """A secret setup choice (tickets kept, piece mix) moves nothing on the board."""
+        return any(e.get("type") not in ("tickets_kept", "mix_chosen") for e in events)
+
     def status_text(self, view: View, names: dict[str, str], t: Translator) -> str:
         phase = view.get("phase")
         if phase == "setup_tickets":
