@@ -127,6 +127,10 @@ class LocalTable:
     async def _slash(self, user: User, command: str, words: list[str]) -> list[Reply]:
         positional, options = self._split_options(words)
         sub = positional[0] if positional else ""
+        if command != "game" and _LOCALISED_GAME_NAMES.get(command) == "game":
+            # the de/fr messages name /spiel neu, /partie nouvelle: accept them here too
+            command = "game"
+            sub = _LOCALISED_SUB_NAMES.get(sub, sub)
         svc, where = self.service, self.where
         if command == "game":
             return await svc.guarded(user, self._game(user, sub, options))
@@ -251,6 +255,25 @@ class LocalTable:
         if options:
             lines.append("   menu (!choose <n>): " + "  ".join(f"[{i}] {o.label}" for i, o in enumerate(options, 1)))
         return "\n".join(lines) + "\n\n"
+
+
+def _localised_names() -> tuple[dict[str, str], dict[str, str]]:
+    """Localised command names (catalog keys `name.game`, `name.game.<sub>`) -> English."""
+    from bot.i18n import LANGUAGES, Translator
+
+    groups: dict[str, str] = {}
+    subs: dict[str, str] = {}
+    for lang in LANGUAGES:
+        t = Translator(lang)
+        groups[t("name.game")] = "game"
+        for sub in GAME_COMMANDS:
+            key = f"name.game.{sub}"
+            if t.has(key):
+                subs[t(key)] = sub
+    return groups, subs
+
+
+_LOCALISED_GAME_NAMES, _LOCALISED_SUB_NAMES = _localised_names()
 
 
 def _convert(param: Param, raw: str) -> Any:

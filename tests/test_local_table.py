@@ -54,3 +54,10 @@ async def test_unknown_buttons_and_commands_are_explained(tmp_path: Path) -> Non
                                        "alice !press Nope\n")
     assert [line["to"] for line in lines] == ["ephemeral", "ephemeral", "channel", "ephemeral"]
     assert "you can use" in str(lines[-1]["text"])
+
+
+async def test_localised_command_names_work_at_the_local_table(tmp_path: Path) -> None:
+    lines = await run_lines(tmp_path, ["anna /spiel neu game:countdown", "ben /partie rejoindre",
+                                       "anna /spiel starten"])
+    assert [line["to"] for line in lines] == ["channel", "channel", "channel"]
+    assert "ben" in str(lines[1]["text"])
