@@ -483,28 +483,18 @@ def check_ship_payment(cards: list[str], colour: str, length: int) -> bool:
 
 def harbor_payments(hand: dict[str, int]) -> list[list[str]]:
     """Per colour the harbor payment with the fewest wilds (2 train + 2 ship cards with the harbor
-    symbol, one colour, wilds replace any), plus four wilds."""
-    return [list(cards) for cards in _harbor_payment_options(hand)]
-
-
-def _harbor_payment_options(hand: dict[str, int]) -> list[tuple[str, ...]]:
-    """`harbor_payments` as shared tuples (precomputed per colour and card counts)."""
+    symbol, one colour, wilds replace any), plus four wilds. (`legal_actions` reads the same
+    payments per colour out of the `_colour_claims` memo.)"""
     get = hand.get
     w = get(WILD, 0)
     out = []
     for c, th_code, ss_code in _HARBOR_CODES:
-        th = get(th_code, 0)
-        ss = get(ss_code, 0)
-        if not (th or ss):
-            continue
-        if th > 2:
-            th = 2
-        if ss > 2:
-            ss = 2
-        if 4 - th - ss <= w:
-            out.append(_HARBOR_PAYMENT[c, th, ss])
+        th = min(2, get(th_code, 0))
+        ss = min(2, get(ss_code, 0))
+        if (th or ss) and 4 - th - ss <= w:
+            out.append(list(_HARBOR_PAYMENT[c, th, ss]))
     if w >= 4:
-        out.append(_HARBOR_WILDS)
+        out.append([WILD] * 4)
     return out
 
 
@@ -797,9 +787,6 @@ class RailsAndSails(Rules):
             acts.append({"type": "draw", "source": "ship_deck"})
         return acts
 
-    def _claim_options(self, state: RSState, i: int) -> list[Action]:
-        return self._claims(state, i)[0]
-
     def _claims(self, state: RSState, i: int) -> tuple[list[Action], list[tuple[str, ...]]]:
         """The claim actions: per free route the distinct cheapest payments (see `train_payment`
         and `ship_payments`); and, read on the way, the harbor payments of the hand (as
@@ -898,18 +885,6 @@ class RailsAndSails(Rules):
                         cities.append(c)
         cities.sort()
         return cities
-
-    def _harbor_options(self, state: RSState, i: int) -> list[Action]:
-        if state.harbors_left[i] <= 0:
-            return []
-        payments = _harbor_payment_options(state.hands[i])
-        if not payments:
-            return []
-        return [
-            {"type": "harbor", "city": city, "cards": [*cards]}
-            for city in self._harbor_cities(state, i)
-            for cards in payments
-        ]
 
     def _exchange_options(self, state: RSState, i: int) -> list[Action]:
         if state.phase != "play":
