@@ -71,3 +71,23 @@ def test_the_script_command_line(tmp_path: Path) -> None:
     assert hand and Path(hand[-1]["files"][0]).read_bytes().startswith(b"\x89PNG")
     # after the three humans chose, the cards were revealed publicly
     assert any("8" in line["text"] and line["to"] == "channel" for line in lines[-6:])
+
+
+async def test_admin_verify_command_line(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    _, store, _ = await play_game("detour", 2, 1, seed=3, db=db)
+    await store.close()
+    proc = subprocess.run([sys.executable, "-m", "bot.admin", "verify", "--db", str(db)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "ok  #1 detour (finished" in proc.stdout and "1 games checked, 0 problems" in proc.stdout
+    # a tampered state is caught
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        state = json.loads(conn.execute("SELECT state FROM games WHERE id=1").fetchone()[0])
+        state["round"] = state.get("round", 0) + 5
+        conn.execute("UPDATE games SET state=? WHERE id=1", (json.dumps(state),))
+    proc = subprocess.run([sys.executable, "-m", "bot.admin", "verify", "--db", str(db)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and "BAD #1" in proc.stdout
