@@ -353,29 +353,21 @@ def _game_group(bot: PassepartoutBot) -> app_commands.Group:
     new._params["game"].choices = game_choices
     new._params["language"].choices = language_choices
 
-    @sub("join")
-    async def join(interaction: discord.Interaction) -> None:
-        await bot.run_command(interaction, svc.join)
+    def simple(name: str) -> None:
+        """A subcommand without options that maps straight onto a service method."""
+        handler = getattr(svc, name)
 
-    @sub("leave")
-    async def leave(interaction: discord.Interaction) -> None:
-        await bot.run_command(interaction, svc.leave)
+        async def callback(interaction: discord.Interaction) -> None:
+            await bot.run_command(interaction, handler)
 
-    @sub("start")
-    async def start(interaction: discord.Interaction) -> None:
-        await bot.run_command(interaction, svc.start)
+        sub(name)(callback)
+
+    for name in ("join", "leave", "start", "status", "hand", "resign", "cancel"):
+        simple(name)
 
     @sub("addbot", count="")
     async def addbot(interaction: discord.Interaction, count: app_commands.Range[int, 1, 5] = 1) -> None:
         await bot.run_command(interaction, lambda u, w: svc.addbot(u, w, count))
-
-    @sub("status")
-    async def status(interaction: discord.Interaction) -> None:
-        await bot.run_command(interaction, svc.status)
-
-    @sub("hand")
-    async def hand(interaction: discord.Interaction) -> None:
-        await bot.run_command(interaction, svc.hand)
 
     @sub("log", count="")
     async def log_(interaction: discord.Interaction, count: app_commands.Range[int, 1, 50] = 15) -> None:
@@ -395,14 +387,6 @@ def _game_group(bot: PassepartoutBot) -> app_commands.Group:
             u, w, dm=dm, language=language, reminder_hours=reminder_hours, timeout_hours=timeout_hours))
 
     settings._params["language"].choices = language_choices
-
-    @sub("resign")
-    async def resign(interaction: discord.Interaction) -> None:
-        await bot.run_command(interaction, svc.resign)
-
-    @sub("cancel")
-    async def cancel(interaction: discord.Interaction) -> None:
-        await bot.run_command(interaction, svc.cancel)
 
     return group
 

@@ -233,22 +233,36 @@ class TableService:
             return await self.store.user_dm(user_id)
         return False
 
-    async def join(self, user: User, where: Where) -> list[Reply]:
+    async def _edit_lobby(self, user: User, where: Where, edit: Callable[[GameRecord], None]
+                          ) -> GameRecord | list[Reply]:
+        """Read the channel's lobby under its lock, let `edit` change it (or raise Refusal),
+        and save it with a version check. Returns the record, or the refusal to send."""
         async with self._lock(where.channel_id):
             try:
                 record = await self._lobby(user, where)
-                rules = registry.get(record.game_id)
-                if record.seat_of_user(user.id):
-                    raise Refusal("error.already_joined")
-                if len(record.seats) >= rules.max_players:
-                    raise Refusal("error.table_full", max=rules.max_players)
-                record.seats.append(SeatRecord(position=self._next_position(record), user_id=user.id, name=user.name,
-                                               lang=normalise_language(user.locale), dm=await self._user_dm(user.id)))
+                edit(record)
                 await self.store.save_lobby(record, expected_version=record.version)
             except Refusal as r:
                 return self.refuse(user, r.key, **r.params)
             except VersionConflict:
                 return self.refuse(user, "error.conflict")
+        return record
+
+    async def join(self, user: User, where: Where) -> list[Reply]:
+        dm = await self._user_dm(user.id)
+
+        def edit(record: GameRecord) -> None:
+            rules = registry.get(record.game_id)
+            if record.seat_of_user(user.id):
+                raise Refusal("error.already_joined")
+            if len(record.seats) >= rules.max_players:
+                raise Refusal("error.table_full", max=rules.max_players)
+            record.seats.append(SeatRecord(position=self._next_position(record), user_id=user.id, name=user.name,
+                                           lang=normalise_language(user.locale), dm=dm))
+
+        record = await self._edit_lobby(user, where, edit)
+        if isinstance(record, list):
+            return record
         note = self.game_t(record, ui_for(record.game_id))("lobby.joined", name=user.name)
         return [self._lobby_message(record, note)]
 
@@ -257,49 +271,43 @@ class TableService:
         return max((s.position for s in record.seats), default=-1) + 1
 
     async def leave(self, user: User, where: Where) -> list[Reply]:
-        async with self._lock(where.channel_id):
-            try:
-                record = await self._lobby(user, where)
-                seat = record.seat_of_user(user.id)
-                if seat is None:
-                    raise Refusal("error.not_seated")
-                record.seats.remove(seat)
-                humans = [s for s in record.seats if not s.is_bot]
-                if not humans:
-                    record.status = "cancelled"
-                elif record.host_id == user.id:
-                    record.host_id = humans[0].user_id
-                await self.store.save_lobby(record, expected_version=record.version)
-            except Refusal as r:
-                return self.refuse(user, r.key, **r.params)
-            except VersionConflict:
-                return self.refuse(user, "error.conflict")
+        def edit(record: GameRecord) -> None:
+            seat = record.seat_of_user(user.id)
+            if seat is None:
+                raise Refusal("error.not_seated")
+            record.seats.remove(seat)
+            humans = [s for s in record.seats if not s.is_bot]
+            if not humans:
+                record.status = "cancelled"
+            elif record.host_id == user.id:
+                record.host_id = humans[0].user_id
+
+        record = await self._edit_lobby(user, where, edit)
+        if isinstance(record, list):
+            return record
         t = self.game_t(record, ui_for(record.game_id))
         if record.status == "cancelled":
             return [Reply("channel", t("lobby.closed"), channel_id=record.channel_id)]
         return [self._lobby_message(record, t("lobby.left", name=user.name))]
 
     async def addbot(self, user: User, where: Where, count: int = 1) -> list[Reply]:
-        async with self._lock(where.channel_id):
-            try:
-                record = await self._lobby(user, where)
-                if not (record.seat_of_user(user.id) or where.can_manage):
-                    raise Refusal("error.not_seated")
-                rules = registry.get(record.game_id)
-                if count < 1 or len(record.seats) + count > rules.max_players:
-                    raise Refusal("error.table_full", max=rules.max_players)
-                used = {s.name for s in record.seats}
-                for _ in range(count):
-                    n = sum(1 for s in record.seats if s.is_bot)
-                    name = next((f"{nm}" for nm in AI_NAMES if nm not in used), f"AI {n + 1}")
-                    used.add(name)
-                    record.seats.append(SeatRecord(position=self._next_position(record), user_id=AI_USER_BASE - n,
-                                                   name=name, is_bot=True))
-                await self.store.save_lobby(record, expected_version=record.version)
-            except Refusal as r:
-                return self.refuse(user, r.key, **r.params)
-            except VersionConflict:
-                return self.refuse(user, "error.conflict")
+        def edit(record: GameRecord) -> None:
+            if not (record.seat_of_user(user.id) or where.can_manage):
+                raise Refusal("error.not_seated")
+            rules = registry.get(record.game_id)
+            if count < 1 or len(record.seats) + count > rules.max_players:
+                raise Refusal("error.table_full", max=rules.max_players)
+            used = {s.name for s in record.seats}
+            for _ in range(count):
+                n = sum(1 for s in record.seats if s.is_bot)
+                name = next((nm for nm in AI_NAMES if nm not in used), f"AI {n + 1}")
+                used.add(name)
+                record.seats.append(SeatRecord(position=self._next_position(record), user_id=AI_USER_BASE - n,
+                                               name=name, is_bot=True))
+
+        record = await self._edit_lobby(user, where, edit)
+        if isinstance(record, list):
+            return record
         t = self.game_t(record, ui_for(record.game_id))
         return [self._lobby_message(record, t("lobby.bot_added", name=record.seats[-1].name))]
 
