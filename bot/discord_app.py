@@ -29,7 +29,7 @@ from bot.i18n import LANGUAGES, Translator, normalise_language
 from bot.replies import Button, Reply, Select, User, Where
 from bot.service import TableService
 from bot.settings import Settings
-from bot.store import SQLiteStore, Store, store_from_url
+from bot.store import Store, store_from_url
 
 log = logging.getLogger("passepartout.discord")
 
@@ -253,7 +253,7 @@ class PassepartoutBot(discord.Client):
         fingerprint = await self.command_fingerprint()
         scope = f"guild:{self.settings.dev_guild_id}" if self.settings.dev_guild_id else "global"
         key = f"commands:{scope}"
-        previous = await self.store.get_meta(key) if isinstance(self.store, SQLiteStore) else None
+        previous = await self.store.get_meta(key)
         if mode != "always" and previous == fingerprint:
             log.info("slash commands unchanged; not syncing (%s)", scope)
             return False
@@ -263,8 +263,7 @@ class PassepartoutBot(discord.Client):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
-        if isinstance(self.store, SQLiteStore):
-            await self.store.set_meta(key, fingerprint)
+        await self.store.set_meta(key, fingerprint)
         log.info("slash commands synced (%s)", scope)
         return True
 

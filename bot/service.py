@@ -21,7 +21,7 @@ from bot.gameui import Command, GameUI, action_key
 from bot.i18n import LANGUAGES, Translator, normalise_language
 from bot.replies import Attachment, Button, Reply, Select, SelectOption, User, Where
 from bot.settings import Settings
-from bot.store import ChannelBusy, GameRecord, SeatRecord, SQLiteStore, Store, VersionConflict
+from bot.store import ChannelBusy, GameRecord, SeatRecord, Store, VersionConflict
 from engine import IllegalAction, Rules, registry
 from render import for_game as renderer_for
 
@@ -186,7 +186,7 @@ class TableService:
                 "timeout_hours": self.settings.timeout_hours,
             }
             host = SeatRecord(position=0, user_id=user.id, name=user.name, lang=normalise_language(user.locale),
-                              dm=await self._user_dm(user.id))
+                              dm=await self.store.user_dm(user.id))
             async with self._lock(where.channel_id):
                 try:
                     record = await self.store.create_game(
@@ -228,11 +228,6 @@ class TableService:
     async def _lobby(self, user: User, where: Where) -> GameRecord:
         return await self._active(where, "lobby")
 
-    async def _user_dm(self, user_id: int) -> bool:
-        if isinstance(self.store, SQLiteStore):
-            return await self.store.user_dm(user_id)
-        return False
-
     async def _edit_lobby(self, user: User, where: Where, edit: Callable[[GameRecord], None]
                           ) -> GameRecord | list[Reply]:
         """Read the channel's lobby under its lock, let `edit` change it (or raise Refusal),
@@ -249,7 +244,7 @@ class TableService:
         return record
 
     async def join(self, user: User, where: Where) -> list[Reply]:
-        dm = await self._user_dm(user.id)
+        dm = await self.store.user_dm(user.id)
 
         def edit(record: GameRecord) -> None:
             rules = registry.get(record.game_id)
@@ -360,7 +355,7 @@ class TableService:
     async def status(self, user: User, where: Where) -> list[Reply]:
         record = await self.store.active_game(where.channel_id)
         if record is None:
-            last = await self.store.last_game(where.channel_id) if isinstance(self.store, SQLiteStore) else None
+            last = await self.store.last_game(where.channel_id)
             if last is None or last.status != "finished":
                 return self.refuse(user, "error.no_game")
             record = last
@@ -399,7 +394,7 @@ class TableService:
 
     async def log_(self, user: User, where: Where, count: int = 15) -> list[Reply]:
         record = await self.store.active_game(where.channel_id)
-        if record is None and isinstance(self.store, SQLiteStore):
+        if record is None:
             record = await self.store.last_game(where.channel_id)
         if record is None or record.status == "lobby":
             return self.refuse(user, "error.no_game")
@@ -435,8 +430,7 @@ class TableService:
         t = self.user_t(user)
         changes: list[str] = []
         if dm is not None:
-            if isinstance(self.store, SQLiteStore):
-                await self.store.set_user_pref(user.id, dm=dm)
+            await self.store.set_user_pref(user.id, dm=dm)
             changes.append(t("settings.dm_on" if dm else "settings.dm_off"))
         game_changes = {k: v for k, v in (("language", language), ("reminder_hours", reminder_hours),
                                           ("timeout_hours", timeout_hours)) if v is not None}
@@ -467,7 +461,7 @@ class TableService:
             changes.append(t(f"settings.{key}", value=value))
         if not changes:
             current = record.settings if record else {}
-            dm_now = await self._user_dm(user.id)
+            dm_now = await self.store.user_dm(user.id)
             return [self.private(user, t("settings.current", language=current.get("language", "—"),
                                          reminder=current.get("reminder_hours", "—"),
                                          timeout=current.get("timeout_hours", "—"),

@@ -137,6 +137,20 @@ class Store(ABC):
     async def set_user_pref(self, user_id: int, *, dm: bool | None = None) -> None: ...
 
     @abstractmethod
+    async def user_dm(self, user_id: int) -> bool:
+        """Whether the user asked for their hand by DM (carried to new tables)."""
+
+    @abstractmethod
+    async def last_game(self, channel_id: int) -> GameRecord | None:
+        """The channel's most recent game, whatever its status."""
+
+    @abstractmethod
+    async def get_meta(self, key: str) -> str | None: ...
+
+    @abstractmethod
+    async def set_meta(self, key: str, value: str) -> None: ...
+
+    @abstractmethod
     async def games(self, *, status: str | None = None) -> list[GameRecord]: ...
 
 
