@@ -506,6 +506,21 @@ _HARBOR_PAYMENT = {
 _HARBOR_WILDS = (WILD,) * 4
 
 
+def _held_cards(state: Any, i: int, action: Action) -> tuple[list[str], dict[str, int]]:
+    """The action's "cards", checked to be a card list the player `i` holds (else IllegalAction),
+    and how many of each card that is."""
+    cards = action["cards"]
+    if not _card_list(cards):
+        raise IllegalAction("malformed", "That is not a valid move.")
+    hand = state.hands[i]
+    need: dict[str, int] = {}
+    for c in cards:
+        need[c] = need.get(c, 0) + 1
+    if any(hand.get(c, 0) < n for c, n in need.items()):
+        raise IllegalAction("missing_cards", "You do not hold those cards.")
+    return cards, need
+
+
 def _card_list(cards: Any) -> bool:
     """A list of card codes."""
     if not isinstance(cards, list):
@@ -1074,15 +1089,8 @@ class RailsAndSails(Rules):
                 raise IllegalAction(
                     "double_closed", "With 2 or 3 players only one route of a double route can be used."
                 )
-        cards = action["cards"]
-        if not _card_list(cards):
-            raise IllegalAction("malformed", "That is not a valid move.")
+        cards, need = _held_cards(state, i, action)
         hand = state.hands[i]
-        need: dict[str, int] = {}
-        for c in cards:
-            need[c] = need.get(c, 0) + 1
-        if any(hand.get(c, 0) < n for c, n in need.items()):
-            raise IllegalAction("missing_cards", "You do not hold those cards.")
         paid = sorted(cards)
         ok = _pays_route(tuple(paid), route.kind, route.colour, route.length, route.rough)
         pieces = state.trains[i] if route.kind == "train" else state.ships[i]
@@ -1135,15 +1143,8 @@ class RailsAndSails(Rules):
             raise IllegalAction("no_harbors_left", "You have built all three of your harbors.")
         if not any(state.claimed.get(rid) == i for rid in ROUTES_AT[city]):
             raise IllegalAction("no_route_to_city", "You need a route into that city first.", city=city)
-        cards = action["cards"]
-        if not _card_list(cards):
-            raise IllegalAction("malformed", "That is not a valid move.")
+        cards, need = _held_cards(state, i, action)
         hand = state.hands[i]
-        need: dict[str, int] = {}
-        for c in cards:
-            need[c] = need.get(c, 0) + 1
-        if any(hand.get(c, 0) < n for c, n in need.items()):
-            raise IllegalAction("missing_cards", "You do not hold those cards.")
         if not check_harbor_payment(cards):
             raise IllegalAction(
                 "bad_harbor_payment",
