@@ -57,6 +57,16 @@ async def game_record(h: Harness) -> Any:
     return max(games, key=lambda g: g.id)
 
 
+def check_new_public(h: Harness, checked: int, human_ids: set[int]) -> int:
+    """`check_public` on every channel message after the first `checked`; returns the new count."""
+    messages = h.channel_messages()
+    for msg in messages[checked:]:
+        # a secret setup choice (tickets kept while others still choose) posts a line, no new board
+        secret_choice = msg.content.startswith(("🎫", "🧩")) and "Waiting for" in msg.content
+        check_public(msg, human_ids, image=not secret_choice)
+    return len(messages)
+
+
 def humans_of(record: Any) -> dict[str, FakeUser]:
     return {s.seat: USERS[s.user_id] for s in record.seats if not s.is_bot}
 
@@ -233,11 +243,7 @@ async def test_around_the_world_whole_game_through_slash_commands_and_buttons(
     steps = 0
     while True:
         record = await game_record(h)
-        for msg in h.channel_messages()[checked:]:
-            # a secret setup choice (tickets kept while others still choose) posts a line, no new board
-            secret_choice = msg.content.startswith(("🎫", "🧩")) and "Waiting for" in msg.content
-            check_public(msg, human_ids, image=not secret_choice)
-        checked = len(h.channel_messages())
+        checked = check_new_public(h, checked, human_ids)
         if record.status == "finished":
             break
         assert record.status == "running"
@@ -525,11 +531,7 @@ async def test_rails_whole_game_through_menus_and_buttons(h: Harness, monkeypatc
     steps = 0
     while True:
         record = await game_record(h)
-        for msg in h.channel_messages()[checked:]:
-            # a secret setup choice (tickets kept while others still choose) posts a line, no new board
-            secret_choice = msg.content.startswith(("🎫", "🧩")) and "Waiting for" in msg.content
-            check_public(msg, human_ids, image=not secret_choice)
-        checked = len(h.channel_messages())
+        checked = check_new_public(h, checked, human_ids)
         if record.status == "finished":
             break
         state = rules.load(record.state)
