@@ -12,7 +12,7 @@ import hashlib
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +30,8 @@ log = logging.getLogger("passepartout.service")
 AI_NAMES = ["Phileas", "Aouda", "Fix", "Proctor", "Stuart", "Ralph"]
 AI_USER_BASE = -1000  # AI seats get negative user ids, never a Discord user
 MAX_AI_STEPS = 20_000
+#: a stand-in plays one turn for an absent player; no turn of any game takes more moves
+STAND_IN_MAX_ACTIONS = 25
 PREFIX = "pp"
 
 
@@ -155,6 +157,11 @@ class TableService:
         timeout = now + timeout_h * 3600 if timeout_h > 0 else None
         return remind, timeout
 
+    def _lobby_expiry(self) -> float | None:
+        """When a lobby nobody touches closes by itself (None: never)."""
+        hours = self.settings.lobby_idle_hours
+        return self.clock() + hours * 3600 if hours > 0 else None
+
     # -- lobby ----------------------------------------------------------------
     async def games_list(self, user: User) -> list[Reply]:
         t = self.user_t(user)
@@ -191,7 +198,7 @@ class TableService:
                 try:
                     record = await self.store.create_game(
                         channel_id=where.channel_id, guild_id=where.guild_id, game_id=game_id, host=host,
-                        options=opts, settings=settings,
+                        options=opts, settings=settings, expires_at=self._lobby_expiry(),
                         seed=seed if seed is not None else random.SystemRandom().randrange(1, 2**31),
                     )
                 except ChannelBusy:
@@ -236,6 +243,7 @@ class TableService:
             try:
                 record = await self._lobby(user, where)
                 edit(record)
+                record.timeout_at = self._lobby_expiry()
                 await self.store.save_lobby(record, expected_version=record.version)
             except Refusal as r:
                 return self.refuse(user, r.key, **r.params)
@@ -325,14 +333,15 @@ class TableService:
                 record.state = rules.dump(state)
                 record.status = "running"
                 record.remind_at, record.timeout_at = self._deadlines(record)
+                loaded = Loaded(record, rules, ui_for(record.game_id), state)
+                record.ai_pending = self._ai_must_move(loaded)
                 await self.store.save_lobby(record, expected_version=record.version)
             except Refusal as r:
                 return self.refuse(user, r.key, **r.params)
             except VersionConflict:
                 return self.refuse(user, "error.conflict")
-            loaded = self._load(record)
             events = [{"type": "game_started"}]
-            ai_events = await self._run_ai(loaded)
+            ai_events = await self._run_ai_safely(loaded)
             return await self._after_change(loaded, events + ai_events)
 
     async def cancel(self, user: User, where: Where) -> list[Reply]:
@@ -478,23 +487,29 @@ class TableService:
             except Refusal as r:
                 return self.refuse(user, r.key, **r.params)
             record = loaded.record
+            player_name = seat.name
             seat.is_bot = True
             seat.name = f"{seat.name} (AI)"
             seat.user_id = AI_USER_BASE - 100 - seat.position
             humans = [s for s in record.seats if not s.is_bot]
+            if record.host_id == user.id:
+                # host rights pass to the next seated human; with none left only moderators manage
+                following = sorted(humans, key=lambda s: (s.position <= seat.position, s.position))
+                record.host_id = following[0].user_id if following else 0
             t = self.game_t(record, loaded.ui)
             if not humans:
                 record.status = "cancelled"
                 record.remind_at = record.timeout_at = None
+            record.ai_pending = self._ai_must_move(loaded)
             try:
                 await self.store.save_lobby(record, expected_version=record.version)
             except VersionConflict:
                 return self.refuse(user, "error.conflict")
             if record.status == "cancelled":
                 return [Reply("channel", t("game.all_resigned"), channel_id=record.channel_id)]
-            events = [{"type": "resigned", "seat": seat.seat}]
-            events += await self._run_ai(loaded)
-            return await self._after_change(loaded, events, note=t("game.resigned", name=user.name))
+            events: list[dict[str, Any]] = [{"type": "resigned", "seat": seat.seat, "name": player_name}]
+            events += await self._run_ai_safely(loaded)
+            return await self._after_change(loaded, events)
 
     # -- moves ------------------------------------------------------------------
     def _illegal_text(self, exc: IllegalAction, ui: GameUI | None, user: User) -> str:
@@ -576,6 +591,9 @@ class TableService:
         record = loaded.record
         rules = loaded.rules
         waiting_before = set(rules.to_act(loaded.state))
+        t_user = self.user_t(user, loaded.ui)
+        # the confirmation describes the move made, so it is worded from the state before it
+        label = loaded.ui.action_label(action, rules.view(loaded.state, seat), t_user)
         try:
             events = rules.apply(loaded.state, seat, action)
         except IllegalAction as exc:
@@ -585,38 +603,71 @@ class TableService:
         try:
             await self.store.commit_action(record, expected_version=record.version, seat=seat, action=action,
                                            events=events, state=rules.dump(loaded.state), status=status,
-                                           actor="human", remind_at=remind, timeout_at=timeout)
+                                           actor="human", remind_at=remind, timeout_at=timeout,
+                                           ai_pending=self._ai_must_move(loaded))
         except VersionConflict:
             return self.refuse(user, "error.already_made")
-        events = list(events) + await self._run_ai(loaded)
-        t_user = self.user_t(user, loaded.ui)
-        ack = self.private(user, "✅ " + t_user("ack", action=loaded.ui.action_label(action, rules.view(
-            loaded.state, seat), t_user)))
+        events = list(events) + await self._run_ai_safely(loaded)
+        ack = self.private(user, "✅ " + t_user("ack", action=label))
         return [ack] + await self._after_change(loaded, events, already_pinged=waiting_before)
 
-    async def _run_ai(self, loaded: Loaded, *, also: set[str] | None = None) -> list[dict[str, Any]]:
-        """Let AI seats (and seats in `also`, timed out) act until a human must decide."""
+    def _ai_must_move(self, loaded: Loaded, stand_ins: Collection[str] = ()) -> bool:
+        """Whether the next move belongs to an AI seat (or a stand-in still playing a turn)."""
+        if loaded.rules.is_over(loaded.state):
+            return False
+        bots = {s.seat for s in loaded.record.seats if s.is_bot and s.seat}
+        return any(s in bots or s in stand_ins for s in loaded.rules.to_act(loaded.state))
+
+    async def _run_ai(self, loaded: Loaded, *, stand_in: set[str] | None = None,
+                      started: set[str] | None = None) -> list[dict[str, Any]]:
+        """Let AI seats act until a human must decide.
+
+        Seats in `stand_in` are absent humans whose deadline passed: the AI plays *one turn*
+        for each — it acts for the seat while the seat stays to act, and stops once the seat
+        is no longer to act after it moved (or after STAND_IN_MAX_ACTIONS moves), so the next
+        time it is that player's turn the game waits for them again. `started` lists stand-in
+        seats that already moved in this turn (a turn resumed after a restart). Every commit
+        records whether the AI still has to move, so a crash between moves is finished by the
+        scheduler."""
         record, rules = loaded.record, loaded.rules
         bots = {s.seat for s in record.seats if s.is_bot and s.seat}
-        acting = bots | (also or set())
+        pending = set(stand_in or ())
+        moved: dict[str, int] = {seat: 1 for seat in (started or ())}
         events: list[dict[str, Any]] = []
         for _ in range(MAX_AI_STEPS):
             if rules.is_over(loaded.state):
                 break
-            ready = [s for s in rules.to_act(loaded.state) if s in acting]
+            to_act = rules.to_act(loaded.state)
+            for seat in list(pending):
+                if seat in moved and (seat not in to_act or moved[seat] >= STAND_IN_MAX_ACTIONS):
+                    pending.discard(seat)
+            ready = [s for s in to_act if s in bots or s in pending]
             if not ready:
                 break
             seat = ready[0]
             action = rules.ai_action(loaded.state, seat)
             new_events = rules.apply(loaded.state, seat, action)
+            if seat in pending:
+                moved[seat] = moved.get(seat, 0) + 1
             status = "finished" if rules.is_over(loaded.state) else "running"
             remind, timeout = (None, None) if status == "finished" else self._deadlines(record)
             await self.store.commit_action(record, expected_version=record.version, seat=seat, action=action,
                                            events=new_events, state=rules.dump(loaded.state), status=status,
                                            actor="ai" if seat in bots else "timeout",
-                                           remind_at=remind, timeout_at=timeout)
+                                           remind_at=remind, timeout_at=timeout,
+                                           ai_pending=self._ai_must_move(loaded, pending))
             events.extend(new_events)
         return events
+
+    async def _run_ai_safely(self, loaded: Loaded) -> list[dict[str, Any]]:
+        """The AI's moves after a human's: a failure is logged, not shown to the human whose
+        move is already stored; the game keeps its `ai_pending` marker and the scheduler
+        retries."""
+        try:
+            return await self._run_ai(loaded)
+        except Exception:
+            log.exception("AI seats of game %s could not move; the scheduler will retry", loaded.record.id)
+            return []
 
     def _event_line(self, loaded: Loaded, event: dict[str, Any], t: Translator) -> str | None:
         public = {k: v for k, v in event.items() if k != "private"}
@@ -625,6 +676,7 @@ class TableService:
             params = dict(public)
             if "seat" in params:
                 params["seat"] = loaded.names.get(params["seat"], params["seat"])
+                params.setdefault("name", params["seat"])  # logs from before events named the player
             return t(f"event.{kind}", **params)
         return loaded.ui.event_text(public, loaded.names, t)
 
@@ -658,12 +710,8 @@ class TableService:
             png = await self._render(renderer.render_board, view, names=loaded.names, lang=t.lang,
                                      events=public_events)
             files.append(Attachment("board.png", png))
-        lines = [note] if note else []
-        for event in events:
-            line = self._event_line(loaded, event, t)
-            if line:
-                lines.append(line)
-        lines = _last_lines(lines, 14)
+        lines = [line for event in events if (line := self._event_line(loaded, event, t))]
+        lines = ([note] if note else []) + _last_lines(lines, 14)  # the note (why this message) always stays
         mentions: list[int] = []
         rows: list[list[Any]] = []
         if rules.is_over(loaded.state):
@@ -882,37 +930,88 @@ class TableService:
 
     # -- time -----------------------------------------------------------------------
     async def tick(self) -> list[Reply]:
-        """Reminders and timeouts that are due, across all games (survives restarts:
-        the deadlines are in the database)."""
+        """The scheduler's work, across all games (the deadlines and markers are in the
+        database, so this survives restarts; the adapters also run it once at start):
+        finish AI moves a crash interrupted, remind, play one turn for absent players whose
+        timeout passed, and close lobbies nobody touched for a long time."""
         now = self.clock()
         replies: list[Reply] = []
         for record in await self.store.due_games(now):
+            try:
+                async with self._lock(record.channel_id):
+                    replies += await self._tick_game(record.id, now)
+            except Exception:  # one broken game must not stop the others' reminders
+                log.exception("scheduler: game %s failed", record.id)
+        replies += await self._close_idle_lobbies(now)
+        return replies
+
+    async def _tick_game(self, game_pk: int, now: float) -> list[Reply]:
+        """One due game, under its channel lock. Idempotent: it re-reads the game and acts
+        only on what is still due."""
+        fresh = await self.store.get_game(game_pk)
+        if fresh is None or fresh.status != "running":
+            return []
+        loaded = self._load(fresh)
+        t = self.game_t(fresh, loaded.ui)
+        if fresh.ai_pending:
+            replies = await self._resume_ai(loaded, t)
+            if replies:
+                return replies
+        waiting = [s for s in loaded.rules.to_act(loaded.state)
+                   if (r := fresh.seat_record(s)) is not None and not r.is_bot]
+        if fresh.timeout_at is not None and fresh.timeout_at <= now and waiting:
+            names = ", ".join(loaded.names[s] for s in waiting)
+            before = set(waiting)
+            events = await self._run_ai(loaded, stand_in=set(waiting))
+            return await self._after_change(loaded, events, note=t("timeout.played", names=names),
+                                            already_pinged=before - set(self._waiting_humans(loaded)))
+        if fresh.remind_at is not None and fresh.remind_at <= now and waiting:
+            who, ids = self._mention(loaded, waiting)
+            hours = fresh.settings.get("reminder_hours", self.settings.reminder_hours)
+            remind_h = float(hours)
+            await self.store.set_deadlines(fresh.id, remind_at=now + remind_h * 3600 if remind_h > 0 else None,
+                                           timeout_at=fresh.timeout_at)
+            return [Reply("channel", t("reminder", who=who, hours=_fmt_hours(hours)), channel_id=fresh.channel_id,
+                          mentions=ids, rows=self._turn_rows(loaded, t))]
+        await self.store.set_deadlines(
+            fresh.id, remind_at=None if fresh.remind_at and fresh.remind_at <= now else fresh.remind_at,
+            timeout_at=None if fresh.timeout_at and fresh.timeout_at <= now else fresh.timeout_at)
+        return []
+
+    def _waiting_humans(self, loaded: Loaded) -> list[str]:
+        if loaded.rules.is_over(loaded.state):
+            return []
+        return [s for s in loaded.rules.to_act(loaded.state)
+                if (r := loaded.record.seat_record(s)) is not None and not r.is_bot]
+
+    async def _resume_ai(self, loaded: Loaded, t: Translator) -> list[Reply]:
+        """AI moves that a crash interrupted: an AI seat to move, or an absent player's
+        stand-in turn that had begun (its last logged move was a timeout move and the seat
+        is still to act). Announced like any turn; clears the marker when nothing is left."""
+        last = await self.store.last_action(loaded.record.id)
+        to_act = loaded.rules.to_act(loaded.state)
+        resumed = {last.seat} if last is not None and last.actor == "timeout" and last.seat in to_act else set()
+        events = await self._run_ai(loaded, stand_in=resumed, started=resumed)
+        if not events:
+            await self.store.set_ai_pending(loaded.record.id, False)
+            return []
+        log.info("scheduler: resumed the AI moves of game %s (%d events)", loaded.record.id, len(events))
+        return await self._after_change(loaded, events, note=t("resumed"))
+
+    async def _close_idle_lobbies(self, now: float) -> list[Reply]:
+        hours = self.settings.lobby_idle_hours
+        replies: list[Reply] = []
+        for record in await self.store.idle_lobbies(now):
             async with self._lock(record.channel_id):
-                fresh = await self.store.get_game(record.id)
-                if fresh is None or fresh.status != "running":
-                    continue
-                loaded = self._load(fresh)
-                t = self.game_t(fresh, loaded.ui)
-                waiting = [s for s in loaded.rules.to_act(loaded.state)
-                           if (r := fresh.seat_record(s)) is not None and not r.is_bot]
-                if fresh.timeout_at is not None and fresh.timeout_at <= now and waiting:
-                    names = ", ".join(loaded.names[s] for s in waiting)
-                    events = await self._run_ai(loaded, also=set(waiting))
-                    replies += await self._after_change(loaded, events, note=t("timeout.played", names=names))
-                elif fresh.remind_at is not None and fresh.remind_at <= now and waiting:
-                    who, ids = self._mention(loaded, waiting)
-                    hours = fresh.settings.get("reminder_hours", self.settings.reminder_hours)
-                    rows = self._turn_rows(loaded, t)
-                    replies.append(Reply("channel", t("reminder", who=who, hours=_fmt_hours(hours)),
-                                         channel_id=fresh.channel_id, mentions=ids, rows=rows))
-                    remind_h = float(hours)
-                    await self.store.set_deadlines(fresh.id, remind_at=now + remind_h * 3600 if remind_h > 0 else None,
-                                                   timeout_at=fresh.timeout_at)
-                else:
-                    await self.store.set_deadlines(fresh.id, remind_at=None if fresh.remind_at and
-                                                   fresh.remind_at <= now else fresh.remind_at,
-                                                   timeout_at=None if fresh.timeout_at and fresh.timeout_at <= now
-                                                   else fresh.timeout_at)
+                record.status = "cancelled"
+                record.timeout_at = None
+                try:
+                    await self.store.save_lobby(record, expected_version=record.version)
+                except VersionConflict:
+                    continue  # someone used the lobby just now: it is not idle
+            t = self.game_t(record, ui_for(record.game_id))
+            replies.append(Reply("channel", t("lobby.expired", title=t("title"), hours=_fmt_hours(hours)),
+                                 channel_id=record.channel_id))
         return replies
 
     # -- safety net ---------------------------------------------------------------

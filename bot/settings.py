@@ -18,6 +18,7 @@ class Settings:
     reminder_hours: float = 12.0
     timeout_hours: float = 48.0  # 0 = never play for an absent player
     tick_seconds: float = 60.0
+    lobby_idle_hours: float = 24.0  # a lobby nobody touches closes after this (0 = never)
     durable_commits: bool = False
     extra: dict[str, str] = field(default_factory=dict)
 
@@ -53,5 +54,6 @@ def load_settings(env_file: str | Path | None = ".env", environ: dict[str, str] 
         reminder_hours=_float(environ.get("REMINDER_HOURS"), 12.0),
         timeout_hours=_float(environ.get("TIMEOUT_HOURS"), 48.0),
         tick_seconds=_float(environ.get("TICK_SECONDS"), 60.0),
+        lobby_idle_hours=_float(environ.get("LOBBY_IDLE_HOURS"), 24.0),
         durable_commits=(environ.get("DURABLE_COMMITS", "").lower() in ("1", "true", "yes")),
     )

@@ -65,6 +65,10 @@ class GameRecord:
     remind_at: float | None = None
     timeout_at: float | None = None
     seats: list[SeatRecord] = field(default_factory=list)
+    #: an AI seat (or a timed-out human's stand-in) must move next: written in the same
+    #: transaction as the state, so a crash before the AI's moves leaves a marker the
+    #: scheduler finds and finishes (see TableService.tick)
+    ai_pending: bool = False
 
     @property
     def active(self) -> bool:
@@ -98,7 +102,9 @@ class Store(ABC):
 
     @abstractmethod
     async def create_game(self, *, channel_id: int, guild_id: int | None, game_id: str, host: SeatRecord,
-                          options: dict[str, Any], settings: dict[str, Any], seed: int) -> GameRecord: ...
+                          options: dict[str, Any], settings: dict[str, Any], seed: int,
+                          expires_at: float | None = None) -> GameRecord:
+        """A new lobby; `expires_at` (kept in `timeout_at`) is when it closes if idle."""
 
     @abstractmethod
     async def active_game(self, channel_id: int) -> GameRecord | None: ...
@@ -112,14 +118,15 @@ class Store(ABC):
         cancel); bumps the version. Returns the new version."""
 
     @abstractmethod
-    async def save_settings(self, game: GameRecord) -> None:
-        """Write only settings, seats' DM choices and deadlines. The version is not bumped:
-        these change nothing in play, so the turn's buttons stay valid."""
+    async def save_settings(self, game: GameRecord, *, user_pref: tuple[int, bool] | None = None) -> None:
+        """Write only settings, seats' DM choices and deadlines (and, in the same transaction,
+        a user's DM preference). The version is not bumped: these change nothing in play, so
+        the turn's buttons stay valid."""
 
     @abstractmethod
     async def commit_action(self, game: GameRecord, *, expected_version: int, seat: str, action: dict[str, Any],
                             events: list[dict[str, Any]], state: dict[str, Any], status: str, actor: str,
-                            remind_at: float | None, timeout_at: float | None) -> int:
+                            remind_at: float | None, timeout_at: float | None, ai_pending: bool = False) -> int:
         """Append one action to the log and write the new state, atomically, if the stored
         version is still `expected_version`. Returns the new version."""
 
@@ -127,11 +134,26 @@ class Store(ABC):
     async def actions(self, game_pk: int, *, since: int = 0) -> list[ActionRecord]: ...
 
     @abstractmethod
+    async def last_action(self, game_pk: int) -> ActionRecord | None:
+        """The newest entry of the game's log (None before the first move)."""
+
+    @abstractmethod
+    async def seat_action_count(self, game_pk: int, seat: str) -> int:
+        """How many moves this seat has made (by its player, its AI or a stand-in)."""
+
+    @abstractmethod
+    async def set_ai_pending(self, game_pk: int, pending: bool) -> None: ...
+
+    @abstractmethod
+    async def idle_lobbies(self, now: float) -> list[GameRecord]:
+        """Lobbies whose idle deadline (`timeout_at`) has passed."""
+
+    @abstractmethod
     async def set_deadlines(self, game_pk: int, *, remind_at: float | None, timeout_at: float | None) -> None: ...
 
     @abstractmethod
     async def due_games(self, now: float) -> list[GameRecord]:
-        """Running games whose reminder or timeout is due."""
+        """Running games whose reminder or timeout is due, or whose AI must move."""
 
     @abstractmethod
     async def set_user_pref(self, user_id: int, *, dm: bool | None = None) -> None: ...
@@ -211,6 +233,19 @@ MIGRATIONS: list[str] = [
         key   TEXT PRIMARY KEY,
         value TEXT NOT NULL
     );
+    """,
+    # 4: a marker for games whose AI must move (crash recovery), and indexes so the
+    # scheduler and the per-channel lookups never scan every game. Running games from
+    # before get the marker once, so the first tick checks each of them.
+    """
+    ALTER TABLE games ADD COLUMN ai_pending INTEGER NOT NULL DEFAULT 0;
+    UPDATE games SET ai_pending=1 WHERE status='running';
+    CREATE INDEX games_remind_due ON games(remind_at) WHERE status='running' AND remind_at IS NOT NULL;
+    CREATE INDEX games_timeout_due ON games(timeout_at) WHERE status='running' AND timeout_at IS NOT NULL;
+    CREATE INDEX games_ai_due ON games(id) WHERE status='running' AND ai_pending=1;
+    CREATE INDEX games_by_channel ON games(channel_id, id);
+    CREATE INDEX games_idle_lobbies ON games(timeout_at) WHERE status='lobby' AND timeout_at IS NOT NULL;
+    CREATE INDEX actions_by_seat ON actions(game, seat);
     """,
 ]
 
@@ -312,6 +347,7 @@ class SQLiteStore(Store):
             options=json.loads(row["options"]), settings=json.loads(row["settings"]), seed=row["seed"],
             host_id=row["host_id"], created_at=row["created_at"], updated_at=row["updated_at"],
             remind_at=row["remind_at"], timeout_at=row["timeout_at"], seats=await self._seats(row["id"]),
+            ai_pending=bool(row["ai_pending"]),
         )
 
     async def _one_game(self, sql: str, params: tuple[Any, ...]) -> GameRecord | None:
@@ -339,24 +375,47 @@ class SQLiteStore(Store):
             return await self._many_games("SELECT * FROM games ORDER BY id", ())
         return await self._many_games("SELECT * FROM games WHERE status=? ORDER BY id", (status,))
 
-    async def actions(self, game_pk: int, *, since: int = 0) -> list[ActionRecord]:
+    async def actions(self, game_pk: int, *, since: int = 0, newest_only: bool = False) -> list[ActionRecord]:
+        sql = "SELECT seq, seat, action, events, actor, at FROM actions WHERE game=? AND seq>? ORDER BY seq"
+        if newest_only:
+            sql += " DESC LIMIT 1"
         async with self._lock:
-            rows = await (await self.db.execute(
-                "SELECT seq, seat, action, events, actor, at FROM actions WHERE game=? AND seq>? ORDER BY seq",
-                (game_pk, since),
-            )).fetchall()
+            rows = await (await self.db.execute(sql, (game_pk, since))).fetchall()
         return [
             ActionRecord(seq=r["seq"], seat=r["seat"], action=json.loads(r["action"]),
                          events=json.loads(r["events"]), actor=r["actor"], at=r["at"])
             for r in rows
         ]
 
+    #: each branch is answered by one partial index (test_store_schema checks the plan)
+    DUE_SQL = (
+        "SELECT * FROM games WHERE id IN ("
+        "SELECT id FROM games WHERE status='running' AND remind_at IS NOT NULL AND remind_at<=?"
+        " UNION SELECT id FROM games WHERE status='running' AND timeout_at IS NOT NULL AND timeout_at<=?"
+        " UNION SELECT id FROM games WHERE status='running' AND ai_pending=1) ORDER BY id"
+    )
+
     async def due_games(self, now: float) -> list[GameRecord]:
+        return await self._many_games(self.DUE_SQL, (now, now))
+
+    async def idle_lobbies(self, now: float) -> list[GameRecord]:
         return await self._many_games(
-            "SELECT * FROM games WHERE status='running' AND ((remind_at IS NOT NULL AND remind_at<=?) "
-            "OR (timeout_at IS NOT NULL AND timeout_at<=?)) ORDER BY id",
-            (now, now),
-        )
+            "SELECT * FROM games WHERE status='lobby' AND timeout_at IS NOT NULL AND timeout_at<=? ORDER BY id",
+            (now,))
+
+    async def last_action(self, game_pk: int) -> ActionRecord | None:
+        found = await self.actions(game_pk, newest_only=True)
+        return found[0] if found else None
+
+    async def seat_action_count(self, game_pk: int, seat: str) -> int:
+        async with self._lock:
+            row = await (await self.db.execute("SELECT COUNT(*) FROM actions WHERE game=? AND seat=?",
+                                               (game_pk, seat))).fetchone()
+        return int(row[0])
+
+    async def set_ai_pending(self, game_pk: int, pending: bool) -> None:
+        async with self._lock:
+            await self.db.execute("UPDATE games SET ai_pending=? WHERE id=?", (int(pending), game_pk))
 
     async def user_dm(self, user_id: int) -> bool:
         async with self._lock:
@@ -372,21 +431,22 @@ class SQLiteStore(Store):
         )
 
     async def create_game(self, *, channel_id: int, guild_id: int | None, game_id: str, host: SeatRecord,
-                          options: dict[str, Any], settings: dict[str, Any], seed: int) -> GameRecord:
+                          options: dict[str, Any], settings: dict[str, Any], seed: int,
+                          expires_at: float | None = None) -> GameRecord:
         now = time.time()
 
         async def body() -> GameRecord:
             try:
                 cursor = await self.db.execute(
                     "INSERT INTO games (channel_id, guild_id, game_id, status, version, options, settings, seed,"
-                    " host_id, created_at, updated_at) VALUES (?,?,?,?,0,?,?,?,?,?,?)",
+                    " host_id, created_at, updated_at, timeout_at) VALUES (?,?,?,?,0,?,?,?,?,?,?,?)",
                     (channel_id, guild_id, game_id, "lobby", _dumps(options), _dumps(settings), seed, host.user_id,
-                     now, now),
+                     now, now, expires_at),
                 )
                 game = GameRecord(id=cursor.lastrowid or 0, channel_id=channel_id, guild_id=guild_id,
                                   game_id=game_id, status="lobby", version=0, state=None, options=options,
                                   settings=settings, seed=seed, host_id=host.user_id, created_at=now,
-                                  updated_at=now, seats=[host])
+                                  updated_at=now, timeout_at=expires_at, seats=[host])
                 await self._write_seats(game)
             except aiosqlite.IntegrityError as exc:
                 raise ChannelBusy(str(exc)) from exc
@@ -398,10 +458,11 @@ class SQLiteStore(Store):
         async def body() -> None:
             cursor = await self.db.execute(
                 "UPDATE games SET status=?, options=?, settings=?, state=?, version=version+1, updated_at=?,"
-                " remind_at=?, timeout_at=? WHERE id=? AND version=?",
+                " remind_at=?, timeout_at=?, host_id=?, ai_pending=? WHERE id=? AND version=?",
                 (game.status, _dumps(game.options), _dumps(game.settings),
                  _dumps(game.state) if game.state is not None else None, time.time(), game.remind_at,
-                 game.timeout_at, game.id, expected_version),
+                 game.timeout_at, game.host_id, int(game.ai_pending and game.status == "running"), game.id,
+                 expected_version),
             )
             if cursor.rowcount != 1:
                 raise VersionConflict(f"game {game.id} is no longer at version {expected_version}")
@@ -411,27 +472,30 @@ class SQLiteStore(Store):
         game.version = expected_version + 1
         return game.version
 
-    async def save_settings(self, game: GameRecord) -> None:
+    async def save_settings(self, game: GameRecord, *, user_pref: tuple[int, bool] | None = None) -> None:
         async def body() -> None:
             await self.db.execute("UPDATE games SET settings=?, remind_at=?, timeout_at=? WHERE id=?",
                                   (_dumps(game.settings), game.remind_at, game.timeout_at, game.id))
             await self.db.executemany("UPDATE seats SET dm=? WHERE game=? AND position=?",
                                       [(int(s.dm), game.id, s.position) for s in game.seats])
+            if user_pref is not None:
+                await self._write_user_pref(*user_pref)
 
         await self._write(body)
 
     async def commit_action(self, game: GameRecord, *, expected_version: int, seat: str, action: dict[str, Any],
                             events: list[dict[str, Any]], state: dict[str, Any], status: str, actor: str,
-                            remind_at: float | None, timeout_at: float | None) -> int:
+                            remind_at: float | None, timeout_at: float | None, ai_pending: bool = False) -> int:
         now = time.time()
+        pending = int(ai_pending and status == "running")
         new_version = expected_version + 1
         state_json = _dumps(state)
 
         async def body() -> None:
             cursor = await self.db.execute(
-                "UPDATE games SET state=?, status=?, version=?, updated_at=?, remind_at=?, timeout_at=?"
+                "UPDATE games SET state=?, status=?, version=?, updated_at=?, remind_at=?, timeout_at=?, ai_pending=?"
                 " WHERE id=? AND version=?",
-                (state_json, status, new_version, now, remind_at, timeout_at, game.id, expected_version),
+                (state_json, status, new_version, now, remind_at, timeout_at, pending, game.id, expected_version),
             )
             if cursor.rowcount != 1:
                 raise VersionConflict(f"game {game.id} is no longer at version {expected_version}")
@@ -446,6 +510,7 @@ class SQLiteStore(Store):
             game.status = status
             game.remind_at, game.timeout_at = remind_at, timeout_at
             game.updated_at = now
+            game.ai_pending = bool(pending)
 
         await self._write(body)
         return new_version
@@ -470,11 +535,13 @@ class SQLiteStore(Store):
     async def set_user_pref(self, user_id: int, *, dm: bool | None = None) -> None:
         if dm is None:
             return
-        async with self._lock:
-            await self.db.execute(
-                "INSERT INTO user_prefs (user_id, dm) VALUES (?, ?) ON CONFLICT(user_id) DO UPDATE SET dm=excluded.dm",
-                (user_id, int(dm)),
-            )
+        await self._write(lambda: self._write_user_pref(user_id, dm))
+
+    async def _write_user_pref(self, user_id: int, dm: bool) -> None:
+        await self.db.execute(
+            "INSERT INTO user_prefs (user_id, dm) VALUES (?, ?) ON CONFLICT(user_id) DO UPDATE SET dm=excluded.dm",
+            (user_id, int(dm)),
+        )
 
 
 def _split_sql(script: str) -> list[str]:
