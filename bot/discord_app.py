@@ -92,8 +92,12 @@ def _desc(key: str, game_dir: str | None = None, fallback: str = "…") -> app_c
     return _ls(english[:100], key, game_dir)
 
 
-class GameComponent(discord.ui.DynamicItem[discord.ui.Item], template=r"pp:(?P<game>\d+):(?P<version>\d+):(?P<kind>[a-z]+):(?P<payload>.*)"):  # type: ignore[misc]  # noqa: E501
-    """Every button and select the bot sends; the custom id carries game, version and intent."""
+class GameComponent(discord.ui.DynamicItem[discord.ui.Item], template=r"(?s).+"):  # type: ignore[misc]
+    """Every button and select the bot sends; the custom id carries game, version and intent.
+
+    The template takes *every* custom id: a client can send any string, and the service's
+    total parser answers a malformed one with a clear private refusal (an unmatched id
+    would leave the click unanswered, "This interaction failed")."""
 
     def __init__(self, item: discord.ui.Item) -> None:
         super().__init__(item)
@@ -209,7 +213,7 @@ class PassepartoutBot(discord.Client):
         self.settings = settings
         self.store = store or store_from_url(settings.database_url, durable=settings.durable_commits)
         self.service = TableService(self.store, settings)
-        self.tree = app_commands.CommandTree(self)
+        self.tree = CheckedTree(self)
         self.delivery = Delivery(self)
         self._scheduler: asyncio.Task[None] | None = None
         self.store_opened = False
@@ -299,13 +303,83 @@ class PassepartoutBot(discord.Client):
             await asyncio.sleep(self.settings.tick_seconds)
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
-        log.error("command error: %s", error, exc_info=error)
         user = _user(interaction)
-        replies = self.service.refuse(user, "error.internal")
+        if isinstance(error, _INPUT_ERRORS):
+            # a forged or outdated payload (wrong option type, unknown command): the user's
+            # input, not our failure
+            log.info("refused malformed command input: %s", error)
+            replies = self.service.refuse(user, "error.bad_input")
+        else:
+            log.error("command error: %s", error, exc_info=error)
+            replies = self.service.refuse(user, "error.internal")
         if not interaction.response.is_done():
             await interaction.response.send_message(replies[0].text, ephemeral=True)
         else:
             await interaction.followup.send(replies[0].text, ephemeral=True)
+
+
+class BadOptions(app_commands.AppCommandError):
+    """A command payload whose options do not fit the command's declaration."""
+
+
+_INPUT_ERRORS = (app_commands.TransformerError, app_commands.CommandSignatureMismatch,
+                 app_commands.CommandNotFound, BadOptions)
+
+_OPTION_TYPES: dict[discord.AppCommandOptionType, tuple[type, ...]] = {
+    discord.AppCommandOptionType.string: (str,),
+    discord.AppCommandOptionType.integer: (int,),
+    discord.AppCommandOptionType.number: (int, float),
+    discord.AppCommandOptionType.boolean: (bool,),
+}
+
+
+def _leaf_options(data: Any) -> list[dict[str, Any]]:
+    """The options of the invoked (sub)command, below any group and subcommand levels."""
+    options = data.get("options") or [] if isinstance(data, dict) else []
+    while len(options) == 1 and isinstance(options[0], dict) and options[0].get("type") in (1, 2):
+        options = options[0].get("options") or []
+    return [o for o in options if isinstance(o, dict)]
+
+
+def option_problem(command: app_commands.Command[Any, ..., Any], options: list[dict[str, Any]]) -> str | None:
+    """Why these payload options do not fit `command` (None: they do). discord.py trusts
+    Discord's types, but a client can send anything: checked here, before any handler."""
+    params = {p.name: p for p in command.parameters}
+    given: set[str] = set()
+    for option in options:
+        name, value = option.get("name"), option.get("value")
+        param = params.get(name) if isinstance(name, str) else None
+        if param is None or name in given:
+            return f"unexpected option {name!r}"
+        given.add(name)
+        if option.get("focused"):
+            continue
+        kinds = _OPTION_TYPES.get(param.type)
+        if kinds is not None and (not isinstance(value, kinds) or (bool not in kinds and isinstance(value, bool))):
+            return f"option {name!r} has the wrong type"
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            low, high = param.min_value, param.max_value
+            if (low is not None and value < low) or (high is not None and value > high) or abs(value) > 2**53:
+                return f"option {name!r} is out of range"
+        if isinstance(value, str) and len(value) > 6000:
+            return f"option {name!r} is too long"
+        if param.choices and value not in [c.value for c in param.choices]:
+            return f"option {name!r} is not one of its choices"
+    missing = [p.name for p in command.parameters if p.required and p.name not in given]
+    return f"missing options {missing}" if missing else None
+
+
+class CheckedTree(app_commands.CommandTree):
+    """The command tree, refusing payloads whose options do not fit the command."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.type is discord.InteractionType.application_command:
+            command = interaction.command
+            if isinstance(command, app_commands.Command):
+                problem = option_problem(command, _leaf_options(interaction.data))
+                if problem:
+                    raise BadOptions(problem)
+        return True
 
 
 def _catalog_files() -> list[Path]:

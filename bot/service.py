@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import logging
 import random
+import re
 import time
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
@@ -53,11 +54,21 @@ def custom_id(game_pk: int, version: int, kind: str, payload: str = "") -> str:
     return f"{PREFIX}:{game_pk}:{version}:{kind}:{payload}"
 
 
-def parse_custom_id(value: str) -> tuple[int, int, str, str] | None:
-    parts = value.split(":", 4)
-    if len(parts) != 5 or parts[0] != PREFIX or not parts[1].isdigit() or not parts[2].isdigit():
+#: pp:<game>:<version>:<kind>:<payload>, ASCII digits within SQLite's integer range
+_CUSTOM_ID = re.compile(r"pp:([0-9]{1,15}):([0-9]{1,12}):([a-z]{1,12}):(.{0,80})", re.ASCII | re.DOTALL)
+
+
+def parse_custom_id(value: object) -> tuple[int, int, str, str] | None:
+    """Total: any string a client may send (custom ids are not to be trusted) gives the
+    parts, or None."""
+    match = _CUSTOM_ID.fullmatch(value) if isinstance(value, str) else None
+    if match is None:
         return None
-    return int(parts[1]), int(parts[2]), parts[3], parts[4]
+    return int(match[1]), int(match[2]), match[3], match[4]
+
+
+#: a whole number as people type it in options (ASCII digits; long ones stay text and are refused)
+_OPTION_INT = re.compile(r"-?[0-9]{1,9}", re.ASCII)
 
 
 def parse_options(text: str | None) -> dict[str, Any]:
@@ -76,7 +87,7 @@ def parse_options(text: str | None) -> dict[str, Any]:
             value = True
         elif low in ("false", "no", "off"):
             value = False
-        elif low.lstrip("-").isdigit():
+        elif _OPTION_INT.fullmatch(low):
             value = int(low)
         else:
             value = raw.strip()
@@ -796,7 +807,7 @@ class TableService:
         """A button press or select choice with one of our custom ids."""
         parsed = parse_custom_id(value)
         if parsed is None:
-            return self.refuse(user, "error.stale")
+            return self.refuse(user, "error.bad_button")
         game_pk, version, kind, payload = parsed
         record = await self.store.get_game(game_pk)
         if record is None or not record.active:

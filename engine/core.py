@@ -102,22 +102,29 @@ class Rules(ABC):
 
     # -- helpers shared by all games -----------------------------------------
     def validate_options(self, options: dict[str, JSON] | None) -> dict[str, JSON]:
-        """Defaults filled in; unknown keys or bad values raise IllegalAction."""
+        """Defaults filled in; unknown keys or bad values raise IllegalAction naming what
+        is allowed (the player typed them)."""
         merged = dict(self.option_defaults)
         for key, value in (options or {}).items():
             if key not in self.option_defaults:
-                raise IllegalAction("unknown_option", f"Unknown option '{key}'.", option=key)
+                known = ", ".join(sorted(self.option_defaults)) or "—"
+                raise IllegalAction("unknown_option", f"Unknown option '{key}'. Options of this game: {known}.",
+                                    option=key, known=known)
             allowed = self.option_choices.get(key)
             if isinstance(allowed, tuple) and allowed and allowed[0] == "int":
                 if not isinstance(value, int) or isinstance(value, bool) or not allowed[1] <= value <= allowed[2]:
                     raise IllegalAction(
-                        "bad_option", f"Option '{key}' must be a whole number from {allowed[1]} to {allowed[2]}.",
-                        option=key,
+                        "bad_option_int", f"Option '{key}' must be a whole number from {allowed[1]} to {allowed[2]}.",
+                        option=key, min=allowed[1], max=allowed[2],
                     )
-            elif allowed is not None and value not in allowed:
-                raise IllegalAction("bad_option", f"Option '{key}' cannot be {value!r}.", option=key)
+            elif allowed is not None and (value not in allowed or type(value) is not type(self.option_defaults[key])):
+                values = ", ".join(_option_text(v) for v in allowed)
+                raise IllegalAction("bad_option", f"Option '{key}' must be one of: {values}.", option=key,
+                                    allowed=values)
             elif allowed is None and type(value) is not type(self.option_defaults[key]):
-                raise IllegalAction("bad_option", f"Option '{key}' has the wrong type.", option=key)
+                values = _option_text(self.option_defaults[key])
+                raise IllegalAction("bad_option", f"Option '{key}' must be like: {values}.", option=key,
+                                    allowed=values)
             merged[key] = value
         return merged
 
@@ -145,3 +152,8 @@ class Rules(ABC):
             raise IllegalAction("not_your_turn", "It is not your turn.")
         if action not in self.legal_actions(state, seat):
             raise IllegalAction("illegal", "That move is not allowed now.")
+
+
+def _option_text(value: JSON) -> str:
+    """An option value as a player types it (`true`, not `True`)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)

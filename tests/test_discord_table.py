@@ -419,9 +419,12 @@ async def test_an_option_out_of_range_gets_an_answer(h: Harness) -> None:
     mark = h.mark()
     await h.run(h.slash(ALICE, "game log", count=500), h.slash(BOB, "game addbot", count=99))
     [log] = h.ephemeral_for(ALICE, since=mark)
-    assert log.content.count("took 1;") == 12 and len(log.content) <= 2000
+    assert log.content == refusal(ALICE, "error.bad_input")
     [addbot] = h.ephemeral_for(BOB, since=mark)
-    assert addbot.content.startswith("⚠️")
+    assert addbot.content == refusal(BOB, "error.bad_input")
+    await h.run(h.slash(ALICE, "game log", count=50))
+    [log] = h.ephemeral_for(ALICE, since=mark)[1:]
+    assert log.content.count("took 1;") == 12 and len(log.content) <= 2000
     assert h.channel_messages(since=mark) == []
 
 
@@ -594,3 +597,50 @@ async def test_moves_are_acknowledged_before_they_are_made(h: Harness) -> None:
     await h.run(h.click(ALICE, turn, turn.button("Your move").custom_id))  # type: ignore[arg-type]
     assert seen == [start, start + 1, start + 2]
     assert (await active(h)).version == start + 2
+
+
+@pytest.mark.parametrize("custom_id", [
+    "pp:²:1:act:x",
+    "pp:1:²:act:x",
+    "pp:" + "9" * 30 + ":1:act:0123456789",
+    "pp:1:" + "9" * 30 + ":menu:",
+    "pp:-1:0:act:x",
+    "pp:١٢:0:act:x",  # Arabic-Indic digits: \\d would take them, int() too
+    "not-ours",
+    "pp",
+    "pp:1:1:ACT:x",
+    "\u202epp:1:1:act:x",
+])
+async def test_forged_custom_ids_get_a_private_not_valid(h: Harness, custom_id: str) -> None:
+    """A client can send any custom id: each gets a private "not valid", nothing changes, and
+    nothing is logged as an error (the fixture checks that)."""
+    await open_table(h, ALICE, [BOB])
+    record = await active(h)
+    mark = h.mark()
+    click = h.click(ALICE, h.message_with(custom_id), custom_id)
+    await h.run(click)
+    assert [c.type for c in h.callbacks_for(click)] == [6]
+    answers = h.ephemeral_for(ALICE, since=mark)
+    assert [a.content for a in answers] == [refusal(ALICE, "error.bad_button")]
+    assert h.channel_messages(since=mark) == []
+    assert (await active(h)).version == record.version
+
+
+async def test_a_slash_command_with_a_forged_option_type_is_refused_clearly(h: Harness) -> None:
+    """An integer option sent as text, or a subcommand Discord does not know: a clear private
+    answer about the input, not "Something went wrong"."""
+    await h.run(h.slash(ALICE, "game new", game="countdown"))
+    for value in ("lots", 99, -3, 1.5, None):
+        mark = h.mark()
+        forged = h.slash(ALICE, "game addbot", count=1)
+        forged["data"]["options"][0]["options"][0]["value"] = value
+        await h.run(forged)
+        answers = h.ephemeral_for(ALICE, since=mark)
+        assert [a.content for a in answers] == [refusal(ALICE, "error.bad_input")], value
+        record = await active(h)
+        assert len(record.seats) == 1
+    mark = h.mark()
+    unknown = h.slash(ALICE, "game addbot", count=1)
+    unknown["data"]["options"][0]["name"] = "frobnicate"
+    await h.run(unknown)
+    assert [a.content for a in h.ephemeral_for(ALICE, since=mark)] == [refusal(ALICE, "error.bad_input")]

@@ -1,0 +1,75 @@
+"""Bad input through the table service: each gets a clear private answer and changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.replies import Reply
+from bot.service import TableService, parse_custom_id, parse_options
+from bot.store import SQLiteStore
+from tests.conftest import ALICE, HERE, Where
+
+pytestmark = pytest.mark.usefixtures("fake_game")
+
+
+def refusal(replies: list[Reply]) -> str:
+    assert len(replies) == 1 and replies[0].to == "ephemeral" and replies[0].text.startswith("⚠️"), replies
+    assert "went wrong" not in replies[0].text
+    return replies[0].text
+
+
+@pytest.mark.parametrize(("game", "options", "expected"), [
+    ("countdown", "x=²", "Options of this game: start"),
+    ("countdown", "start=²", "whole number from 5 to 40"),
+    ("countdown", "start=" + "9" * 5000, "whole number from 5 to 40"),
+    ("countdown", "start=٣", "whole number from 5 to 40"),
+    ("countdown", "start=41", "whole number from 5 to 40"),
+    ("countdown", "a=1 b=2", "Unknown option `a`"),
+    ("countdown", "start", "key=value"),
+    ("around-the-world", "two_player_end=german", "must be one of: french, english"),
+    ("around-the-world", "elephant_leg_events=maybe", "must be one of: false, true"),
+    ("around-the-world", "elephant_leg_events=1", "must be one of: false, true"),
+    ("detour", "speed=3", "Options of this game: —"),
+])
+async def test_bad_options_name_what_is_allowed(service: TableService, store: SQLiteStore, game: str,
+                                                options: str, expected: str) -> None:
+    text = refusal(await service.new_game(ALICE, HERE, game, options=options))
+    assert expected in text
+    assert await store.active_game(HERE.channel_id) is None
+
+
+async def test_options_that_work_unquoted_or_with_commas(service: TableService, store: SQLiteStore) -> None:
+    replies = await service.new_game(ALICE, HERE, "around-the-world",
+                                     options="two_player_end=english, elephant_leg_events=true")
+    assert replies[0].to == "channel"
+    record = await store.active_game(HERE.channel_id)
+    assert record is not None and record.options == {"two_player_end": "english", "elephant_leg_events": True}
+
+
+def test_option_numbers_are_ascii_and_short() -> None:
+    assert parse_options("start=12") == {"start": 12}
+    assert parse_options("start=-3") == {"start": -3}
+    assert parse_options("start=²") == {"start": "²"}
+    assert parse_options("start=" + "1" * 40) == {"start": "1" * 40}
+
+
+@pytest.mark.parametrize("value", ["pp:²:1:act:x", "pp:1:1:act:" + "x" * 200, "pp:" + "1" * 16 + ":1:act:",
+                                   "", "pp:1:1:a-b:x", None, 12])
+def test_custom_id_parsing_is_total(value: object) -> None:
+    assert parse_custom_id(value) is None
+
+
+async def test_forged_custom_ids_through_the_service(service: TableService, store: SQLiteStore) -> None:
+    await service.new_game(ALICE, HERE, "countdown")
+    for value in ("pp:²:0:join:", "garbage", "pp:1:0:join:" + "x" * 90):
+        assert "not valid" in refusal(await service.component(ALICE, HERE, value))
+    assert "game that is over" in refusal(await service.component(ALICE, HERE, "pp:" + "9" * 15 + ":0:join:"))
+    record = await store.active_game(HERE.channel_id)
+    assert record is not None and len(record.seats) == 1
+
+
+async def test_a_bad_language_names_the_languages(service: TableService, store: SQLiteStore) -> None:
+    assert "en, de, fr" in refusal(await service.new_game(ALICE, HERE, "countdown", language="xx"))
+    assert await store.active_game(HERE.channel_id) is None
+    other = Where(channel_id=HERE.channel_id + 1, guild_id=HERE.guild_id)
+    assert (await service.new_game(ALICE, other, "countdown", language="de"))[0].to == "channel"
