@@ -416,8 +416,12 @@ class TableService:
         record = await self.store.active_game(where.channel_id)
         if record is None:
             record = await self.store.last_game(where.channel_id)
-        if record is None or record.status == "lobby":
+        if record is None:
             return self.refuse(user, "error.no_game")
+        if record.status == "lobby":
+            t = self.user_t(user, ui_for(record.game_id))
+            players = ", ".join(s.name for s in record.seats)
+            return [self.private(user, t("log.lobby", title=t("title"), players=players))]
         loaded = self._load(record)
         t = self.user_t(user, loaded.ui)
         lines: list[str] = []
@@ -447,38 +451,39 @@ class TableService:
 
     async def settings_cmd(self, user: User, where: Where, *, dm: bool | None = None, language: str | None = None,
                            reminder_hours: float | None = None, timeout_hours: float | None = None) -> list[Reply]:
+        """Show or change settings. Everything is checked first; then the user's DM choice and
+        the game's settings are written in one transaction (a refusal writes nothing)."""
         t = self.user_t(user)
-        changes: list[str] = []
-        if dm is not None:
-            await self.store.set_user_pref(user.id, dm=dm)
-            changes.append(t("settings.dm_on" if dm else "settings.dm_off"))
-        game_changes = {k: v for k, v in (("language", language), ("reminder_hours", reminder_hours),
-                                          ("timeout_hours", timeout_hours)) if v is not None}
+        game_changes: dict[str, Any] = {}
+        if language is not None:
+            if not isinstance(language, str) or language.strip().lower() not in LANGUAGES:
+                return self.refuse(user, "error.bad_language", languages=", ".join(LANGUAGES))
+            game_changes["language"] = language.strip().lower()
+        for key, value in (("reminder_hours", reminder_hours), ("timeout_hours", timeout_hours)):
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 24 * 30:
+                return self.refuse(user, "error.bad_hours")
+            game_changes[key] = value
         async with self._lock(where.channel_id):
             record = await self.store.active_game(where.channel_id)
-            if record is not None:
-                if dm is not None:
-                    for seat in record.seats:
-                        if seat.user_id == user.id:
-                            seat.dm = dm
-                if game_changes and not self._is_host(record, user, where):
-                    return self.refuse(user, "error.host_only")
-                if "language" in game_changes:
-                    lang = str(game_changes["language"])
-                    if lang not in LANGUAGES:
-                        return self.refuse(user, "error.bad_language", languages=", ".join(LANGUAGES))
-                for key in ("reminder_hours", "timeout_hours"):
-                    if key in game_changes and not 0 <= float(game_changes[key]) <= 24 * 30:
-                        return self.refuse(user, "error.bad_hours")
-                record.settings.update(game_changes)
-                if game_changes or dm is not None:
-                    if record.status == "running" and game_changes:
-                        record.remind_at, record.timeout_at = self._deadlines(record)
-                    await self.store.save_settings(record)
-            elif game_changes:
+            if record is None and game_changes:
                 return self.refuse(user, "error.no_game")
-        for key, value in game_changes.items():
-            changes.append(t(f"settings.{key}", value=value))
+            if record is not None and game_changes and not self._is_host(record, user, where):
+                return self.refuse(user, "error.host_only")
+            if record is not None and (game_changes or dm is not None):
+                for seat in record.seats:
+                    if dm is not None and seat.user_id == user.id:
+                        seat.dm = dm
+                record.settings.update(game_changes)
+                if record.status == "running" and game_changes:
+                    record.remind_at, record.timeout_at = self._deadlines(record)
+                await self.store.save_settings(record, user_pref=(user.id, dm) if dm is not None else None)
+            elif dm is not None:
+                await self.store.set_user_pref(user.id, dm=dm)
+        changes = [t("settings.dm_on" if dm else "settings.dm_off")] if dm is not None else []
+        changes += [t(f"settings.{key}", value=_fmt_hours(value) if key != "language" else value)
+                    for key, value in game_changes.items()]
         if not changes:
             current = record.settings if record else {}
             dm_now = await self.store.user_dm(user.id)

@@ -73,3 +73,76 @@ async def test_a_bad_language_names_the_languages(service: TableService, store: 
     assert await store.active_game(HERE.channel_id) is None
     other = Where(channel_id=HERE.channel_id + 1, guild_id=HERE.guild_id)
     assert (await service.new_game(ALICE, other, "countdown", language="de"))[0].to == "channel"
+
+
+async def test_a_refused_settings_change_writes_nothing(service: TableService, store: SQLiteStore) -> None:
+    from tests.conftest import BOB
+
+    await service.new_game(ALICE, HERE, "countdown")
+    await service.join(BOB, HERE)
+    assert await store.user_dm(BOB.id) is False
+    # Bob is not the host: asking for DMs *and* a game setting is refused as a whole
+    assert refusal(await service.settings_cmd(BOB, HERE, dm=True, reminder_hours=3))
+    assert await store.user_dm(BOB.id) is False
+    record = await store.active_game(HERE.channel_id)
+    assert record is not None and not record.seat_of_user(BOB.id).dm
+    assert record.settings["reminder_hours"] == 12
+    # bad values are refused before anything is written, for the host too
+    for kwargs in ({"reminder_hours": -1}, {"timeout_hours": 10_000}, {"language": "xx"},
+                   {"reminder_hours": "abc"}, {"timeout_hours": float("nan")}):
+        assert refusal(await service.settings_cmd(ALICE, HERE, dm=True, **kwargs))  # type: ignore[arg-type]
+        assert await store.user_dm(ALICE.id) is False
+    # a DM choice alone is the user's own business
+    replies = await service.settings_cmd(BOB, HERE, dm=True)
+    assert replies[0].text.startswith("✅")
+    record = await store.active_game(HERE.channel_id)
+    assert await store.user_dm(BOB.id) is True and record is not None and record.seat_of_user(BOB.id).dm
+
+
+async def test_a_host_who_resigned_is_no_longer_the_host(service: TableService, store: SQLiteStore) -> None:
+    from tests.conftest import BOB, CAROL
+
+    await service.new_game(ALICE, HERE, "countdown")
+    await service.join(BOB, HERE)
+    await service.join(CAROL, HERE)
+    await service.start(ALICE, HERE)
+    await service.resign(ALICE, HERE)
+    record = await store.active_game(HERE.channel_id)
+    assert record is not None and record.host_id == BOB.id
+    assert refusal(await service.settings_cmd(ALICE, HERE, reminder_hours=1))
+    assert refusal(await service.cancel(ALICE, HERE))
+    assert (await service.settings_cmd(BOB, HERE, reminder_hours=1))[0].text.startswith("✅")
+    # the new host resigns too: host passes on to Carol; a moderator can always manage
+    await service.resign(BOB, HERE)
+    record = await store.active_game(HERE.channel_id)
+    assert record is not None and record.host_id == CAROL.id
+    moderator = Where(channel_id=HERE.channel_id, guild_id=HERE.guild_id, can_manage=True)
+    assert (await service.settings_cmd(ALICE, moderator, reminder_hours=2))[0].text.startswith("✅")
+
+
+async def test_a_lobby_host_who_leaves_hands_over_and_it_is_stored(service: TableService, store: SQLiteStore) -> None:
+    from tests.conftest import BOB
+
+    await service.new_game(ALICE, HERE, "countdown")
+    await service.join(BOB, HERE)
+    await service.leave(ALICE, HERE)
+    record = await store.active_game(HERE.channel_id)
+    assert record is not None and record.host_id == BOB.id
+    assert (await service.start(BOB, HERE))[0].to == "ephemeral"  # too few players, but Bob may try
+
+
+async def test_the_log_of_a_lobby_talks_about_the_lobby(service: TableService) -> None:
+    await service.new_game(ALICE, HERE, "countdown")
+    replies = await service.log_(ALICE, HERE)
+    assert replies[0].to == "ephemeral" and "not started yet" in replies[0].text and "Alice" in replies[0].text
+
+
+async def test_the_confirmation_describes_the_move_made(service: TableService) -> None:
+    from tests.conftest import BOB
+
+    await service.new_game(ALICE, HERE, "countdown")
+    await service.join(BOB, HERE)
+    await service.start(ALICE, HERE)
+    replies = await service.command(ALICE, HERE, "countdown", "take", {"n": 3})
+    ack = [r for r in replies if r.to == "ephemeral"][0]
+    assert ack.text.startswith("✅") and "3" in ack.text
