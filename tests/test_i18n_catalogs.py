@@ -42,8 +42,8 @@ PLURAL_HACK = re.compile(r"\w\((?:s|e|n|en|er|es|x)\)", re.IGNORECASE)
 # `.one`/`.other` pair: with 1 (or 0 in French) the noun is wrong. Found in en, where the noun follows the number.
 COUNTED_NOUN = re.compile(
     r"\{(?:count|n|days|used|total|points|score|pieces|turns|tickets|round|trains|ships|harbors|box_\w+|returned"
-    r"|min|max|most|need|have)\} (?:days?|cards?|travel cards?|event cards?|points?|pts|tickets?|destination tickets?|pieces?"
-    r"|rounds?|moves?|turns?|trains?|ships?|harbors?)\b")
+    r"|min|max|most|need|have)\} (?:days?|cards?|travel cards?|event cards?|points?|pts|tickets?"
+    r"|destination tickets?|pieces?|rounds?|moves?|turns?|trains?|ships?|harbors?)\b")
 # (catalog folder, key) of English texts whose number can never be 1, so one form is right. Explain each.
 COUNT_ALWAYS_PLURAL: set[tuple[str, str]] = {
     # a piece mix is 10-25 trains and 35-50 ships
@@ -255,8 +255,10 @@ def test_plural_pairs_are_complete(catalogs: tuple[Path, dict[str, dict[str, str
     problems = []
     for lang in cats:
         keys = set(cats[lang])
-        bad = sorted(f"{k} without {k[:-4]}.other" for k in keys if k.endswith(".one") and k[:-4] + ".other" not in keys)
-        bad += sorted(f"{k} without {k[:-6]}.one" for k in keys if k.endswith(".other") and k[:-6] + ".one" not in keys)
+        bad = sorted(f"{k} without {k[:-4]}.other" for k in keys
+                     if k.endswith(".one") and k[:-4] + ".other" not in keys)
+        bad += sorted(f"{k} without {k[:-6]}.one" for k in keys
+                      if k.endswith(".other") and k[:-6] + ".one" not in keys)
         if bad:
             problems.append(_report(directory, lang, "incomplete plural pairs", bad))
     assert not problems, "\n".join(problems)
@@ -486,9 +488,11 @@ GAMES = ROOT / "bot" / "games"
     ("detour", "hand.line", {"pawn": "Cy", "hand": "10, 8", "played": "—"}, {
         "en": ["**Cy**: in hand 10, 8; played —; 0 days to go.", "**Cy**: in hand 10, 8; played —; 1 day to go.",
                "**Cy**: in hand 10, 8; played —; 2 days to go."],
-        "de": ["**Cy**: auf der Hand 10, 8; gespielt —; noch 0 Tage.", "**Cy**: auf der Hand 10, 8; gespielt —; noch 1 Tag.",
+        "de": ["**Cy**: auf der Hand 10, 8; gespielt —; noch 0 Tage.",
+               "**Cy**: auf der Hand 10, 8; gespielt —; noch 1 Tag.",
                "**Cy**: auf der Hand 10, 8; gespielt —; noch 2 Tage."],
-        "fr": ["**Cy** : en main 10, 8 ; jouées — ; encore 0 jour.", "**Cy** : en main 10, 8 ; jouées — ; encore 1 jour.",
+        "fr": ["**Cy** : en main 10, 8 ; jouées — ; encore 0 jour.",
+               "**Cy** : en main 10, 8 ; jouées — ; encore 1 jour.",
                "**Cy** : en main 10, 8 ; jouées — ; encore 2 jours."]}),
 ])
 def test_rendered_counts_0_1_2(game: str, key: str, params: dict[str, Any], expected: dict[str, list[str]]) -> None:
