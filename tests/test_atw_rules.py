@@ -244,7 +244,10 @@ def test_reroll_needs_gold_and_the_last_roll_stands():
     assert R.legal_actions(st, seat(st)) == [{"type": "keep", "roll": 6}]
     with pytest.raises(IllegalAction) as exc:
         act(st, {"type": "reroll"})
-    assert exc.value.code == "not_enough_gold"
+    # its own reason, with the numbers: not "there is no die" and not the buying message
+    assert exc.value.code == "reroll_gold"
+    assert exc.value.params == {"need": 1, "have": 0}
+    assert exc.value.message == "You need 1 gold to re-roll; you have 0."
     keep(st)
     assert st.days[i] == 6  # the last roll (6), not the better first one
 
@@ -437,6 +440,7 @@ def test_buying_costs_2_gold_any_number_of_times():
     with pytest.raises(IllegalAction) as exc:
         act(st, {"type": "buy", "deck": "travel"})
     assert exc.value.code == "not_enough_gold"
+    assert exc.value.params == {"need": 2, "have": 1}
 
 
 def test_gold_supply_is_finite():

@@ -12,8 +12,9 @@ import pytest
 from bot.games import ui_for
 from bot.gameui import action_key
 from bot.i18n import Translator, _flatten
-from engine import registry
+from engine import IllegalAction, registry
 from engine.games.around_the_world import data as D
+from tests.conftest import ALICE, BOB, CAROL, HERE
 
 R = registry.get("around-the-world")
 UI = ui_for("around-the-world")
@@ -218,3 +219,96 @@ def test_every_event_type_has_a_line(lang):
     assert "Nellie" in UI.event_text(SAMPLE_EVENTS[0], names, t)
     balloon = UI.event_text(SAMPLE_EVENTS[14], names, t)
     assert "🎈" in balloon and "🚢7" in balloon and "🚂4" in balloon
+
+
+# -- a re-roll without gold -------------------------------------------------------------------------
+
+
+def _roll_phase_without_gold(state, seat: str) -> None:
+    """`seat` is to act and holds a balloon roll of 3 it may keep, but has no gold to re-roll."""
+    i = state.seats.index(seat)
+    state.turn = state.order.index(i)
+    state.phase = "roll"
+    state.roll = {"kind": "balloon", "fixed": 0, "card": "ship:8", "cards": ["ship:8"]}
+    state.last_roll = [3]
+    state.gold[i] = 0
+
+
+def test_reroll_command_without_gold_names_the_gold_not_a_missing_die():
+    """The `/atw reroll` command hands a re-roll the engine did not list (no gold) to the engine,
+    whose refusal tells the real reason in every language."""
+    st = R.new_game(["p1", "p2", "p3"], 5, {})
+    _roll_phase_without_gold(st, "p2")
+    legal = R.legal_actions(st, "p2")
+    assert [a["type"] for a in legal] == ["keep"]
+    reroll = next(c for c in UI.commands if c.name == "reroll")
+    action = reroll.build({}, legal)
+    assert action == {"type": "reroll"}
+    with pytest.raises(IllegalAction) as exc:
+        R.apply(st, "p2", action)
+    texts = {lang: UI.illegal_text(exc.value.code, exc.value.message, exc.value.params, UI.translator(lang))
+             for lang in LANGS}
+    assert texts == {"en": "You need 1 gold to re-roll; you have 0.",
+                     "de": "Zum Neuwürfeln brauchst du 1 Gold; du hast 0.",
+                     "fr": "Pour relancer, il te faut 1 pièce d'or ; tu en as 0."}
+    # with no roll waiting, the command's own refusal applies (no action is invented)
+    assert reroll.build({}, [{"type": "stay", "location": "paris"}]) is None
+    assert reroll.refusal == "refuse.reroll"
+    assert "gold" not in catalog("en")["refuse.reroll"]
+
+
+async def test_reroll_without_gold_through_the_table_service(service, store):
+    """Each player, in their own language, hears they lack gold, and nothing changes."""
+    await service.new_game(ALICE, HERE, "around-the-world")
+    await service.join(BOB, HERE)
+    await service.join(CAROL, HERE)
+    await service.start(ALICE, HERE)
+    expected = {ALICE.id: "⚠️ You need 1 gold to re-roll; you have 0.",
+                BOB.id: "⚠️ Zum Neuwürfeln brauchst du 1 Gold; du hast 0.",
+                CAROL.id: "⚠️ Pour relancer, il te faut 1 pièce d'or ; tu en as 0."}
+    for user in (ALICE, BOB, CAROL):
+        record = await store.active_game(HERE.channel_id)
+        seat = record.seat_of_user(user.id).seat
+        st = R.load(record.state)
+        _roll_phase_without_gold(st, seat)
+        await store.commit_action(record, expected_version=record.version, seat=seat, action={"type": "test"},
+                                  events=[], state=R.dump(st), status="running", actor="human",
+                                  remind_at=None, timeout_at=None)
+        before = (await store.active_game(HERE.channel_id)).version
+        replies = await service.command(user, HERE, "atw", "reroll", {})
+        assert [(r.to, r.user_id, r.text) for r in replies] == [("ephemeral", user.id, expected[user.id])]
+        assert (await store.active_game(HERE.channel_id)).version == before
+
+
+@pytest.mark.parametrize(("event", "lang", "expected"), [
+    ({"type": "time_pressure", "seats": ["p1"]}, "en", "⌛ Time presses: Ann loses 1 day."),
+    ({"type": "time_pressure", "seats": ["p1", "p2"]}, "de", "⌛ Die Zeit drängt: Ann, Ben verlieren je 1 Tag."),
+    ({"type": "game_over", "winners": ["p1", "p2"]}, "en", "The race is over! Winners: Ann, Ben."),
+    ({"type": "grey_event", "seat": "p1", "card": "delay", "days": 1}, "fr", "perdent 1 jour,"),
+    ({"type": "grey_event", "seat": "p1", "card": "bad_weather", "days": 2}, "en", "loses 2 days,"),
+    ({"type": "exchange", "seat": "p2", "count": 1}, "de", "Ben tauscht 1 Reisekarte."),
+    ({"type": "arrive", "seat": "p2", "days": 1, "place": 1}, "fr", "après 1 jour (arrivée n°1)"),
+])
+def test_event_lines_agree_with_their_count(event, lang, expected):
+    assert expected in UI.event_text(event, {"p1": "Ann", "p2": "Ben"}, UI.translator(lang))
+
+
+def test_status_counts_agree_with_their_nouns():
+    st = R.new_game(["p1", "p2", "p3"], 2, {})
+    view = R.view(st, None)
+    view["days"]["p1"], view["gold"]["p1"] = 1, 1
+    view["hands"]["p1"] = {"travel": 1, "event": 0}
+    names = {"p1": "Ann", "p2": "Ben", "p3": "Cat"}
+    assert "1 day, 1 gold, 1 travel card, 0 event cards" in UI.status_text(view, names, UI.translator("en"))
+    assert "1 Tag, 1 Gold, 1 Reisekarte, 0 Ereigniskarten" in UI.status_text(view, names, UI.translator("de"))
+    assert "1 jour, 1 pièce d'or, 1 carte de voyage, 0 carte d'action" in UI.status_text(view, names,
+                                                                                       UI.translator("fr"))
+
+
+def test_balloon_label_with_no_fixed_days_reads_in_french():
+    """A balloon replacing the only card of a leg leaves '0 jour + dé' (French: 0 is singular)."""
+    st = R.new_game(["p1", "p2", "p3"], 2, {})
+    view = R.view(st, "p1")
+    label = UI.action_label({"type": "travel", "cards": ["ship:8"], "balloon": "ship:8", "days": 8, "to": "paris"},
+                            view, UI.translator("fr"))
+    assert label.endswith("0 jour + dé")

@@ -156,3 +156,36 @@ def test_quick_buttons() -> None:
     s2 = RULES.new_game(["p1", "p2"], 1)
     assert UI.quick_actions(RULES.legal_actions(s2, "p1"), RULES.view(s2, None)) == []
     assert {UI.menu_group(a) for a in RULES.legal_actions(s2, "p1")} == {"choose_blue", "choose_green"}
+
+
+def test_block_line_speaks_of_the_player_as_a_person() -> None:
+    """A blocked player is never 'it': 'their next card' / 'die nächste Karte von Bob' / 'sa prochaine carte'."""
+    ev = {"type": "block", "seat": "p1", "target": "p2"}
+    lines = {lang: UI.event_text(ev, NAMES, UI.translator(lang)) for lang in ("en", "de", "fr")}
+    assert lines == {
+        "en": "⛔ Alice blocks Bob: their next card cannot move.",
+        "de": "⛔ Alice blockiert Bob: Die nächste Karte von Bob kann nicht ziehen.",
+        "fr": "⛔ Alice bloque Bob : sa prochaine carte ne pourra pas servir à avancer.",
+    }
+
+
+@pytest.mark.parametrize(("days", "lang", "expected"), [
+    (1, "en", "1 day to go"), (2, "en", "2 days to go"), (0, "fr", "encore 0 jour."), (1, "de", "noch 1 Tag."),
+])
+def test_hand_line_counts_days_to_go_with_the_right_plural(days: int, lang: str, expected: str) -> None:
+    s = RULES.new_game(["p1", "p2", "p3"], 1)
+    view = RULES.view(s, "p1")
+    pawn = next(p for p in view["pawns"] if p["seat"] == "p1")
+    pawn["days_left"] = days
+    assert expected in UI.hand_text(view, "p1", NAMES, UI.translator(lang))
+
+
+def test_move_label_and_line_use_plural_forms() -> None:
+    t = UI.translator("fr")
+    ev = {"type": "move", "seat": "p1", "from": 0, "to": 1, "days": 5, "used": 1}
+    assert " 1 jour sur 5 " in UI.event_text(ev, NAMES, t)
+    ev["used"] = 4
+    assert " 4 jours sur 5 " in UI.event_text(ev, NAMES, t)
+    over = {"type": "game_over", "winners": ["p2"], "round": 1}
+    assert UI.event_text(over, NAMES, UI.translator("en")) == "Game over after 1 round."
+    assert UI.event_text(over, NAMES, UI.translator("de")) == "Spielende nach 1 Runde."

@@ -569,8 +569,8 @@ async def test_rails_whole_game_through_menus_and_buttons(h: Harness, monkeypatc
     assert_winners_announced(final, record)
     rules_result = rules.result(rules.load(record.state))
     names = {s.seat: s.name for s in record.seats}
-    game_over = RAILS_UI.translator("en")("event.game_over",
-                                          winners=", ".join(names[s] for s in rules_result["winners"]))
+    game_over = RAILS_UI.translator("en").plural("event.game_over", len(rules_result["winners"]),
+                                                 winners=", ".join(names[s] for s in rules_result["winners"]))
     assert game_over in final.content
     for entry in rules_result["ranking"]:
         assert f"{names[entry['seat']]} — {entry['score']}" in final.content

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, _flatten, load_catalog, normalise_language
+from bot.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator, _flatten, load_catalog, normalise_language, plural_form
 
 ROOT = Path(__file__).resolve().parents[1]
 PLATFORM_DIR = ROOT / "bot" / "i18n" / "locales"
@@ -35,6 +35,23 @@ UNTRANSLATED_MIN_LENGTH = 25
 IDENTICAL_ALLOWED: set[tuple[str, str]] = set()
 
 _FORMATTER = string.Formatter()
+
+# "day(s)", "Punkt(e)", "Zielkarte(n)", "Stadt(en)", "carte(s)": a word glued to a parenthesised plural ending.
+PLURAL_HACK = re.compile(r"\w\((?:s|e|n|en|er|es|x)\)", re.IGNORECASE)
+# An English number placeholder right before a counted noun ("{days} days", "{count} ticket") outside a
+# `.one`/`.other` pair: with 1 (or 0 in French) the noun is wrong. Found in en, where the noun follows the number.
+COUNTED_NOUN = re.compile(
+    r"\{(?:count|n|days|used|total|points|score|pieces|turns|tickets|round|trains|ships|harbors|box_\w+|returned"
+    r"|min|max|most|need|have)\} (?:days?|cards?|travel cards?|event cards?|points?|pts|tickets?"
+    r"|destination tickets?|pieces?|rounds?|moves?|turns?|trains?|ships?|harbors?)\b")
+# (catalog folder, key) of English texts whose number can never be 1, so one form is right. Explain each.
+COUNT_ALWAYS_PLURAL: set[tuple[str, str]] = {
+    # a piece mix is 10-25 trains and 35-50 ships
+    ("bot/games/rails_and_sails/locales", "action.choose_mix"),
+    ("bot/games/rails_and_sails/locales", "event.mix_revealed"),
+    ("bot/games/rails_and_sails/locales", "hand.mix"),
+    ("bot/games/rails_and_sails/locales", "illegal.bad_mix"),
+}
 
 
 def _catalog_dirs() -> list[Path]:
@@ -217,6 +234,47 @@ def test_same_markdown_and_emoji(catalogs: tuple[Path, dict[str, dict[str, str]]
     assert not problems, "\n".join(problems)
 
 
+def test_no_parenthesised_plural_endings(catalogs: tuple[Path, dict[str, dict[str, str]]]) -> None:
+    """"1 day(s)" reads badly in every language: a text with a count uses a `.one`/`.other` pair instead."""
+    directory, cats = catalogs
+    problems = []
+    for lang in cats:
+        bad = sorted(f"{k}: {m.group()!r} in {v!r}" for k, v in cats[lang].items() for m in PLURAL_HACK.finditer(v))
+        if bad:
+            problems.append(_report(directory, lang, "parenthesised plural endings (use key.one/key.other)", bad))
+    assert not problems, "\n".join(problems)
+
+
+def test_plural_pairs_are_complete(catalogs: tuple[Path, dict[str, dict[str, str]]]) -> None:
+    """Every `.one` has its `.other` twin (and the reverse) in every language.
+
+    (`test_same_keys` then also holds each pair to the English one.) A pair may agree with a number it
+    does not show, e.g. "Winner:" / "Winners:" by how many names follow.
+    """
+    directory, cats = catalogs
+    problems = []
+    for lang in cats:
+        keys = set(cats[lang])
+        bad = sorted(f"{k} without {k[:-4]}.other" for k in keys
+                     if k.endswith(".one") and k[:-4] + ".other" not in keys)
+        bad += sorted(f"{k} without {k[:-6]}.one" for k in keys
+                      if k.endswith(".other") and k[:-6] + ".one" not in keys)
+        if bad:
+            problems.append(_report(directory, lang, "incomplete plural pairs", bad))
+    assert not problems, "\n".join(problems)
+
+
+def test_counted_nouns_use_plural_keys(catalogs: tuple[Path, dict[str, dict[str, str]]]) -> None:
+    """'{days} days' outside a plural pair says "1 days"; such texts must be `.one`/`.other` pairs."""
+    directory, cats = catalogs
+    bad = sorted(
+        f"{k}: {m.group()!r}" for k, v in cats[DEFAULT_LANGUAGE].items()
+        if not k.endswith((".one", ".other")) and (_rel(directory), k) not in COUNT_ALWAYS_PLURAL
+        for m in COUNTED_NOUN.finditer(v)
+    )
+    assert not bad, _report(directory, DEFAULT_LANGUAGE, "a number before a noun outside a plural pair", bad)
+
+
 def test_no_empty_values(catalogs: tuple[Path, dict[str, dict[str, str]]]) -> None:
     directory, cats = catalogs
     problems = []
@@ -377,6 +435,85 @@ def test_translator_plural(game_dir: Path) -> None:
     t = Translator("de", game_dir)
     assert t.plural("cards", 1) == "1 Karte"
     assert t.plural("cards", 3) == "3 Karten"
+
+
+@pytest.mark.parametrize(("lang", "forms"), [
+    ("en", {0: "other", 1: "one", 2: "other", 11: "other", 21: "other"}),
+    ("de", {0: "other", 1: "one", 2: "other", 11: "other", 21: "other"}),
+    ("fr", {0: "one", 1: "one", 2: "other", 11: "other", 21: "other"}),
+    ("de-AT", {0: "other", 1: "one"}),
+    ("fr-CA", {0: "one", 1: "one", 2: "other"}),
+    ("xx", {0: "other", 1: "one", 2: "other"}),
+])
+def test_plural_rule_per_language(lang: str, forms: dict[int, str]) -> None:
+    assert {n: plural_form(lang, n) for n in forms} == forms
+    assert plural_form(lang, -1) == forms[1]  # "-1 point" like "1 point"
+
+
+def test_translator_plural_uses_the_french_rule(game_dir: Path) -> None:
+    (game_dir / "fr.json").write_text(json.dumps({"cards": {"one": "{count} carte", "other": "{count} cartes"}}),
+                                      encoding="utf-8")
+    t = Translator("fr", game_dir)
+    assert [t.plural("cards", n) for n in (0, 1, 2)] == ["0 carte", "1 carte", "2 cartes"]
+    assert [Translator("de", game_dir).plural("cards", n) for n in (0, 1, 2)] == ["0 Karten", "1 Karte", "2 Karten"]
+
+
+def test_translator_plural_falls_back_to_other_without_one(tmp_path: Path) -> None:
+    (tmp_path / "en.json").write_text(json.dumps({"gold": {"other": "{count} gold"}}), encoding="utf-8")
+    assert Translator("en", tmp_path).plural("gold", 1) == "1 gold"
+
+
+GAMES = ROOT / "bot" / "games"
+
+
+@pytest.mark.parametrize(("game", "key", "params", "expected"), [
+    ("around_the_world", "hand.home", {}, {
+        "en": ["You are back in London after 0 days.", "You are back in London after 1 day.",
+               "You are back in London after 2 days."],
+        "de": ["Du bist nach 0 Tagen zurück in London.", "Du bist nach 1 Tag zurück in London.",
+               "Du bist nach 2 Tagen zurück in London."],
+        "fr": ["Tu es de retour à Londres après 0 jour.", "Tu es de retour à Londres après 1 jour.",
+               "Tu es de retour à Londres après 2 jours."]}),
+    ("around_the_world", "event.exchange", {"seat": "Ada"}, {
+        "en": ["Ada exchanges 0 travel cards.", "Ada exchanges 1 travel card.", "Ada exchanges 2 travel cards."],
+        "de": ["Ada tauscht 0 Reisekarten.", "Ada tauscht 1 Reisekarte.", "Ada tauscht 2 Reisekarten."],
+        "fr": ["Ada échange 0 carte de voyage.", "Ada échange 1 carte de voyage.", "Ada échange 2 cartes de voyage."]}),
+    ("rails_and_sails", "event.tickets_kept", {"seat": "Bo", "returned": 1}, {
+        "en": ["🎫 Bo keeps 0 tickets and returns 1.", "🎫 Bo keeps 1 ticket and returns 1.",
+               "🎫 Bo keeps 2 tickets and returns 1."],
+        "de": ["🎫 Bo behält 0 Zielkarten und legt 1 zurück.", "🎫 Bo behält 1 Zielkarte und legt 1 zurück.",
+               "🎫 Bo behält 2 Zielkarten und legt 1 zurück."],
+        "fr": ["🎫 Bo garde 0 destination et en remet 1.", "🎫 Bo garde 1 destination et en remet 1.",
+               "🎫 Bo garde 2 destinations et en remet 1."]}),
+    ("detour", "hand.line", {"pawn": "Cy", "hand": "10, 8", "played": "—"}, {
+        "en": ["**Cy**: in hand 10, 8; played —; 0 days to go.", "**Cy**: in hand 10, 8; played —; 1 day to go.",
+               "**Cy**: in hand 10, 8; played —; 2 days to go."],
+        "de": ["**Cy**: auf der Hand 10, 8; gespielt —; noch 0 Tage.",
+               "**Cy**: auf der Hand 10, 8; gespielt —; noch 1 Tag.",
+               "**Cy**: auf der Hand 10, 8; gespielt —; noch 2 Tage."],
+        "fr": ["**Cy** : en main 10, 8 ; jouées — ; encore 0 jour.",
+               "**Cy** : en main 10, 8 ; jouées — ; encore 1 jour.",
+               "**Cy** : en main 10, 8 ; jouées — ; encore 2 jours."]}),
+])
+def test_rendered_counts_0_1_2(game: str, key: str, params: dict[str, Any], expected: dict[str, list[str]]) -> None:
+    for lang, texts in expected.items():
+        t = Translator(lang, GAMES / game / "locales")
+        assert [t.plural(key, n, **params) for n in (0, 1, 2)] == texts, lang
+
+
+def test_log_header_reads_right_for_one_move() -> None:
+    """The log header counts moves without a plural noun after the number ("The last 1 of 1 moves")."""
+    for lang in LANGUAGES:
+        text = Translator(lang)("log.header", count=1, total=1)
+        assert "1" in text and not COUNTED_NOUN.search(load_catalog(str(PLATFORM_DIR), lang)["log.header"])
+    assert Translator("en")("log.header", count=1, total=1) == "📜 Last moves (1 of 1):"
+
+
+def test_bot_added_line_adds_no_ai_suffix_to_the_name() -> None:
+    """The AI's name is shown as it is ("AI 2" must not become "AI 2 (AI)"); 🤖 and the sentence say it is an AI."""
+    for lang in LANGUAGES:
+        text = Translator(lang)("lobby.bot_added", name="AI 2")
+        assert "**AI 2**" in text and not re.search(r"\((AI|KI|IA)\)", text), text
 
 
 def test_translator_with_the_real_platform_catalog() -> None:

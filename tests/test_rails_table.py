@@ -19,8 +19,8 @@ async def test_setup_and_first_moves_with_commands(tmp_path: Path) -> None:
     alice = [str(r["text"]) for r in replies if r["user"] == "alice"]
     bob = [str(r["text"]) for r in replies if r["user"] == "bob"]
     channel = "\n".join(str(r["text"]) for r in replies if r["to"] == "channel")
-    assert "alice keeps 5 ticket(s) and returns 0." in channel
-    assert "bob keeps 4 ticket(s) and returns 1." in channel
+    assert "alice keeps 5 tickets and returns 0." in channel
+    assert "bob keeps 4 tickets and returns 1." in channel
     assert "alice starts with 22 trains and 38 ships." in channel and "bob starts with 20 trains" in channel
     assert any("10–25 trains" in t for t in alice)  # the refusal of 9 trains
     assert any(t.startswith("⚠️") for t in alice)  # no such route

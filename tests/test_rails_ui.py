@@ -13,6 +13,7 @@ from bot.games.rails_and_sails import UI, cards_text, route_text
 from bot.gameui import action_key
 from bot.i18n import _flatten
 from engine import registry
+from engine.games.rails_and_sails.mapdata import TICKETS_BY_ID
 from engine.rng import Rng
 
 R = registry.get("rails-and-sails")
@@ -129,3 +130,48 @@ def test_illegal_text_names_cities(lang):
     t = UI.translator(lang)
     text = UI.illegal_text("not_harbor_city", "x", {"city": "winnipeg"}, t)
     assert "Winnipeg" in text and "winnipeg" not in text
+
+
+@pytest.mark.parametrize(("event", "lang", "expected"), [
+    ({"type": "claim", "seat": "p1", "route": "x", "cards": [], "points": 1}, "en", "and scores 1 point."),
+    ({"type": "claim", "seat": "p1", "route": "x", "cards": [], "points": 2}, "de", "und erhält 2 Punkte."),
+    ({"type": "tickets_kept", "seat": "p2", "count": 1, "returned": 3}, "en", "🎫 Bo keeps 1 ticket and returns 3."),
+    ({"type": "tickets_kept", "seat": "p2", "count": 0, "returned": 3}, "fr",
+     "🎫 Bo garde 0 destination et en remet 3."),
+    ({"type": "tickets_drawn", "seat": "p2", "count": 1}, "de", "🎫 Bo zieht 1 Zielkarte."),
+    ({"type": "exchange", "seat": "p3", "trains": -1}, "en", "🔁 Cy swaps 1 train for a ship and loses 1 point."),
+    ({"type": "exchange", "seat": "p3", "trains": 2}, "fr",
+     "🔁 Cy échange 2 bateaux contre des wagons et perd 2 points."),
+    ({"type": "final_round", "seat": "p1", "pieces": 1}, "en", "⏳ Ada has only 1 piece left"),
+    ({"type": "game_over", "winners": ["p1"]}, "en", "🏁 Final scoring done. Winner: Ada."),
+    ({"type": "game_over", "winners": ["p1", "p2"]}, "en", "🏁 Final scoring done. Winners: Ada, Bo."),
+])
+def test_event_lines_agree_with_their_count(event, lang, expected):
+    assert expected in UI.event_text(event, NAMES, UI.translator(lang))
+
+
+def test_status_and_hand_counts_agree_with_their_nouns():
+    st = R.new_game(["p1", "p2"], 3, {})
+    view = R.view(st, "p1")
+    view.update(phase="play", turn=4, scores={"p1": 1, "p2": 0},
+                pieces={"p1": {"trains": 20, "ships": 40}, "p2": {"trains": 20, "ships": 40}},
+                box={"p1": {"trains": 1, "ships": 0}}, harbors_left={"p1": 1, "p2": 3})
+    view["decks"] = dict(view["decks"], tickets=1)
+    en = UI.status_text(view, NAMES, UI.translator("en"))
+    assert "🎫 1 ticket left" in en and "Ada: 1 pt," in en and "Bo: 0 pts," in en
+    fr = UI.status_text(view, NAMES, UI.translator("fr"))
+    assert "🎫 1 destination restante" in fr and "Bo : 0 pt," in fr
+    hand = UI.hand_text(view, "p1", NAMES, UI.translator("en"))
+    assert "(box: 1 train, 0 ships) · ⚓ 1 harbor left" in hand
+    assert "(boîte : 1 wagon, 0 bateau) · ⚓ 1 port restant" in UI.hand_text(view, "p1", NAMES, UI.translator("fr"))
+    ids = sorted(TICKETS_BY_ID)[:3]
+    view["private"] = {"pending_tickets": [{"id": i} for i in ids]}
+    points = sum(TICKETS_BY_ID[i].points[0] for i in ids)
+    keep = UI.action_label({"type": "keep_tickets", "ids": ids}, view, UI.translator("de"))
+    assert keep == f"Zielkarten 1, 2, 3 behalten (3 Zielkarten, {points} Punkte)"
+
+
+def test_exchange_label_for_one_piece():
+    t = UI.translator("en")
+    assert UI.action_label({"type": "exchange", "trains": 1}, {}, t) == "Swap 1 ship for a train (−1 point)"
+    assert UI.action_label({"type": "exchange", "trains": -3}, {}, t) == "Swap 3 trains for ships (−3 points)"

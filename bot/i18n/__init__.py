@@ -3,6 +3,10 @@
 The platform's catalog lives in `bot/i18n/locales/<lang>.json`; each game's
 command package carries its own `locales/<lang>.json` (Red-DiscordBot style).
 English is complete and is the fallback for any missing key.
+
+A text that shows a count has two keys, `<key>.one` and `<key>.other`, and is
+looked up with `Translator.plural`, which picks the form by the language's
+plural rule (`plural_form`).
 """
 
 from __future__ import annotations
@@ -46,6 +50,20 @@ def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, str]:
     return flat
 
 
+def plural_form(lang: str, count: int) -> str:
+    """'one' or 'other' for `count` in `lang`, by the CLDR cardinal rules of our languages.
+
+    English and German use the singular for exactly 1; French also for 0
+    ("0 jour", "1 jour", "2 jours"). A table of our three languages is all we
+    need, so Babel (a new dependency) would add nothing; CLDR's French "many"
+    (for millions) never occurs in a game and falls under "other".
+    """
+    n = abs(int(count))
+    if normalise_language(lang) == "fr":
+        return "one" if n in (0, 1) else "other"
+    return "one" if n == 1 else "other"
+
+
 class _SafeDict(dict):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
@@ -74,5 +92,12 @@ class Translator:
         return Translator(self.lang, game_dir)
 
     def plural(self, key: str, count: int, /, **params: Any) -> str:
-        """`key.one` / `key.other` by count."""
-        return self(f"{key}.{'one' if count == 1 else 'other'}", count=count, **params)
+        """`key.one` / `key.other`, chosen by this language's plural rule for `count`.
+
+        `{count}` is filled with the number; a language whose catalog has only
+        `key.other` gets that form.
+        """
+        form = plural_form(self.lang, count)
+        if form == "one" and not self.has(f"{key}.one"):
+            form = "other"
+        return self(f"{key}.{form}", count=count, **params)

@@ -76,6 +76,16 @@ def _simple(kind: str):
     return lambda values, legal: match_action([a for a in legal if a["type"] == kind], type=kind)
 
 
+def _build_reroll(values: dict[str, Any], legal: list[Action]) -> Action | None:
+    """While a roll waits (keeping it is legal), a re-roll the engine did not list fails only for want
+    of gold: hand it to the engine, whose refusal says how much gold it takes and how much you have,
+    instead of claiming there is no die to roll."""
+    found = match_action([a for a in legal if a["type"] == "reroll"], type="reroll")
+    if found is None and any(a["type"] == "keep" for a in legal):
+        return {"type": "reroll"}
+    return found
+
+
 COMMANDS: tuple[Command, ...] = (
     Command("take", (Param("slot", "int", min_value=1, max_value=6),), build=_build_take, refusal="refuse.take"),
     Command("top", (), build=_simple("take_top"), refusal="refuse.top"),
@@ -90,7 +100,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("travel", (Param("cards", "pick", types=("travel",)),), build=_pick("cards"), refusal="refuse.travel"),
     Command("balloon", (Param("cards", "pick", types=("travel",)),), build=_pick("cards", "balloon"),
             refusal="refuse.balloon"),
-    Command("reroll", (), build=_simple("reroll"), refusal="refuse.roll"),
+    Command("reroll", (), build=_build_reroll, refusal="refuse.reroll"),
     Command("keep", (), build=_simple("keep"), refusal="refuse.roll"),
     Command("event", (Param("card", "pick", types=("event",)),), build=_pick("card"), refusal="refuse.event"),
     Command("sell", (), build=_simple("elephant_gold"), refusal="refuse.sell"),
@@ -128,7 +138,7 @@ class AroundTheWorldUI(GameUI):
             dest = city(action.get("to") or _destination(view, current) or "paris", t)
             cards = action["cards"]
             if not cards:
-                return t("action.walk", city=dest, days=action.get("days", D.WALK_DAYS))
+                return t.plural("action.walk", action.get("days", D.WALK_DAYS), city=dest)
             if public:
                 key = "action.travel_public_balloon" if "balloon" in action else "action.travel_public"
                 return t(key, city=dest)
@@ -137,8 +147,8 @@ class AroundTheWorldUI(GameUI):
                 rest = [c for j, c in enumerate(cards) if j != idx]
                 fixed = leg_days(cards, {idx: 0})
                 shown = " + ".join([card(c) for c in rest] + [t("balloon_card", card=card(action["balloon"]))])
-                return t("action.travel_balloon", cards=shown, city=dest, days=fixed)
-            return t("action.travel", cards=cards_text(cards), city=dest, days=action["days"])
+                return t.plural("action.travel_balloon", fixed, cards=shown, city=dest)
+            return t.plural("action.travel", action["days"], cards=cards_text(cards), city=dest)
         if kind == "event":
             c = action["card"]
             if c == "princess":
@@ -210,7 +220,7 @@ class AroundTheWorldUI(GameUI):
         if kind == "draw_event":
             return t("event.draw_event", seat=who)
         if kind == "grey_event":
-            return t("event.grey_event", seat=who, card=event_name(event["card"], t), days=event["days"])
+            return t.plural("event.grey_event", event["days"], seat=who, card=event_name(event["card"], t))
         if kind == "event_deck_empty":
             return t("event.event_deck_empty", seat=who)
         if kind == "first_player":
@@ -220,37 +230,38 @@ class AroundTheWorldUI(GameUI):
         if kind == "detective":
             return t("event.detective", seat=who, city=city(event["location"], t))
         if kind == "exchange":
-            return t("event.exchange", seat=who, count=event["count"])
+            return t.plural("event.exchange", event["count"], seat=who)
         if kind == "roll":
             return t(f"event.roll_{event['kind']}", seat=who, roll=event["roll"])
         if kind == "reroll":
             return t("event.reroll", seat=who, roll=event["roll"])
         if kind == "travel":
             params = dict(seat=who, start=city(event["from"], t), end=city(event["to"], t),
-                          days=event["days"], total=event["total"], cards=cards_text(event.get("cards", [])))
+                          total=event["total"], cards=cards_text(event.get("cards", [])))
+            days = event["days"]
             if event.get("ride") == "elephant":
-                return t("event.travel_elephant", **params)
+                return t.plural("event.travel_elephant", days, **params)
             if event.get("ride") == "balloon":
                 if event.get("balloon") in event.get("cards", []):
                     shown = list(event["cards"])
                     shown.remove(event["balloon"])
                     params["cards"] = " + ".join([t("balloon_card", card=card(event["balloon"]))]
                                                  + [card(c) for c in shown])
-                return t("event.travel_balloon", **params)
+                return t.plural("event.travel_balloon", days, **params)
             if not event.get("cards"):
-                return t("event.travel_walk", **params)
-            return t("event.travel", **params)
+                return t.plural("event.travel_walk", days, **params)
+            return t.plural("event.travel", days, **params)
         if kind == "chit":
             return t("event.chit", seat=who, colour=t(f"colour.{event['colour']}"), city=city(event["location"], t),
                      chit=t(f"chit.{event['chit']}"))
         if kind == "others_lose_day":
             return t("event.others_lose_day", seat=who)
         if kind == "arrive":
-            return t("event.arrive", seat=who, days=event["days"], place=event["place"])
+            return t.plural("event.arrive", event["days"], seat=who, place=event["place"])
         if kind == "stay":
             return t("event.stay", seat=who, city=city(event["location"], t))
         if kind == "detective_penalty":
-            return t("event.detective_penalty", seat=who, city=city(event["location"], t), days=event["days"])
+            return t.plural("event.detective_penalty", event["days"], seat=who, city=city(event["location"], t))
         if kind == "discard":
             return t("event.discard", seat=who, card=any_card(event["card"], t))
         if kind == "play_event":
@@ -262,11 +273,13 @@ class AroundTheWorldUI(GameUI):
         if kind == "buy":
             return t(f"event.buy_{event['deck']}", seat=who)
         if kind == "time_pressure":
-            return t("event.time_pressure", seats=", ".join(name(s) for s in event["seats"]))
+            return t.plural("event.time_pressure", len(event["seats"]),
+                            seats=", ".join(name(s) for s in event["seats"]))
         if kind == "round":
             return t("event.round", round=event["round"], first=name(event["first"]))
         if kind == "game_over":
-            return t("event.game_over", winners=", ".join(name(s) for s in event["winners"]))
+            return t.plural("event.game_over", len(event["winners"]),
+                            winners=", ".join(name(s) for s in event["winners"]))
         return None
 
     # -- status and hand -----------------------------------------------------------------------------
@@ -281,8 +294,11 @@ class AroundTheWorldUI(GameUI):
         for s in view["seats"]:
             where = t("status.home", place=view["arrival_order"].index(s) + 1) if view["arrived"][s] else city(
                 view["positions"][s], t)
-            lines.append(t("status.player", seat=names.get(s, s), where=where, days=view["days"][s],
-                           gold=view["gold"][s], cards=view["hands"][s]["travel"], events=view["hands"][s]["event"]))
+            lines.append(t("status.player", seat=names.get(s, s), where=where,
+                           days=t.plural("count.days", view["days"][s]),
+                           gold=t.plural("count.gold", view["gold"][s]),
+                           cards=t.plural("count.travel_cards", view["hands"][s]["travel"]),
+                           events=t.plural("count.event_cards", view["hands"][s]["event"])))
         return "\n".join(lines)
 
     def hand_text(self, view: View, seat: str, names: dict[str, str], t: Translator) -> str:
@@ -291,13 +307,13 @@ class AroundTheWorldUI(GameUI):
         events = ", ".join(event_name(e, t) for e in priv.get("events", [])) or "—"
         pos = view["positions"].get(seat, 0)
         if view["arrived"].get(seat):
-            return t("hand.home", days=view["days"][seat])
+            return t.plural("hand.home", view["days"][seat])
         nxt = D.LOCATIONS[(pos + 1) % len(D.LOCATIONS)]
         leg = view["legs"][pos]
         if leg["options"]:
             need = t("hand.or").join(" + ".join(ICON[k] for k in opt) for opt in leg["options"])
         else:
-            need = t("hand.no_cards", days=leg.get("days", D.WALK_DAYS))
+            need = t.plural("hand.no_cards", leg.get("days", D.WALK_DAYS))
         return t("hand.text", travel=travel, events=events, gold=view["gold"][seat], days=view["days"][seat],
                  city=city(pos, t), next=city(nxt, t), need=need)
 

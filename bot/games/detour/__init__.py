@@ -85,15 +85,14 @@ class DetourUI(GameUI):
         resolving = view.get("resolving") or {}
         card = resolving.get("card", 0)
         if kind == "move":
-            return _trim(t("action.move", days=card))
+            return _trim(t.plural("action.move", card))
         if kind in ("detour", "backward", "block"):
             target = self._target(action, view)
             who = t("target", colour=t(f"colour.{target['colour']}"), letter=target["letter"],
                     place=place(target["space"], t)) if target else str(action.get("target"))
-            key = f"action.{kind}"
             if kind == "detour" and self._on_blue(view):
-                key = "action.detour_blue"
-            return _trim(t(key, target=who, days=card))
+                return _trim(t.plural("action.detour_blue", card, target=who))
+            return _trim(t(f"action.{kind}", target=who))
         return _trim(str(kind))
 
     @staticmethod
@@ -138,9 +137,9 @@ class DetourUI(GameUI):
             return t("event.reveal", round=event["round"], cards=", ".join(parts))
         if kind == "move":
             if event["from"] == event["to"]:
-                return t("event.move_stuck", seat=who, days=event["days"], start=place(event["from"], t))
-            return t("event.move", seat=who, used=event["used"], days=event["days"],
-                     start=place(event["from"], t), end=place(event["to"], t))
+                return t.plural("event.move_stuck", event["days"], seat=who, start=place(event["from"], t))
+            return t.plural("event.move", event["used"], seat=who, days=event["days"],
+                            start=place(event["from"], t), end=place(event["to"], t))
         if kind == "arrived":
             return t("event.arrived", seat=who)
         if kind in ("block", "detour", "backward"):
@@ -166,8 +165,8 @@ class DetourUI(GameUI):
         if kind == "game_over":
             if event.get("rule") in (1, 2):
                 winner = names.get(event["winner"], event["winner"])
-                return t(f"event.game_over_rule{event['rule']}", round=event["round"], winner=winner)
-            return t("event.game_over", round=event["round"])
+                return t.plural(f"event.game_over_rule{event['rule']}", event["round"], winner=winner)
+            return t.plural("event.game_over", event["round"])
         return None
 
     def board_changed(self, events: list[Event]) -> bool:
@@ -201,8 +200,8 @@ class DetourUI(GameUI):
                 continue
             hand = ", ".join(str(c) for c in p["hand"]) or "—"
             played = ", ".join(str(c) for c in p["played"]) or "—"
-            line = t("hand.line", pawn=pawn_name(seat, p["colour"], names, t, two), hand=hand, played=played,
-                     days=p["days_left"])
+            line = t.plural("hand.line", p["days_left"], pawn=pawn_name(seat, p["colour"], names, t, two),
+                            hand=hand, played=played)
             if p["colour"] in chosen:
                 line += " " + t("hand.chosen", card=card_text(chosen[p["colour"]], t))
             if p["blocked"]:

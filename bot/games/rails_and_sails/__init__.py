@@ -77,6 +77,21 @@ def ticket_text(ticket_id: str) -> str:
     return f"{names} ({pts})"
 
 
+#: event type -> the field holding the number its line's noun agrees with
+_COUNTED = {"tickets_kept": "count", "claim": "points", "tickets_drawn": "count", "final_round": "pieces"}
+
+
+def _event_count(event: Event) -> int | None:
+    """The number an event line's noun (or verb) agrees with; None when the line counts nothing."""
+    kind = event.get("type")
+    if kind == "exchange":
+        return abs(int(event["trains"]))
+    if kind == "game_over":
+        return len(event.get("winners", []))
+    field = _COUNTED.get(str(kind))
+    return int(event[field]) if field and field in event else None
+
+
 def _trim(text: str, n: int = MAX_LABEL) -> str:
     return text if len(text) <= n else text[: n - 1] + "…"
 
@@ -155,7 +170,7 @@ class RailsUI(GameUI):
         if kind == "exchange":
             n = action["trains"]
             key = "action.exchange_to_trains" if n > 0 else "action.exchange_to_ships"
-            return _trim(t(key, count=abs(n)))
+            return _trim(t.plural(key, abs(n)))
         if kind == "choose_mix":
             return _trim(t("action.choose_mix", trains=action["trains"], ships=60 - action["trains"]))
         return _trim(super().action_label(action, view, t))
@@ -171,12 +186,13 @@ class RailsUI(GameUI):
             return _trim(t("action.keep_tickets", tickets=" · ".join(ticket_text(i) for i in ids)))
         numbers = ", ".join(str(pending.index(i) + 1) for i in ids)
         points = sum(TICKETS_BY_ID[i].points[0] for i in ids if i in TICKETS_BY_ID)
-        return _trim(t("action.keep_numbers", numbers=numbers, count=len(ids), points=points))
+        return _trim(t("action.keep_numbers", numbers=numbers, tickets=t.plural("count.tickets", len(ids)),
+                       points=t.plural("count.points", points)))
 
     def event_text(self, event: Event, names: dict[str, str], t: Translator) -> str | None:
         kind = event.get("type")
         key = f"event.{kind}"
-        if not t.has(key):
+        if not (t.has(key) or t.has(f"{key}.other")):
             return None
         params: dict[str, Any] = {k: (names.get(v, v) if isinstance(v, str) else v) for k, v in event.items()}
         if kind == "claim":
@@ -196,6 +212,10 @@ class RailsUI(GameUI):
             params["count"] = abs(n)
         elif kind == "game_over":
             params["winners"] = ", ".join(names.get(s, s) for s in event.get("winners", []))
+        count = _event_count(event)
+        if count is not None:
+            params.pop("count", None)
+            return t.plural(key, count, **params)
         return t(key, **params)
 
     def board_changed(self, events: list[Event]) -> bool:
@@ -212,15 +232,15 @@ class RailsUI(GameUI):
             return ""
         decks = view["decks"]
         parts = [t("status.play", turn=view["turn"], train=decks["train"], ship=decks["ship"],
-                   tickets=decks["tickets"])]
+                   tickets=t.plural("count.tickets_left", decks["tickets"]))]
         pieces = []
         for s in view["seats"]:
             p = view["pieces"].get(s) or {}
-            pieces.append(t("status.pieces", name=names.get(s, s), trains=p.get("trains", "?"),
-                            ships=p.get("ships", "?"), score=view["scores"][s]))
+            pieces.append(t.plural("status.pieces", view["scores"][s], name=names.get(s, s),
+                                   trains=p.get("trains", "?"), ships=p.get("ships", "?")))
         parts.append(" · ".join(pieces))
         if view.get("final_turns_left"):
-            parts.append(t("status.final", turns=view["final_turns_left"].get(view.get("current"), 0)))
+            parts.append(t.plural("status.final", view["final_turns_left"].get(view.get("current"), 0)))
         return "\n".join(parts)
 
     def hand_text(self, view: View, seat: str, names: dict[str, str], t: Translator) -> str:
@@ -240,8 +260,9 @@ class RailsUI(GameUI):
         if pieces:
             box = (view.get("box") or {}).get(seat) or {}
             lines.append(t("hand.pieces", trains=pieces["trains"], ships=pieces["ships"],
-                           box_trains=box.get("trains", 0), box_ships=box.get("ships", 0),
-                           harbors=view["harbors_left"][seat]))
+                           box_trains=t.plural("count.trains", box.get("trains", 0)),
+                           box_ships=t.plural("count.ships", box.get("ships", 0)),
+                           harbors=t.plural("count.harbors_left", view["harbors_left"][seat])))
         elif mix.get("trains") is not None:
             lines.append(t("hand.mix", trains=mix["trains"], ships=mix["ships"]))
         return "\n".join(lines)

@@ -24,6 +24,7 @@ CARD_INFO = D.CARD_INFO
 VALUE = {c: v for c, (_, v) in CARD_INFO.items()}
 LEG_REQS = D.LEG_REQS
 NLOC = len(D.LOCATIONS)
+REROLL_COST = 1  # gold paid for each re-roll of the balloon or elephant die
 MODIFIERS = ("balloon", "propeller_train", "submarine", "offer")
 
 
@@ -517,7 +518,7 @@ class AroundTheWorldRules(Rules):
             return self._travel_phase_actions(st, i)
         if phase == "roll":
             out: list[Action] = []
-            if st.gold[i] > 0:
+            if st.gold[i] >= REROLL_COST:
                 out.append({"type": "reroll"})
             out.append({"type": "keep", "roll": st.last_roll[-1] if st.last_roll else 0})
             return out
@@ -756,8 +757,12 @@ class AroundTheWorldRules(Rules):
             raise IllegalAction("bad_cards", "Those cards do not fit the next leg of your journey.")
         if t == "take_top":
             raise IllegalAction("no_take_top", "Only the last player of a round in a 6-player game may do that.")
-        if t in ("buy", "reroll") and st.gold[i] < (D.BUY_COST if t == "buy" else 1):
-            raise IllegalAction("not_enough_gold", "You do not have enough gold.")
+        if t == "reroll" and st.gold[i] < REROLL_COST:
+            raise IllegalAction("reroll_gold", f"You need {REROLL_COST} gold to re-roll; you have {st.gold[i]}.",
+                                need=REROLL_COST, have=st.gold[i])
+        if t == "buy" and st.gold[i] < D.BUY_COST:
+            raise IllegalAction("not_enough_gold", f"You need {D.BUY_COST} gold to buy a card; you have {st.gold[i]}.",
+                                need=D.BUY_COST, have=st.gold[i])
         if t == "event":
             card = action.get("card")
             if card not in st.events[i]:
@@ -940,8 +945,8 @@ class AroundTheWorldRules(Rules):
         self._next_turn(st, events)
 
     def _do_reroll(self, st: State, i: int, action: Action, events: list[Event]) -> None:
-        st.gold[i] -= 1
-        st.gold_supply += 1
+        st.gold[i] -= REROLL_COST
+        st.gold_supply += REROLL_COST
         die = self._rng_do(st, "die")
         assert st.last_roll is not None and st.roll is not None
         st.last_roll.append(die)
