@@ -86,6 +86,14 @@ class CountdownRules(Rules):
     def load(self, data: dict[str, Any]) -> CountdownState:
         return CountdownState(**{**data, "seats": list(data["seats"]), "secrets": dict(data["secrets"])})
 
+    def resample_hidden(self, state: CountdownState, seed: int) -> CountdownState:
+        """The lucky numbers are the only secret: drawn again."""
+        rng = Rng.from_seed(seed)
+        out = self.load(self.dump(state))
+        out.secrets = {s: 100 + rng.below(900) for s in out.seats}
+        out.rng = rng.state
+        return out
+
     def ai_action(self, state: CountdownState, seat: str) -> dict[str, Any]:
         legal = self.legal_actions(state, seat)
         best = next((a for a in legal if (state.counter - a["n"]) % 4 == 0), None)
