@@ -104,6 +104,10 @@ RULES = CountdownRules()
 
 
 class CountdownUI(GameUI):
+    def quick_actions(self, view: dict[str, Any], seat: str) -> list[Any]:
+        """The counter is public, so "Take n" buttons are too."""
+        return [{"type": "take", "n": n} for n in (1, 2, 3) if n <= view["counter"]]
+
     def status_text(self, view: dict[str, Any], names: dict[str, str], t: Any) -> str:
         return t("status", counter=view["counter"])
 
@@ -114,7 +118,7 @@ class CountdownUI(GameUI):
 UI = CountdownUI(
     game_id=GAME_ID, group="countdown",
     commands=(Command("take", (Param("n", "int", choices=(1, 2, 3)),), refusal="illegal.too_many"),),
-    package_dir=Path(__file__).parent, quick_types=("take",),
+    package_dir=Path(__file__).parent,
 )
 
 
