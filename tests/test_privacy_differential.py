@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from bot.replies import Reply, User, Where
-from bot.service import TableService
+from bot.replies import Button, Reply, Select, User, Where
+from bot.service import TableService, action_hash, parse_custom_id
 from bot.settings import Settings
 from bot.store import SQLiteStore
 from engine import Rules, registry
@@ -95,26 +95,32 @@ def canonical(reply: Reply) -> tuple[Any, ...]:
             [(f.filename, f.data) for f in reply.files], reply.rows, reply.mentions)
 
 
-async def public_messages(tmp: Path, game: str, players: int, state: Any,
+async def table_at(path: Path, game: str, players: int, state: Any) -> tuple[TableService, SQLiteStore, Clock]:
+    """A fresh store with an all-human table whose game is at `state` (written the way a move
+    is committed, with a reminder due). The caller closes the store."""
+    rules = registry.get(game)
+    store = SQLiteStore(path)
+    await store.open()
+    clock = Clock()
+    service = TableService(store, Settings(reminder_hours=12, timeout_hours=48), clock=clock, render_in_thread=False)
+    users = PLAYERS[:players]
+    await service.new_game(users[0], HERE, game, language="en", seed=5)
+    for user in users[1:]:
+        await service.join(user, HERE)
+    await service.start(users[0], HERE)
+    record = await store.active_game(HERE.channel_id)
+    assert record is not None and record.status == "running"
+    await store.commit_action(record, expected_version=record.version, seat="p1", action={"type": "injected"},
+                              events=[], state=rules.dump(state), status="running", actor="test",
+                              remind_at=clock() - 1, timeout_at=None)
+    return service, store, clock
+
+
+async def public_messages(path: Path, game: str, players: int, state: Any,
                           events: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     """Every public message the service builds for a table (all human) whose game is at `state`."""
-    rules = registry.get(game)
-    store = SQLiteStore(tmp)
-    await store.open()
+    service, store, _ = await table_at(path, game, players, state)
     try:
-        clock = Clock()
-        service = TableService(store, Settings(reminder_hours=12, timeout_hours=48), clock=clock,
-                               render_in_thread=False)
-        users = PLAYERS[:players]
-        await service.new_game(users[0], HERE, game, language="en", seed=5)
-        for user in users[1:]:
-            await service.join(user, HERE)
-        await service.start(users[0], HERE)
-        record = await store.active_game(HERE.channel_id)
-        assert record is not None and record.status == "running"
-        await store.commit_action(record, expected_version=record.version, seat="p1", action={"type": "injected"},
-                                  events=[], state=rules.dump(state), status="running", actor="test",
-                                  remind_at=clock() - 1, timeout_at=None)
         record = await store.active_game(HERE.channel_id)
         assert record is not None
         turn = await service._after_change(service._load(record), events)
@@ -144,3 +150,45 @@ async def test_public_messages_do_not_depend_on_hidden_information(
         for mine, theirs, what in zip(got, expected, ("turn message", "/game status", "reminder"), strict=True):
             assert mine == theirs, f"the {what} depends on hidden information (re-deal {k})"
     assert redealt, "no re-deal changed anything hidden: the comparison proves nothing"
+
+
+def buttons(reply: Reply) -> list[Button]:
+    return [c for row in reply.rows for c in row if isinstance(c, Button)]
+
+
+async def test_atw_travel_button_opens_the_players_own_travels_or_refuses(tmp_path: Path) -> None:
+    """The public "Travel…" button says only that travelling is possible in this phase; pressed,
+    it shows the presser their own travels (privately), or privately refuses when they have
+    none; it never moves anything by itself."""
+    rules = registry.get("around-the-world")
+    state, _ = find_state(rules, 2, 11, 0, atw_can_travel_with_cards)
+    [actor] = rules.to_act(state)
+    user = PLAYERS[int(actor[1:]) - 1]
+    other = PLAYERS[2 - int(actor[1:])]
+    travels = {action_hash(a) for a in rules.legal_actions(state, actor)
+               if a["type"] == "travel" and "balloon" not in a}
+    broke = rules.load(rules.dump(state))
+    i = broke.seats.index(actor)
+    broke.travel_deck += broke.hand[i]
+    broke.hand[i] = []  # nothing to travel with (the count changes; the button may not)
+    labels = []
+    for name, at in (("holds", state), ("broke", broke)):
+        service, store, _ = await table_at(tmp_path / f"{name}.sqlite3", "around-the-world", 2, at)
+        try:
+            [status] = await service.status(ONLOOKER, HERE)
+            [travel] = [b for b in buttons(status) if parse_custom_id(b.custom_id)[2:] == ("menu", "g=travel;p=0")]
+            labels.append(travel.label)
+            version = (await store.active_game(HERE.channel_id)).version
+            [refused] = await service.component(other, HERE, travel.custom_id)
+            assert refused.to == "ephemeral" and refused.text.startswith("⚠️") and refused.rows == []
+            [menu] = await service.component(user, HERE, travel.custom_id)
+            assert menu.to == "ephemeral" and menu.user_id == user.id
+            if name == "holds":
+                offered = {o.value for row in menu.rows for c in row if isinstance(c, Select) for o in c.options}
+                assert offered == travels
+            else:
+                assert menu.text.startswith("⚠️") and menu.rows == []
+            assert (await store.active_game(HERE.channel_id)).version == version
+        finally:
+            await store.close()
+    assert labels == ["Travel…", "Travel…"]
