@@ -72,6 +72,15 @@ def match_action(legal: Sequence[Action], **fields: Any) -> Action | None:
     return None
 
 
+@dataclass(frozen=True)
+class QuickMenu:
+    """A public turn-message button that opens the presser's own move menu at one group
+    (`GameUI.menu_group`), e.g. "Travel…": the channel learns only that such moves exist in
+    this phase, never whether this player can make one or with which cards."""
+
+    group: str
+
+
 @dataclass
 class GameUI:
     """Override the hooks; the defaults work for any game but read plainly."""
@@ -80,8 +89,6 @@ class GameUI:
     group: str  # slash command group, e.g. "detour", "atw", "rails"
     commands: tuple[Command, ...] = ()
     package_dir: Path = field(default_factory=Path)
-    #: action types that get a button of their own on the public turn message
-    quick_types: tuple[str, ...] = ()
 
     # -- texts ---------------------------------------------------------------
     def translator(self, lang: str) -> Translator:
@@ -122,9 +129,14 @@ class GameUI:
         return True
 
     # -- menus ---------------------------------------------------------------
-    def quick_actions(self, legal: list[Action], view: View) -> list[Action]:
-        """Actions worth a direct button on the turn message (≤ 4)."""
-        return [a for a in legal if a["type"] in self.quick_types][:4]
+    def quick_actions(self, view: View, seat: str) -> list[Action | QuickMenu]:
+        """Buttons on the public turn message for `seat` (one of the seats to act), worked out
+        from the public `view` alone: which buttons exist, their labels and custom ids are seen
+        by everyone, so they must be the same whatever the hands hold. An action here must be
+        fully known from the view (a press is checked against the presser's legal actions and
+        refused privately if it is not one); a move that names hidden cards is offered as a
+        `QuickMenu` instead. Default: none (the "Your move" menu lists everything)."""
+        return []
 
     def menu_group(self, action: Action) -> str:
         """Actions are grouped by this in the action menu when there are many."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.games import available, ui_for
-from bot.gameui import Command, GameUI, action_key
+from bot.gameui import Command, GameUI, QuickMenu, action_key
 from bot.i18n import LANGUAGES, Translator, normalise_language
 from bot.replies import Attachment, Button, Reply, Select, SelectOption, User, Where
 from bot.settings import Settings
@@ -747,23 +747,29 @@ class TableService:
                      mentions=mentions)
 
     def _turn_rows(self, loaded: Loaded, t: Translator) -> list[list[Any]]:
-        """Buttons on the turn message: quick moves, the full move menu, my hand."""
+        """Buttons on the turn message: quick moves, the full move menu, my hand. Everyone sees
+        them (and `/game status` shows them to anyone), so they are built from the public view
+        only, never from a seat's legal actions: a button must not reveal a card in a hand, not
+        even by being there. A press is checked against the presser's legal moves."""
         record, rules = loaded.record, loaded.rules
-        to_act = rules.to_act(loaded.state)
         quick: list[Button] = []
         seen: set[str] = set()
         view = rules.view(loaded.state, None)
-        for seat in to_act:
+        for seat in rules.to_act(loaded.state):
             rec = record.seat_record(seat)
             if rec is None or rec.is_bot:
                 continue
-            for action in loaded.ui.quick_actions(rules.legal_actions(loaded.state, seat), view):
-                h = action_hash(action)
-                if h in seen or len(quick) >= 4:
+            for item in loaded.ui.quick_actions(view, seat):
+                if isinstance(item, QuickMenu):
+                    cid = custom_id(record.id, record.version, "menu", f"g={item.group[:40]};p=0")
+                    label = self._group_label(loaded, item.group, t) + "…"
+                else:
+                    cid = custom_id(record.id, record.version, "act", action_hash(item))
+                    label = loaded.ui.action_label(item, view, t)
+                if cid in seen or len(quick) >= 4:
                     continue
-                seen.add(h)
-                quick.append(Button(_trim(loaded.ui.action_label(action, view, t), 80),
-                                    custom_id(record.id, record.version, "act", h), "primary"))
+                seen.add(cid)
+                quick.append(Button(_trim(label, 80), cid, "primary"))
         fixed = [
             Button(t("button.play"), custom_id(record.id, record.version, "menu"), "success", "🎲"),
             Button(t("button.hand"), custom_id(record.id, record.version, "hand"), "secondary", "🃏"),
@@ -828,6 +834,17 @@ class TableService:
         if kind == "hand":
             return await self.hand(user, where)
         if kind == "menu":
+            group = _menu_payload(payload)[0]
+            if group is not None:
+                # a public "Travel…" button: whether the presser has such a move is their secret
+                try:
+                    loaded = await self._running(user, where)
+                    seat = self._acting_seat(loaded, user)
+                except Refusal as r:
+                    return self.refuse(user, r.key, **r.params)
+                if not any(loaded.ui.menu_group(a)[:40] == group
+                           for a in loaded.rules.legal_actions(loaded.state, seat)):
+                    return self.refuse(user, "error.not_now")
             return await self.menu(user, where, payload, stale=version != record.version)
         if kind in ("act", "sel"):
             chosen = (values or [""])[0] if kind == "sel" else payload

@@ -46,6 +46,7 @@ class Rules(ABC):
     - `view(state, None)` is public and has no ``"private"`` key; `view(state, seat)`
       adds that seat's secrets under ``"private"``.
     - `dump`/`load` round-trip exactly: ``load(dump(s)) == s``.
+    - `resample_hidden(s, seed)` re-deals the secrets behind an unchanged public view.
     """
 
     id: ClassVar[str]
@@ -92,6 +93,18 @@ class Rules(ABC):
 
     @abstractmethod
     def load(self, data: dict[str, JSON]) -> Any: ...
+
+    # -- hidden information ---------------------------------------------------
+    @abstractmethod
+    def resample_hidden(self, state: Any, seed: int) -> Any:
+        """A *new* state that looks the same from outside but re-deals what nobody sees.
+
+        ``view(result, None) == view(state, None)`` and `state` is left untouched; hands,
+        decks, secret choices not yet revealed and the random generator are re-drawn among
+        the places they could be (each seat keeps its hand size, every pile its count).
+        Deterministic in `seed`. The privacy tests use it to prove public messages do not
+        depend on hidden information; an AI can use it to sample what it cannot see.
+        """
 
     # -- AI seats -----------------------------------------------------------
     def ai_action(self, state: Any, seat: str) -> Action:

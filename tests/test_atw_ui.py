@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.games import ui_for
-from bot.gameui import action_key
+from bot.gameui import QuickMenu, action_key
 from bot.i18n import Translator, _flatten
 from engine import IllegalAction, registry
 from engine.games.around_the_world import data as D
@@ -113,8 +113,14 @@ def test_labels_events_status_and_hand_in_every_language(n, seed):
             assert "{" not in status and "Player1" in status
             hand = UI.hand_text(view, seat, names, t)
             assert "{" not in hand
-            # quick buttons are labelled from the public view and never show the secret hand
-            for a in UI.quick_actions(legal, pub):
+            # quick buttons come from the public view: each is a legal move, or "Travel…" opening
+            # the player's own travels; none shows a card of the secret hand
+            quick = UI.quick_actions(pub, seat)
+            assert len(quick) <= 4
+            for a in quick:
+                if isinstance(a, QuickMenu):
+                    assert a.group == "travel" and t.has("group.travel") and st.phase == "travel"
+                    continue
                 assert a in legal
                 lb = UI.action_label(a, pub, t)
                 if a["type"] == "travel":

@@ -69,7 +69,8 @@ def test_resolution_commands_and_labels() -> None:
         other = [UI.action_label(a, view, tl) for a in legal]
         assert len(set(other)) == len(other) and other != labels
         assert all(len(label) <= 80 for label in other)
-    assert UI.quick_actions(legal, view) == legal[:4]
+    assert UI.quick_actions(RULES.view(s, None), "p1") == legal  # from the public view alone
+    assert UI.quick_actions(RULES.view(s, None), "p2") == []
 
 
 def test_choose_labels_are_distinct_and_short() -> None:
@@ -152,9 +153,12 @@ def test_two_player_game_over_line_explains_the_rule() -> None:
 def test_quick_buttons() -> None:
     s = RULES.new_game(["p1", "p2", "p3"], 1)
     legal = RULES.legal_actions(s, "p1")
-    assert UI.quick_actions(legal, RULES.view(s, None)) == legal  # the four cards
+    assert UI.quick_actions(RULES.view(s, None), "p1") == legal  # the four cards
+    RULES.apply(s, "p1", {"type": "choose", "card": 8})
+    assert UI.quick_actions(RULES.view(s, None), "p1") == []  # chosen (which card: secret)
+    assert UI.quick_actions(RULES.view(s, None), "p2") == RULES.legal_actions(s, "p2")
     s2 = RULES.new_game(["p1", "p2"], 1)
-    assert UI.quick_actions(RULES.legal_actions(s2, "p1"), RULES.view(s2, None)) == []
+    assert UI.quick_actions(RULES.view(s2, None), "p1") == []
     assert {UI.menu_group(a) for a in RULES.legal_actions(s2, "p1")} == {"choose_blue", "choose_green"}
 
 

@@ -110,7 +110,7 @@ class Player:
 
     async def via_menu(self, user: FakeUser, public: Sent, by_hash: dict[str, Any]) -> Any:
         h, rng = self.h, self.rng
-        [play] = [b for b in public.buttons if kind_of(b.custom_id) == "menu"]
+        [play] = [b for b in public.buttons if kind_of(b.custom_id) == "menu" and not payload_of(b.custom_id)]
         mark = h.mark()
         await h.run(h.click(user, public, play.custom_id))  # type: ignore[arg-type]
         [menu] = h.ephemeral_for(user, since=mark)

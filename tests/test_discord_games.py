@@ -112,7 +112,7 @@ async def via_menu(h: Harness, user: FakeUser, public: Sent, wanted: dict[str, A
     """Open "Your move" and walk the private menu (buttons, group buttons, pages, selects) to
     `wanted`; when it is not offered where it should be, a random offered option is taken."""
     goal = action_hash(wanted)
-    [play] = [b for b in public.buttons if kind_of(b.custom_id) == "menu"]
+    [play] = [b for b in public.buttons if kind_of(b.custom_id) == "menu" and not payload_of(b.custom_id)]
     mark = h.mark()
     await h.run(h.click(user, public, play.custom_id))  # type: ignore[arg-type]
     [menu] = h.ephemeral_for(user, since=mark)

@@ -78,7 +78,8 @@ def test_labels_and_events_in_random_games():
             assert all(0 < len(x) <= 80 for x in labels)
             assert len(set(labels)) == len(labels)
             assert all("{" not in x for x in labels), labels
-            assert len(UI.quick_actions(legal, R.view(s, None))) <= 4
+            quick = UI.quick_actions(R.view(s, None), seat)
+            assert len(quick) <= 4 and all(a in legal for a in quick)
             assert all(t.has(f"group.{UI.menu_group(x)}") for x in legal)
             action = R.ai_action(s, seat) if steps % 3 else legal[rng.below(len(legal))]
             for e in R.apply(s, seat, action):

@@ -86,6 +86,14 @@ class CountdownRules(Rules):
     def load(self, data: dict[str, Any]) -> CountdownState:
         return CountdownState(**{**data, "seats": list(data["seats"]), "secrets": dict(data["secrets"])})
 
+    def resample_hidden(self, state: CountdownState, seed: int) -> CountdownState:
+        """The lucky numbers are the only secret: drawn again."""
+        rng = Rng.from_seed(seed)
+        out = self.load(self.dump(state))
+        out.secrets = {s: 100 + rng.below(900) for s in out.seats}
+        out.rng = rng.state
+        return out
+
     def ai_action(self, state: CountdownState, seat: str) -> dict[str, Any]:
         legal = self.legal_actions(state, seat)
         best = next((a for a in legal if (state.counter - a["n"]) % 4 == 0), None)
@@ -96,6 +104,10 @@ RULES = CountdownRules()
 
 
 class CountdownUI(GameUI):
+    def quick_actions(self, view: dict[str, Any], seat: str) -> list[Any]:
+        """The counter is public, so "Take n" buttons are too."""
+        return [{"type": "take", "n": n} for n in (1, 2, 3) if n <= view["counter"]]
+
     def status_text(self, view: dict[str, Any], names: dict[str, str], t: Any) -> str:
         return t("status", counter=view["counter"])
 
@@ -106,7 +118,7 @@ class CountdownUI(GameUI):
 UI = CountdownUI(
     game_id=GAME_ID, group="countdown",
     commands=(Command("take", (Param("n", "int", choices=(1, 2, 3)),), refusal="illegal.too_many"),),
-    package_dir=Path(__file__).parent, quick_types=("take",),
+    package_dir=Path(__file__).parent,
 )
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.gameui import Command, GameUI, Param, match_action
+from bot.gameui import Command, GameUI, Param, QuickMenu, match_action
 from bot.i18n import Translator
 from engine import Action, Event, View
 from engine.games.around_the_world import data as D
@@ -172,22 +172,45 @@ class AroundTheWorldUI(GameUI):
         key = f"action.{kind}"
         return t(key) if t.has(key) else str(kind)
 
-    def quick_actions(self, legal: list[Action], view: View) -> list[Action]:
-        """Turn-message buttons: take a card; travel with the cheapest set (labelled without the
-        cards, the hand is secret); stay / end the turn; keep or re-roll; use or skip the action."""
-        types = {a["type"] for a in legal}
-        if "take" in types:
-            return [a for a in legal if a["type"] in ("take", "take_top")][:4]
-        out: list[Action] = []
-        if types & {"use_action", "skip_action"}:
-            return [a for a in legal if a["type"] in ("use_action", "skip_action")][:2]
-        if types & {"reroll", "keep"}:
-            return [a for a in legal if a["type"] in ("reroll", "keep")]
-        travels = [a for a in legal if a["type"] == "travel" and "balloon" not in a]
-        if travels:
-            out.append(min(travels, key=lambda a: a.get("days", 99)))
-        out += [a for a in legal if a["type"] in ("stay", "done")]
-        return out[:4]
+    def quick_actions(self, view: View, seat: str) -> list[Action | QuickMenu]:
+        """Turn-message buttons, from the public view: take a display card (or the top card);
+        use or skip the card's action; re-roll or keep; in the travel phase "Travel…" (opens the
+        player's own menu at their travels: which cards they hold is secret, so the channel
+        must not learn whether or how they can travel), the walk of the elephant leg, and stay
+        or end the turn. Discarding names hidden cards: menu only."""
+        if view.get("current") != seat:
+            return []
+        phase = view["phase"]
+        turn = view["turn"]
+        if phase == "take":
+            out: list[Action | QuickMenu] = [
+                {"type": "take", "slot": j, "card": slot["card"]} for j, slot in enumerate(view["display"])
+                if slot["card"] is not None and not (slot["action"] == "first_player"
+                                                     and view["first_player"] == seat)]
+            if (view["player_count"] == 6 and view["order"][-1:] == [seat]
+                    and (view["travel_deck"] or view["travel_discard"])):
+                out.append({"type": "take_top"})
+            return out[:4]
+        if phase == "action":
+            pending = turn["pending"]
+            out = [] if pending in ("detective", "exchange") else [{"type": "use_action", "action": pending}]
+            return out + [{"type": "skip_action", "action": pending}]
+        if phase == "roll":
+            roll = view["last_roll"]
+            out = [{"type": "reroll"}] if view["gold"][seat] > 0 else []
+            return out + [{"type": "keep", "roll": roll[-1] if roll else 0}]
+        if phase != "travel":
+            return []
+        out = []
+        pos = view["positions"][seat]
+        if not view["arrived"][seat] and turn["travels"] < 1 + int(bool(turn["extra_leg"])):
+            if pos == D.ELEPHANT_LEG:
+                out.append({"type": "travel", "cards": [], "days": D.WALK_DAYS,
+                            "to": D.LOCATIONS[(pos + 1) % len(D.LOCATIONS)]})
+            else:
+                out.append(QuickMenu("travel"))
+        out.append({"type": "stay", "location": D.LOCATIONS[pos]} if turn["travels"] == 0 else {"type": "done"})
+        return out
 
     def menu_group(self, action: Action) -> str:
         kind = str(action["type"])
@@ -323,5 +346,4 @@ UI = AroundTheWorldUI(
     group="atw",
     commands=COMMANDS,
     package_dir=Path(__file__).parent,
-    quick_types=("take", "take_top", "travel", "stay", "done", "keep", "reroll", "use_action", "skip_action"),
 )

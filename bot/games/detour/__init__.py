@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.gameui import Command, GameUI, Param, match_action
+from bot.gameui import Command, GameUI, Param, QuickMenu, match_action
 from bot.i18n import Translator
 from engine import Action, Event, View
 from engine.games.detour import mapdata as M
@@ -111,13 +111,39 @@ class DetourUI(GameUI):
                 return M.IS_BLUE[p["space"]] and not p["blocked"]
         return False
 
-    def quick_actions(self, legal: list[Action], view: View) -> list[Action]:
-        """Turn-message buttons are shared by everyone who is to act. Choosing a card is the same
-        action for every seat with 3-4 players, so one "Play 8" button serves all of them; with two
-        players each colour's cards are different actions, so they stay in each player's menu."""
-        if any(a["type"] == "choose" and "colour" in a for a in legal):
+    def quick_actions(self, view: View, seat: str) -> list[Action | QuickMenu]:
+        """Turn-message buttons, from the public view (hands are open in this game). Choosing a
+        card is the same action for every seat with 3-4 players, so one "Play 8" button serves
+        all who still hold an 8; with two players each colour's cards are different actions, so
+        they stay in each player's menu. While a card resolves: its Move and its action against
+        each pawn it can hit."""
+        pawns = view["pawns"]
+        if view["phase"] == "choose":
+            if view["two_colours"]:
+                return []
+            mine = next((p for p in pawns if p["seat"] == seat), None)
+            if mine is None or mine["chosen"]:
+                return []
+            return [{"type": "choose", "card": c} for c in mine["hand"]]
+        resolving = view.get("resolving")
+        if view["phase"] != "resolve" or not resolving or resolving["seat"] != seat:
             return []
-        return super().quick_actions(legal, view)
+        me = next(p for p in pawns if p["colour"] == resolving["colour"])
+        out: list[Action | QuickMenu] = [] if me["blocked"] else [{"type": "move"}]
+        card = resolving["card"]
+        kind = M.CARD_ACTION.get(card)
+        for p in pawns if kind else []:
+            if p["seat"] == seat:
+                continue
+            space = p["space"]
+            hit = (not p["finished"] and not p["blocked"]) if card == 8 else (
+                M.RED[space] >= 0 if card == 6 else M.PREV[space] >= 0)
+            if hit:
+                target: Action = {"type": kind, "target": p["seat"]}
+                if view["two_colours"]:
+                    target["target_colour"] = p["colour"]
+                out.append(target)
+        return out
 
     def menu_group(self, action: Action) -> str:
         if action["type"] == "choose" and action.get("colour"):
@@ -215,5 +241,4 @@ UI = DetourUI(
     group="detour",
     commands=COMMANDS,
     package_dir=Path(__file__).parent,
-    quick_types=("choose", "move", "detour", "backward", "block"),
 )

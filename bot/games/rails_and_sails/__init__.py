@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.gameui import Command, GameUI, Param, match_action
+from bot.gameui import Command, GameUI, Param, QuickMenu, match_action
 from bot.i18n import Translator
 from engine import Action, Event, View
 from engine.games.rails_and_sails.mapdata import CITIES, ROUTES_BY_ID, TICKETS_BY_ID
@@ -277,20 +277,24 @@ class RailsUI(GameUI):
             params["kind"] = t(f"kind.{params['kind']}")
         return super().illegal_text(code, message, params, t)
 
-    def quick_actions(self, legal: list[Action], view: View) -> list[Action]:
-        """Blind draws first, then face-up cards (refilled from the deck of the same kind)."""
-        out = [a for a in legal if a["type"] == "draw" and a["source"] != "face_up"]
-        for a in legal:
-            if len(out) >= 4:
-                break
-            if a["type"] != "draw" or a["source"] != "face_up":
+    def quick_actions(self, view: View, seat: str) -> list[Action | QuickMenu]:
+        """Turn-message buttons, from the public view: the blind draws, then face-up cards
+        (refilled from the deck of the same kind; not a wild), then drawing tickets. Claims,
+        harbors and ticket choices name secret cards or tickets: menu only."""
+        if view["phase"] != "play" or view["current"] != seat or view["pending_counts"].get(seat):
+            return []
+        decks = view["decks"]
+        left = {"train": decks["train"] > 0, "ship": decks["ship"] > 0}
+        out: list[Action | QuickMenu] = [{"type": "draw", "source": f"{kind}_deck"} for kind, ok in left.items() if ok]
+        for slot, card in enumerate(view["face_up"]):
+            if card is None or card == "t:wild":
                 continue
-            card = a.get("card")
-            same = "train" if card and card.startswith("t:") else "ship"
-            if a["refill"] in (same, "none") and card != "t:wild":
-                out.append(a)
-        if len(out) < 4:
-            out += [a for a in legal if a["type"] == "tickets"][: 4 - len(out)]
+            same = "train" if card.startswith("t:") else "ship"
+            refill = same if left[same] else ("none" if not any(left.values()) else None)
+            if refill is not None:
+                out.append({"type": "draw", "source": "face_up", "slot": slot, "card": card, "refill": refill})
+        if not view["drawn"] and decks["tickets"]:
+            out.append({"type": "tickets"})
         return out[:4]
 
     def menu_group(self, action: Action) -> str:
@@ -308,5 +312,4 @@ UI = RailsUI(
     group="rails",
     commands=COMMANDS,
     package_dir=Path(__file__).parent,
-    quick_types=("draw", "tickets"),
 )

@@ -445,6 +445,34 @@ class AroundTheWorldRules(Rules):
             kwargs[f.name] = v
         return State(**kwargs)
 
+    def resample_hidden(self, state: State, seed: int) -> State:
+        """Re-deal what the public view does not show: the travel cards in hands and in the
+        deck are shuffled together and dealt back (each seat keeps its number of cards), the
+        same for event cards (grey events never sit in a hand: they act when drawn, so they
+        stay in the deck), and the generator (future dice and reshuffles) is re-seeded. The
+        display, the discard piles (played in the open) and the turn in progress stay."""
+        st = self.load(self.dump(state))
+        if st.phase == "over":
+            return st
+        rng = Rng.from_seed(seed)
+        travel = [c for hand in st.hand for c in hand] + st.travel_deck
+        rng.shuffle(travel)
+        for k, hand in enumerate(st.hand):
+            st.hand[k] = sorted(travel[:len(hand)])
+            travel = travel[len(hand):]
+        st.travel_deck = travel
+        held = [c for hand in st.events for c in hand] + [c for c in st.event_deck if c not in D.GREY_DAYS]
+        grey = [c for c in st.event_deck if c in D.GREY_DAYS]
+        rng.shuffle(held)
+        for k, hand in enumerate(st.events):
+            st.events[k] = sorted(held[:len(hand)])
+            held = held[len(hand):]
+        deck = held + grey
+        rng.shuffle(deck)
+        st.event_deck = deck
+        st.rng = rng.next64()
+        return st
+
     # ------------------------------------------------------------------ views
     def view(self, state: State, seat: str | None) -> View:
         st = state

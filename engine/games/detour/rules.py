@@ -484,6 +484,19 @@ class DetourRules(Rules):
             rng=data["rng"],
         )
 
+    def resample_hidden(self, state: DetourState, seed: int) -> DetourState:
+        """The only secret of this game is the card a pawn has chosen before the reveal (hands
+        are open: the played cards are public). Each such choice is re-drawn from the cards
+        still in that pawn's hand; everything else is copied."""
+        out = self.load(self.dump(state))
+        if out.phase != CHOOSE:
+            return out
+        rng = Rng.from_seed(seed)
+        for p, card in enumerate(out.chosen):
+            if card:
+                out.chosen[p] = rng.choice(list(_HAND_CARDS[out.hand[p]]))
+        return out
+
     # -- AI ---------------------------------------------------------------------------
     def ai_action(self, state: DetourState, seat: str) -> Action:
         from .ai import choose_action

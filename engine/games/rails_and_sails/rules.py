@@ -1426,6 +1426,49 @@ class RailsAndSails(Rules):
             }
         return v
 
+    # -- hidden information -----------------------------------------------------------------------------
+    def resample_hidden(self, state: RSState, seed: int) -> RSState:
+        """Re-deal what the public view does not show: train cards in hands and the train deck
+        are shuffled together and dealt back (each seat keeps its number of train cards, as
+        everyone saw which deck each card came from), the same for ship cards; kept, pending
+        and undrawn tickets are shuffled together and dealt back by count; a piece mix chosen
+        but not yet revealed is re-chosen; the generator is re-seeded. The face-up cards, the
+        discard piles (paid in the open) and everything on the map stay."""
+        out = self.load(self.dump(state))
+        if out.phase == "over":
+            return out
+        rng = Rng.from_seed(seed)
+        for kind in ("train", "ship"):
+            deck = out.train_deck if kind == "train" else out.ship_deck
+            held = [[c for c, n in sorted(hand.items()) if c[0] == kind[0] for _ in range(n)] for hand in out.hands]
+            pool = [c for cards in held for c in cards] + deck
+            rng.shuffle(pool)
+            for hand, cards in zip(out.hands, held, strict=True):
+                for c in cards:
+                    left = hand[c] - 1
+                    if left:
+                        hand[c] = left
+                    else:
+                        del hand[c]
+                for c in pool[:len(cards)]:
+                    hand[c] = hand.get(c, 0) + 1
+                pool = pool[len(cards):]
+            if kind == "train":
+                out.train_deck = pool
+            else:
+                out.ship_deck = pool
+        tickets = [t for kept in out.tickets for t in kept] + [t for p in out.pending for t in p] + out.ticket_deck
+        rng.shuffle(tickets)
+        for group in (out.tickets, out.pending):
+            for j, held_tickets in enumerate(group):
+                group[j] = tickets[:len(held_tickets)]
+                tickets = tickets[len(held_tickets):]
+        out.ticket_deck = tickets
+        if out.phase == "setup_pieces":
+            out.mix = [None if m is None else rng.randint(MIN_TRAINS, MAX_TRAINS) for m in out.mix]
+        out.rng = rng.next64()
+        return out
+
     # -- AI -------------------------------------------------------------------------------------------------
     def ai_action(self, state: RSState, seat: str) -> Action:
         from .ai import choose
