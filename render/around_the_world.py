@@ -24,7 +24,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from render.common import INK, PAPER, draw_token, font
+from render.common import INK, PAPER, draw_text, draw_token, fit_text, font, text_length
 
 GAME_ID = "around-the-world"
 ASSETS = Path(__file__).parent / "assets" / "atw"
@@ -295,11 +295,14 @@ def _place(loc: str, what: str) -> tuple[float, float]:
 
 
 def _fit(text: str, f: ImageFont.FreeTypeFont, width: float) -> str:
-    if f.getlength(text) <= width:
-        return text
-    while text and f.getlength(text + "…") > width:
-        text = text[:-1]
-    return text + "…"
+    return fit_text(text, f, width)
+
+
+def _fit_name(lang: str, key: str, name: str, f: ImageFont.FreeTypeFont, width: float, **fields: Any) -> str:
+    """The text `key` with `name` shortened so that the whole text fits `width`: the
+    words around a long name stay readable."""
+    room = width - text_length(_t(lang, key, name="", **fields), f)
+    return _t(lang, key, name=fit_text(name, f, max(room, 0)), **fields)
 
 
 def _fit_font(text: str, width: float, sizes: tuple[int, ...], weight: str = "semibold") -> ImageFont.FreeTypeFont:
@@ -814,10 +817,10 @@ def _draw_header(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, names: di
     if view.get("over"):
         result = view.get("result") or {}
         winners = [s for s in result.get("winners", []) if isinstance(s, str)]
-        text = _t(lang, "winner", names=", ".join(_name(names, s) for s in winners)) if winners else _t(
+        text = _t(lang, "winner", names=", ".join(_fit(_name(names, s), f, 300) for s in winners)) if winners else _t(
             lang, "no_winner")
         text = f"{_t(lang, 'over')} · {text}"
-        d.text((x, HEADER_H / 2), _fit(text, f, 900), font=f, fill=HILITE, anchor="rm")
+        draw_text(d, (x, HEADER_H / 2), text, font=f, fill=HILITE, anchor="rm", max_width=900)
         return
     current = view.get("current")
     if not isinstance(current, str):
@@ -831,13 +834,13 @@ def _draw_header(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, names: di
     if current is not None:
         phase = view.get("phase")
         phase_text = _t(lang, f"phase.{phase}") if isinstance(phase, str) and f"phase.{phase}" in TEXT["en"] else ""
-        turn = _fit(_t(lang, "turn", name=_name(names, current)), f, 560)
-        tw = f.getlength(turn)
+        turn = _fit_name(lang, "turn", _name(names, current), f, 560)
+        tw = text_length(turn, f)
         if phase_text:
             pf = font(24, "regular")
             d.text((x, HEADER_H / 2 + 2), f"({phase_text})", font=pf, fill=(200, 210, 225), anchor="rm")
             x -= pf.getlength(f"({phase_text})") + 12
-        d.text((x, HEADER_H / 2), turn, font=f, fill=HILITE, anchor="rm")
+        draw_text(d, (x, HEADER_H / 2), turn, font=f, fill=HILITE, anchor="rm")
         x -= tw + 30
         _paste(img, _token_sprite(index.get(current, 0), 18), (x, HEADER_H / 2))
         x -= 40
@@ -944,8 +947,8 @@ def _draw_display(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, lang: st
         # 6 players: the round's last player may take the top travel card instead
         hx = 24 + font(24, "bold").getlength(_t(lang, "display").upper()) + 18
         f_hint = font(21, "semibold")
-        d.text((hx, DISPLAY_TOP + 25), _fit(_t(lang, "top_card", name=_name(names, current)), f_hint, 1010 - hx),
-               font=f_hint, fill=INK, anchor="lm")
+        hint = _fit_name(lang, "top_card", _name(names, current), f_hint, 1010 - hx)
+        draw_text(d, (hx, DISPLAY_TOP + 25), hint, font=f_hint, fill=INK, anchor="lm", max_width=1010 - hx)
     for i, slot in enumerate(display):
         x = x0 + i * slot_w
         action = slot.get("action")
@@ -1060,8 +1063,8 @@ def _draw_final(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, lang: str,
         if arrived.get(seat) is not True:
             note += f" · {_t(lang, 'not_arrived')}"
         nw = f_days.getlength(note)
-        d.text((x + 86, y), _fit(_name(names, seat), f_name, col_w - 110 - nw), font=f_name, fill=colour,
-               anchor="lm")
+        draw_text(d, (x + 86, y), _name(names, seat), font=f_name, fill=colour, anchor="lm",
+                  max_width=col_w - 110 - nw)
         d.text((x + col_w - 14, y), note, font=f_days, fill=LATE if dv > 80 else SOFT, anchor="rm")
 
 
@@ -1164,8 +1167,8 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, names: dic
         elif k % 2:
             d.rectangle((0, y0, W, y0 + ROW_H), fill=(248, 243, 233))
         _paste(img, _token_sprite(index.get(seat, 0), 17), (cols["token"], cy))
-        d.text((cols["name"], cy), _fit(_name(names, seat), f_name, cols["where"] - cols["name"] - 70), font=f_name,
-               fill=INK, anchor="lm")
+        draw_text(d, (cols["name"], cy), _name(names, seat), font=f_name, fill=INK, anchor="lm",
+                  max_width=cols["where"] - cols["name"] - 70)
         if seat == first:
             _paste(img, icon("first_player", 40), (cols["where"] - 34, cy))
         pos = _int(positions.get(seat))
@@ -1350,7 +1353,6 @@ def hand_image(view: dict, seat: str, *, names: dict[str, str], lang: str = "en"
     _paste(img, _token_sprite(index.get(seat, 0), 22), (42, 42))
     where = _t(lang, "in_london") if arrived else city_name(here or "?", lang)
     days = _int((view.get("days") or {}).get(seat))
-    head = _t(lang, "hand_of", name=_name(names, seat), where=where, days=days)
     gold = _int((view.get("gold") or {}).get(seat))
     fg = font(34, "bold")
     gold_text = f"{gold} {_t(lang, 'gold')}"
@@ -1359,7 +1361,9 @@ def hand_image(view: dict, seat: str, *, names: dict[str, str], lang: str = "en"
     _paste(img, icon("coin", 40), (HAND_W - 24 - gw - 28, 42))
     d = ImageDraw.Draw(img)
     fh = font(32, "bold")
-    d.text((80, 42), _fit(head, fh, HAND_W - 80 - gw - 90), font=fh, fill=WHITE, anchor="lm")
+    room = HAND_W - 80 - gw - 90
+    head = _fit_name(lang, "hand_of", _name(names, seat), fh, room, where=where, days=days)
+    draw_text(d, (80, 42), head, font=fh, fill=WHITE, anchor="lm", max_width=room)
     y = 104
     f_sec = font(24, "bold")
     if leg is not None:

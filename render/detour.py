@@ -11,10 +11,21 @@ import math
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from engine.games.detour import mapdata as M
-from render.common import INK, MUTED, PAPER, draw_token, encode_png, font, player_style
+from render.common import (
+    INK,
+    MUTED,
+    PAPER,
+    draw_text,
+    draw_token,
+    encode_png,
+    fit_text,
+    font,
+    player_style,
+    text_length,
+)
 
 WIDTH = 1400
 MARGIN = 20
@@ -31,6 +42,8 @@ TRACK_YS = tuple(t + TRACK_DY for t in ROW_TOP)
 SIDE_YS = tuple(t + SIDE_DY for t in ROW_TOP)
 PANEL_TOP = ROW_TOP[1] + ROW_H + 14
 PANEL_ROW_H = 64
+#: left edge of the card chips in a player row: the name must end before it
+CHIPS_X = 470
 SPACE_R = 28
 TOKEN_R = 20
 #: the HOME box (pawns back in London) sits under London; the last leg climbs to it on the left
@@ -271,11 +284,19 @@ def _where(pawn: dict[str, Any], lang: str) -> str:
     return f"{_city(lang, M.NAMES[pawn['space']])} · {_t(lang, 'days', n=pawn['days_left'])}"
 
 
-def _label(view: dict[str, Any], pawn: dict[str, Any], names: dict[str, str], lang: str) -> str:
+#: room for one name inside the status line, which may list every player
+STATUS_NAME_W = 300
+
+
+def _label(view: dict[str, Any], pawn: dict[str, Any], names: dict[str, str], lang: str,
+           f: ImageFont.FreeTypeFont | None = None, room: float | None = None) -> str:
+    """The seat's name (with its pawn colour when a player has two), shortened with "…"
+    to `room` pixels in `f` when given: the colour always stays readable."""
     name = names.get(pawn["seat"], pawn["seat"])
-    if view.get("two_colours"):
-        return f"{name} ({_t(lang, pawn['colour'])})"
-    return name
+    suffix = f" ({_t(lang, pawn['colour'])})" if view.get("two_colours") else ""
+    if f is not None and room is not None:
+        name = fit_text(name, f, room - text_length(suffix, f))
+    return name + suffix
 
 
 def _cluster(n: int) -> list[tuple[int, int]]:
@@ -309,7 +330,8 @@ def _status_line(view: dict[str, Any], names: dict[str, str], lang: str) -> str:
     if view.get("over"):
         result = view.get("result") or {}
         winners = result.get("winners", [])
-        label = ", ".join(names.get(s, s) for s in winners)
+        f = font(22, "semibold")
+        label = ", ".join(fit_text(names.get(s, s), f, STATUS_NAME_W) for s in winners)
         text = _t(lang, "over" if len(winners) == 1 else "over_pl", names=label)
         rule = (result.get("ranking") or [{}])[0].get("rule")
         if rule in (1, 2):  # the 2-player win condition that decided it
@@ -318,9 +340,10 @@ def _status_line(view: dict[str, Any], names: dict[str, str], lang: str) -> str:
     if view.get("phase") == "resolve" and view.get("resolving"):
         r = view["resolving"]
         pawn = next(p for p in pawns if p["colour"] == r["colour"])
-        return _t(lang, "resolving", name=_label(view, pawn, names, lang), card=r["card"],
+        return _t(lang, "resolving", name=_label(view, pawn, names, lang, font(22, "semibold"), STATUS_NAME_W),
+                  card=r["card"],
                   action=_t(lang, ACTION_KEY[r["card"]]))
-    waiting = [_label(view, p, names, lang) for p in pawns if not p["chosen"]]
+    waiting = [_label(view, p, names, lang, font(22, "semibold"), STATUS_NAME_W) for p in pawns if not p["chosen"]]
     return _t(lang, "choosing", names=", ".join(waiting))
 
 
@@ -406,7 +429,8 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
     d.text((MARGIN, 14), _t(lang, "title"), font=font(32, "bold"), fill=INK)
     d.text((WIDTH - MARGIN, 14), _t(lang, "round", n=view.get("round", 1)), font=font(32, "bold"), fill=INK,
            anchor="ra")
-    d.text((MARGIN, 50), _status_line(view, names, lang), font=font(22, "semibold"), fill=(60, 60, 60))
+    draw_text(d, (MARGIN, 50), _status_line(view, names, lang), font=font(22, "semibold"), fill=(60, 60, 60),
+              max_width=WIDTH - 2 * MARGIN)
     # last events: arrows
     if events:
         _draw_events(d, view, events)
@@ -439,8 +463,9 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
         if first.get("colour") == p["colour"]:
             _badge(d, (x + 20, cy), _t(lang, "first"), fill=GOLD, size=20)
         x += 46
-        d.text((x, cy), _label(view, p, names, lang), font=f_name, fill=INK, anchor="lm")
-        x = 470
+        draw_text(d, (x, cy), _label(view, p, names, lang, f_name, CHIPS_X - 14 - x), font=f_name, fill=INK,
+                  anchor="lm")
+        x = CHIPS_X
         for value in M.CARDS:
             if p.get("card") == value:
                 state = "now"
@@ -526,15 +551,21 @@ def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], lang: 
     row_h = 390
     img = Image.new("RGB", (1200, 80 + row_h * max(1, len(mine))), PAPER)
     d = ImageDraw.Draw(img)
-    d.text((30, 20), _t(lang, "hand_title", name=names.get(seat, seat)), font=font(34, "bold"), fill=INK)
-    d.text((1170, 24), _t(lang, "round", n=view.get("round", 1)), font=font(30, "bold"), fill=INK, anchor="ra")
+    round_text = _t(lang, "round", n=view.get("round", 1))
+    d.text((1170, 24), round_text, font=font(30, "bold"), fill=INK, anchor="ra")
+    f_title = font(34, "bold")
+    room = 1170 - 30 - 24 - font(30, "bold").getlength(round_text)
+    name = fit_text(names.get(seat, seat), f_title, room - text_length(_t(lang, "hand_title", name=""), f_title))
+    draw_text(d, (30, 20), _t(lang, "hand_title", name=name), font=f_title, fill=INK, max_width=room)
     y = 80
     for p in mine:
         draw_token(d, (50, y + 30), 22, p["index"])
-        line = _label(view, p, names, lang)
+        f_line = font(26, "semibold")
         extra = [_t(lang, "blocked")] if p["blocked"] else []
         extra.append(_where(p, lang))
-        d.text((85, y + 30), line + "  ·  " + "  ·  ".join(extra), font=font(26, "semibold"), fill=INK, anchor="lm")
+        rest = "  ·  " + "  ·  ".join(extra)
+        line = _label(view, p, names, lang, f_line, 1170 - 85 - text_length(rest, f_line))
+        draw_text(d, (85, y + 30), line + rest, font=f_line, fill=INK, anchor="lm")
         x = 45
         now = chosen.get(p["colour"]) or p.get("card")
         for value in M.CARDS:

@@ -24,7 +24,18 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, MUTED, PLAYER_COLOURS, draw_token, encode_png, font, player_style
+from render.common import (
+    INK,
+    MUTED,
+    PLAYER_COLOURS,
+    draw_text,
+    draw_token,
+    encode_png,
+    fit_text,
+    font,
+    player_style,
+    text_length,
+)
 
 # ---------------------------------------------------------------------------
 # Layout
@@ -825,11 +836,18 @@ def _route_label(route_id: str, lang: str) -> str:
 
 
 def _fit(text: str, f: Any, width: float) -> str:
-    if f.getlength(text) <= width:
-        return text
-    while text and f.getlength(text + "…") > width:
-        text = text[:-1]
-    return text + "…"
+    return fit_text(text, f, width)
+
+
+#: room for one name in a line that may list several players
+NAME_IN_LINE_W = 260
+
+
+def _fit_name(lang: str, key: str, name: str, f: Any, width: float, **fields: Any) -> str:
+    """The text `key` with `name` shortened so that the whole text fits `width`: the
+    words around a long name stay readable."""
+    room = width - text_length(_t(lang, key, name="", **fields), f)
+    return _t(lang, key, name=fit_text(name, f, max(room, 0)), **fields)
 
 
 def _highlight_route(board: Image.Image, route_id: str, player: int) -> None:
@@ -870,8 +888,9 @@ def _draw_header(board: Image.Image, view: dict[str, Any], names: dict[str, str]
         result = view.get("result") or {}
         winners = result.get("winners") or []
         if winners:
-            who = ", ".join(names.get(w, w) for w in winners)
-            draw.text((x, cy), _t(lang, "winner", names=who), font=mid, fill=INK, anchor="lm")
+            who = ", ".join(_fit(names.get(w, w), mid, NAME_IN_LINE_W) for w in winners)
+            draw_text(draw, (x, cy), _t(lang, "winner", names=who), font=mid, fill=INK, anchor="lm",
+                      max_width=WIDTH - 16 - x)
         return
     turn = view.get("turn")
     if turn is not None and phase == "play":
@@ -885,20 +904,19 @@ def _draw_header(board: Image.Image, view: dict[str, Any], names: dict[str, str]
         if current is not None:
             draw_token(draw, (x + 16, cy), 16, idx.get(current, 0))
             x += 42
-            text = _fit(_t(lang, "to_play", name=names.get(current, current)), big, 700)
-            draw.text((x, cy), text, font=big, fill=INK, anchor="lm")
+            text = _fit_name(lang, "to_play", names.get(current, current), big, 700)
+            width = draw_text(draw, (x, cy), text, font=big, fill=INK, anchor="lm")
             if view.get("drawn"):
-                draw.text((x + big.getlength(text) + 16, cy), _t(lang, "second_card"), font=mid, fill=MUTED,
-                          anchor="lm")
+                draw.text((x + width + 16, cy), _t(lang, "second_card"), font=mid, fill=MUTED, anchor="lm")
     final = view.get("final_turns_left")
     if final:
-        parts = [f"{names.get(s, s)} {n}" for s, n in final.items()]
-        text = f"{_t(lang, 'final')}: " + " · ".join(parts)
         f = font(24, "bold")
-        w = min(f.getlength(text), 820)
+        parts = [f"{_fit(names.get(s, s), f, NAME_IN_LINE_W)} {n}" for s, n in final.items()]
+        text = _fit(f"{_t(lang, 'final')}: " + " · ".join(parts), f, 820)
+        w = text_length(text, f)
         x1 = WIDTH - 16
         draw.rounded_rectangle((x1 - w - 28, 10, x1, MAP_TOP - 10), radius=10, fill=(200, 40, 30))
-        draw.text((x1 - 14, cy), _fit(text, f, 820), font=f, fill=(255, 255, 255), anchor="rm")
+        draw_text(draw, (x1 - 14, cy), text, font=f, fill=(255, 255, 255), anchor="rm")
 
 
 def _last_text(view: dict[str, Any], names: dict[str, str], lang: str) -> str | None:
@@ -907,7 +925,7 @@ def _last_text(view: dict[str, Any], names: dict[str, str], lang: str) -> str | 
     if not last:
         return None
     seat = last.get("seat")
-    name = names.get(seat, seat or "?")
+    name = _fit(names.get(seat, seat or "?"), font(22, "semibold"), NAME_IN_LINE_W)
     kind = last.get("type", "")
     if kind == "claim" and last.get("route"):
         text = _t(lang, "last.claim", name=name, route=_route_label(last["route"], lang))
@@ -984,7 +1002,7 @@ def _draw_final(board: Image.Image, view: dict[str, Any], names: dict[str, str],
                                    outline=(200, 160, 40), width=2)
         draw.text((22, y), f"{row.get('rank', '?')}.", font=bold, fill=INK, anchor="mm")
         draw_token(draw, (56, y), min(15, row_h / 2 - 3), idx.get(seat, 0))
-        draw.text((80, y), _fit(names.get(seat, str(seat)), body, 230), font=body, fill=INK, anchor="lm")
+        draw_text(draw, (80, y), names.get(seat, str(seat)), font=body, fill=INK, anchor="lm", max_width=230)
         draw.text((cols["total"], y), str(row.get("score", "–")), font=bold, fill=INK, anchor="mm")
         for key in ("routes", "tickets", "harbors"):
             value = row.get(key)
@@ -1028,8 +1046,8 @@ def _draw_players(board: Image.Image, view: dict[str, Any], names: dict[str, str
             draw.rounded_rectangle((8, y - row_h / 2 + 2, 850, y + row_h / 2 - 2), radius=8, fill=(255, 236, 170),
                                    outline=(200, 160, 40), width=2)
         draw_token(draw, (30, y), min(15, row_h / 2 - 3), i)
-        draw.text((54, y), _fit(names.get(seat, seat), bold if seat == current else body, 250), font=bold
-                  if seat == current else body, fill=INK, anchor="lm")
+        draw_text(draw, (54, y), names.get(seat, seat), font=bold if seat == current else body, fill=INK,
+                  anchor="lm", max_width=250)
         draw.text((cols["score"], y), str((view.get("scores") or {}).get(seat, 0)), font=bold, fill=INK, anchor="mm")
         p = pieces.get(seat)
         if p is None:
@@ -1271,8 +1289,7 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
         draw.rounded_rectangle((x0, y0, x1, y0 + 40), radius=8, fill=(255, 236, 170), outline=(200, 160, 40),
                                width=2)
         shown = _fit(label, f, x1 - x0 - 28)
-        draw.text((x0 + 14, y0 + 20), shown, font=f, fill=INK, anchor="lm")
-        cx = x0 + 14 + f.getlength(shown) + 12
+        cx = x0 + 14 + draw_text(draw, (x0 + 14, y0 + 20), shown, font=f, fill=INK, anchor="lm") + 12
         for card in _last_cards(view):
             if card.startswith("back:"):
                 _draw_card_back(board, cx, y0 + 4, card[5:], 24, 32)
@@ -1406,7 +1423,7 @@ def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], lang: 
     idx = _seat_index(view).get(seat, 0)
     draw_token(draw, (34, 40), 18, idx)
     title = font(32, "bold")
-    draw.text((64, 40), _fit(_t(lang, "hand", name=names.get(seat, seat)), title, 560), font=title, fill=INK,
+    draw_text(draw, (64, 40), _fit_name(lang, "hand", names.get(seat, seat), title, 560), font=title, fill=INK,
               anchor="lm")
     # pieces and harbors left, top right
     pieces = (view.get("pieces") or {}).get(seat) or private.get("mix") or {}
