@@ -1,11 +1,21 @@
-"""`python -m bot` / `passepartout`: connect to Discord, or open the local table without a token."""
+"""`python -m bot` / `passepartout`: connect to Discord, or open the local table without a token.
+
+Whatever goes wrong at start (a rejected token, no network, an unusable database) ends in one
+clear line on stderr and exit status 1, never a traceback, and never shows the token.
+"""
 
 from __future__ import annotations
 
 import logging
+import sqlite3
 import sys
 
 from bot.settings import load_settings
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+#: discord.py warns on every start that voice needs PyNaCl/davey; this bot uses no voice.
+VOICE_WARNINGS = ("PyNaCl is not installed, voice will NOT be supported",
+                  "davey is not installed, voice will NOT be supported")
 
 
 class _RedactToken(logging.Filter):
@@ -24,30 +34,78 @@ class _RedactToken(logging.Filter):
         return True
 
 
-def setup_logging(level: str, token: str | None) -> None:
+class _NoVoiceWarnings(logging.Filter):
+    """Drops exactly discord.py's two "voice will NOT be supported" warnings."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() not in VOICE_WARNINGS
+
+
+def setup_logging(level: str, token: str | None) -> str | None:
+    """Log to stderr at `level`. An unknown level falls back to INFO (a typo in LOG_LEVEL should
+    not keep the bot offline); the returned text says so, for the caller to log."""
     handler = logging.StreamHandler()
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s", "%H:%M:%S"))
     handler.addFilter(_RedactToken(token))
     root = logging.getLogger()
     root.handlers[:] = [handler]
-    root.setLevel(level)
+    problem = None
+    if level.upper() not in LOG_LEVELS:
+        problem = f"LOG_LEVEL={level!r} is not one of {', '.join(LOG_LEVELS)}; logging at INFO"
+        level = "INFO"
+    root.setLevel(level.upper())
+    # discord.py's own INFO lines (logging in, gateway sessions) only at DEBUG: a start that
+    # fails then prints one line, and a good one prints what this bot logs
+    logging.getLogger("discord").setLevel(logging.DEBUG if level.upper() == "DEBUG" else logging.WARNING)
+    voice = logging.getLogger("discord.client")
+    if not any(isinstance(f, _NoVoiceWarnings) for f in voice.filters):
+        voice.addFilter(_NoVoiceWarnings())
+    return problem
+
+
+def _fail(text: str, token: str | None) -> int:
+    """One line on stderr (the token blanked even if some library put it in a message); status 1."""
+    if token:
+        text = text.replace(token, "[token]")
+    print(f"passepartout: {text}", file=sys.stderr)
+    return 1
 
 
 def main(argv: list[str] | None = None) -> int:
     settings = load_settings()
-    setup_logging(settings.log_level, settings.discord_token)
+    token = settings.discord_token
+    problem = setup_logging(settings.log_level, token)
     log = logging.getLogger("passepartout")
-    if not settings.discord_token:
+    if problem:
+        log.warning(problem)
+    if not token:
         print("No DISCORD_TOKEN in the environment or .env: opening the local table instead.\n"
               "(Put your bot token in .env to connect to Discord; see README.)\n", file=sys.stderr)
         from bot.local import main as local_main
 
         return local_main(argv if argv is not None else [])
-    from bot import create_bot
+    import aiohttp
+    import discord
 
-    bot = create_bot(settings)
-    log.info("starting with %r", settings)
-    bot.run(settings.discord_token, log_handler=None)
+    from bot import create_bot
+    from bot.store import StoreError
+
+    try:
+        bot = create_bot(settings)
+        log.debug("starting with %r", settings)
+        bot.run(token, log_handler=None)
+    except discord.LoginFailure:
+        return _fail("Discord refused the login: DISCORD_TOKEN is not a valid bot token. Copy it again from the "
+                     "developer portal (Bot -> Reset Token) into .env.", token)
+    except discord.PrivilegedIntentsRequired:
+        return _fail("Discord refused a privileged intent this bot asked for; see README (Intents).", token)
+    except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+        return _fail(f"cannot connect to Discord ({type(exc).__name__}: {exc}). Check the network and try "
+                     "again.", token)
+    except (StoreError, sqlite3.Error) as exc:
+        return _fail(f"cannot use the database {settings.database_url!r}: {exc}", token)
+    except discord.DiscordException as exc:
+        return _fail(f"Discord stopped the bot ({type(exc).__name__}: {exc}).", token)
     return 0
 
 

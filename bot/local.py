@@ -3,6 +3,10 @@
     python -m bot.local                         # interactive, several named users
     python -m bot.local --script FILE --out DIR # one JSON line per reply
 
+Interactively the games are kept in `local.sqlite3` in the current folder (`--db FILE` to
+choose another, `--memory` for a throwaway table), so a game survives quitting and
+restarting; a script starts from an empty table in memory unless `--db` is given.
+
 Script and interactive lines:
     <user> /<command> [sub] [option:value ...]   e.g.  alice /game new game:detour
                                                        bob /detour choose card:8
@@ -12,7 +16,8 @@ Script and interactive lines:
     !wait <hours>                                advance the clock and run reminders/timeouts
     # comment                                    ignored
 Interactively, a line starting with `/` or `!` is typed by the current user; `@bob`
-switches the current user. Values with spaces go in quotes: options:"a=1 b=2".
+switches the current user. Values with spaces go in quotes (options:"a=1 b=2"), or
+simply follow their option: route:Paris London.
 """
 
 from __future__ import annotations
@@ -21,17 +26,27 @@ import argparse
 import asyncio
 import hashlib
 import json
+import logging
+import math
+import re
 import shlex
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
 from bot.games import available
 from bot.gameui import Param
+from bot.i18n import LANGUAGES, Translator
 from bot.replies import Button, Reply, Select, User, Where
 from bot.service import TableService
 from bot.settings import Settings, load_settings
 from bot.store import SQLiteStore
+
+log = logging.getLogger("passepartout.local")
+
+DEFAULT_DB = "local.sqlite3"
+_OPTION = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*):(.*)$", re.DOTALL)
 
 GAME_COMMANDS = ("new", "join", "leave", "start", "addbot", "status", "hand", "log", "rules", "settings",
                  "resign", "cancel", "list")
@@ -56,7 +71,7 @@ def user_id_for(name: str) -> int:
 
 class LocalTable:
     def __init__(self, service: TableService, clock: FakeClock, *, out_dir: Path | None = None,
-                 channel_id: int = 1, guild_id: int = 1, lang: str = "en", emit: TextIO = sys.stdout,
+                 channel_id: int = 1, guild_id: int = 1, lang: str = "en", emit: TextIO | None = None,
                  pretty: bool = False) -> None:
         self.service = service
         self.clock = clock
@@ -64,62 +79,111 @@ class LocalTable:
         self.where = Where(channel_id=channel_id, guild_id=guild_id, guild_locale=lang)
         self.locales: dict[str, str] = {}
         self.default_lang = lang
-        self.emit = emit
+        self.emit = emit or sys.stdout  # looked up now, so a redirected stdout is honoured
         self.pretty = pretty  # interactive: readable blocks instead of JSON lines
         self.image_count = 0
         self.visible: dict[str, list[Reply]] = {}  # user -> latest replies they can see, newest last
         self.names: dict[int, str] = {}
         self.channel_log: list[Reply] = []
+        self._channel_recent: list[Reply] = []  # what someone who just sat down sees in the channel
 
     def user(self, name: str) -> User:
+        """The local user `name`; someone new sees the channel's recent messages and their buttons."""
         uid = user_id_for(name)
         self.names[uid] = name
+        if name not in self.visible:
+            self.visible[name] = list(self._channel_recent)
         return User(id=uid, name=name, locale=self.locales.get(name, self.default_lang))
+
+    async def resume(self) -> list[Reply]:
+        """After a restart: show the channel's game (board and buttons) again, as the channel
+        would still show it, so `!press` works at once. Nothing when no game is running."""
+        record = await self.service.store.active_game(self.where.channel_id)
+        if record is None:
+            return []
+        for seat in record.seats:
+            if not seat.is_bot:
+                self.names[seat.user_id] = seat.name
+        host = next((s for s in record.seats if s.user_id == record.host_id), None) or next(
+            (s for s in record.seats if not s.is_bot), None)
+        if host is None:
+            return []
+        user = User(id=host.user_id, name=host.name, locale=host.lang)
+        shown = await self.service.guarded(user, self.service.status(user, self.where))
+        return await self._deliver([Reply("channel", r.text, channel_id=self.where.channel_id, files=r.files,
+                                          rows=r.rows) for r in shown if r.to == "ephemeral"])
 
     # -- parsing ----------------------------------------------------------------
     async def run_line(self, line: str, current: str | None = None) -> list[Reply]:
+        """Run one typed or scripted line. Whatever it says, the answer is a message and the
+        table goes on: nothing typed raises."""
+        try:
+            return await self._run_line(line, current)
+        except Exception as exc:
+            log.exception("local table line failed: %r", line)
+            return await self._deliver(self._local_error(current, "local.failed", detail=type(exc).__name__))
+
+    async def _run_line(self, line: str, current: str | None) -> list[Reply]:
         line = line.strip()
         if not line or line.startswith("#"):
             return []
         try:
             words = shlex.split(line)
         except ValueError as exc:
-            return await self._deliver(self._local_error(current, f"cannot read that line: {exc}"))
+            return await self._deliver(self._local_error(current, "local.unreadable", detail=str(exc)))
+        if not words:
+            return []
         if words[0] == "!wait":
-            hours = float(words[1]) if len(words) > 1 else 1.0
+            hours = _number(words[1]) if len(words) > 1 else 1.0
+            if hours is None or hours < 0 or len(words) > 2:
+                return await self._deliver(self._local_error(current, "local.wait"))
             self.clock.now += hours * 3600
             return await self._deliver(await self.service.tick())
         if words[0].startswith(("/", "!")):
             if current is None:
-                return await self._deliver(self._local_error(None, "who is typing? start the line with a user name"))
+                return await self._deliver(self._local_error(None, "local.who"))
             name = current
         else:
             name, words = words[0], words[1:]
-        if not words:
-            return []
         user = self.user(name)
+        if not words:
+            return await self._deliver(self._local_error(name, "local.no_command", name=name))
         head = words[0]
-        if head == "!locale" and len(words) > 1:
+        if head == "!locale":
+            if len(words) != 2 or words[1].split("-")[0].lower() not in LANGUAGES:
+                return await self._deliver(self._local_error(name, "local.locale", languages=", ".join(LANGUAGES)))
             self.locales[name] = words[1]
             return []
         if head in ("!press", "!choose"):
-            target = " ".join(words[1:])
+            target = " ".join(words[1:]).strip()
+            if not target:
+                return await self._deliver(self._local_error(name, "local.which"))
             return await self._deliver(await self._component(user, name, target, select=head == "!choose"))
-        if not head.startswith("/"):
-            return await self._deliver(self._local_error(name, f"unknown command {head!r}"))
+        if not head.startswith("/") or len(head) < 2:
+            return await self._deliver(self._local_error(name, "local.unknown", command=head))
         return await self._deliver(await self._slash(user, head[1:], words[1:]))
 
-    def _local_error(self, name: str | None, text: str) -> list[Reply]:
-        return [Reply("ephemeral", f"⚠️ {text}", user_id=user_id_for(name) if name else None)]
+    def _local_error(self, who: str | None, key: str, **params: object) -> list[Reply]:
+        """A private, translated note from the local table itself (not from the service)."""
+        lang = self.locales.get(who, self.default_lang) if who else self.default_lang
+        return [Reply("ephemeral", "⚠️ " + Translator(lang)(key, **params),
+                      user_id=user_id_for(who) if who else None)]
 
     @staticmethod
     def _split_options(words: list[str]) -> tuple[list[str], dict[str, str]]:
+        """`sub key:value more words key2:value` -> (["sub"], {key: "value more words", ...}):
+        words after an option that are not options themselves belong to its value, so a
+        city or route name with spaces can be typed without quotes."""
         positional: list[str] = []
         options: dict[str, str] = {}
+        last: str | None = None
         for word in words:
-            if ":" in word and not word.startswith(":"):
-                key, value = word.split(":", 1)
-                options[key] = value
+            match = _OPTION.match(word)
+            if match:
+                last = match.group(1)
+                options[last] = match.group(2)
+            elif last is not None:
+                options[last] = f"{options[last]} {word}".strip()
             else:
                 positional.append(word)
         return positional, options
@@ -154,20 +218,23 @@ class LocalTable:
         if sub == "new":
             return await svc.new_game(user, where, o.get("game", ""), options=o.get("options"),
                                       language=o.get("language"))
+        if sub in ("addbot", "log") and "count" in o and not o["count"].strip().isdigit():
+            return self._local_error(user.name, "local.number", option="count", value=o["count"])
         if sub == "addbot":
-            count = int(o["count"]) if o.get("count", "").isdigit() else 1
-            return await svc.addbot(user, where, count)
+            return await svc.addbot(user, where, int(o.get("count", "1")))
         if sub == "log":
-            return await svc.log_(user, where, int(o["count"]) if o.get("count", "").isdigit() else 15)
+            return await svc.log_(user, where, int(o.get("count", "15")))
         if sub == "rules":
             return await svc.rules_help(user, where, o.get("game"))
         if sub == "settings":
             dm = o.get("dm")
+            hours = {key: _number(o[key]) for key in ("reminder_hours", "timeout_hours") if key in o}
+            if None in hours.values():
+                return svc.refuse(user, "error.bad_hours")
             return await svc.settings_cmd(
                 user, where, dm=None if dm is None else dm.lower() in ("1", "true", "yes", "on"),
-                language=o.get("language"),
-                reminder_hours=float(o["reminder_hours"]) if "reminder_hours" in o else None,
-                timeout_hours=float(o["timeout_hours"]) if "timeout_hours" in o else None,
+                language=o.get("language"), reminder_hours=hours.get("reminder_hours"),
+                timeout_hours=hours.get("timeout_hours"),
             )
         simple = {"join": svc.join, "leave": svc.leave, "start": svc.start, "status": svc.status,
                   "hand": svc.hand, "resign": svc.resign, "cancel": svc.cancel}
@@ -190,7 +257,7 @@ class LocalTable:
             if candidates:
                 break
         if not candidates:
-            return self._local_error(name, "no buttons or menus to use here")
+            return self._local_error(name, "local.no_buttons")
         chosen = None
         if target.isdigit() and 1 <= int(target) <= len(candidates):
             chosen = candidates[int(target) - 1]
@@ -200,7 +267,7 @@ class LocalTable:
                 (c for c in candidates if low in c[0].casefold()), None)
         if chosen is None:
             labels = " | ".join(c[0] for c in candidates)
-            return self._local_error(name, f"nothing called {target!r}; you can use: {labels}")
+            return self._local_error(name, "local.no_such", target=target, labels=labels)
         return await self.service.guarded(user, self.service.component(user, self.where, chosen[1], chosen[2]))
 
     # -- output -----------------------------------------------------------------
@@ -217,6 +284,7 @@ class LocalTable:
                 else:
                     paths.append(attachment.filename)
             if reply.to == "channel":
+                self._channel_recent = (self._channel_recent + [reply])[-6:]
                 for name in list(self.visible) + [n for n in self.names.values() if n not in self.visible]:
                     self.visible.setdefault(name, []).append(reply)
             elif reply.user_id is not None:
@@ -277,11 +345,14 @@ _LOCALISED_GAME_NAMES, _LOCALISED_SUB_NAMES = _localised_names()
 
 
 def _convert(param: Param, raw: str) -> Any:
+    """A typed option value in the type the service expects. A value of a `choices` option that
+    is not literally one of them is passed on as typed: the service matches it against the
+    choices and their translated labels (`source:train`, `card:block`) or lists the allowed ones."""
     if param.kind == "int":
         try:
             return int(raw)
         except ValueError:
-            return None
+            return raw if param.choices else None
     if param.kind == "bool":
         return raw.lower() in ("1", "true", "yes", "on")
     if param.choices:
@@ -291,53 +362,113 @@ def _convert(param: Param, raw: str) -> Any:
     return raw
 
 
-async def _main(args: argparse.Namespace) -> int:
+class _OneLineFormatter(logging.Formatter):
+    """Log lines for a person at the terminal: an error's type and message, no traceback."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = f"{record.levelname.lower()}: {record.getMessage()}"
+        if record.exc_info and record.exc_info[1] is not None:
+            exc = record.exc_info[1]
+            text += f" ({type(exc).__name__}: {str(exc)[:200]})"
+        return text
+
+
+def _setup_logging() -> None:
+    handler = logging.StreamHandler()
+    handler.setFormatter(_OneLineFormatter())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.WARNING)
+
+
+def _number(raw: str) -> float | None:
+    """A finite number typed by a person, or None."""
+    try:
+        value = float(raw.replace(",", "."))
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+async def _open_table(args: argparse.Namespace, db: str) -> LocalTable:
     settings = load_settings(None if args.no_env else ".env")
     clock = FakeClock()
-    store = SQLiteStore(args.db or ":memory:")
-    await store.open()
+    store = SQLiteStore(db)
+    try:
+        await store.open()
+    except BaseException:
+        await store.close()
+        raise
     service = TableService(store, Settings(**{**settings.__dict__, "discord_token": None}), clock=clock)
     out = Path(args.out) if args.out else (Path("out") if not args.script else None)
-    table = LocalTable(service, clock, out_dir=out, lang=args.lang, pretty=not args.script and not args.json)
-    try:
-        if args.script:
-            lines = Path(args.script).read_text(encoding="utf-8").splitlines()
-            for line in lines:
-                await table.run_line(line)
-            return 0
-        return await _interactive(table)
-    finally:
-        await store.close()
+    return LocalTable(service, clock, out_dir=out, lang=args.lang, pretty=not args.script and not args.json)
 
 
-async def _interactive(table: LocalTable) -> int:
+async def _run_script(table: LocalTable, lines: list[str]) -> int:
+    for line in lines:
+        await table.run_line(line)
+    return 0
+
+
+def _interactive(runner: asyncio.Runner, table: LocalTable, db: str) -> int:
+    """Read lines in the main thread (so Ctrl-C stops at once) and run each on the runner's loop."""
     print("Passepartout local table. Type `@alice` to become alice, then `/game new game:detour`.")
-    print("Games:", ", ".join(sorted(available())), "— `/game rules game:<id>` explains one; Ctrl-D quits.")
+    print("Games:", ", ".join(sorted(available())), "— `/game rules game:<id>` explains one.")
+    print(f"Games are kept in {db}" if db != ":memory:" else "A throwaway table in memory.",
+          "— Ctrl-D or Ctrl-C quits.")
+    runner.run(table.resume())
     current = "alice"
-    loop = asyncio.get_running_loop()
+    table.user(current)
     while True:
         try:
-            line = await loop.run_in_executor(None, input, f"[{current}]> ")
+            line = input(f"[{current}]> ")
         except EOFError:
             print()
             return 0
         line = line.strip()
         if line.startswith("@") and len(line) > 1:
             current = line[1:].split()[0]
+            table.user(current)
             continue
-        await table.run_line(line, current)
+        runner.run(table.run_line(line, current))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.local", description=__doc__.split("\n\n")[0])
     parser.add_argument("--script", help="read lines from FILE instead of the terminal")
     parser.add_argument("--out", help="write images to DIR (default ./out when interactive)")
-    parser.add_argument("--db", help="SQLite file (default: in memory)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--db", help=f"SQLite file to keep the games in (default: {DEFAULT_DB}; scripts: in memory)")
+    where.add_argument("--memory", action="store_true", help="a throwaway table: keep nothing")
     parser.add_argument("--lang", default="en", help="the server's language: en, de or fr")
     parser.add_argument("--no-env", action="store_true", help="do not read .env")
     parser.add_argument("--json", action="store_true", help="interactive, but print JSON lines like --script")
     args = parser.parse_args(argv)
-    return asyncio.run(_main(args))
+    _setup_logging()
+    lines: list[str] = []
+    if args.script:
+        try:
+            lines = Path(args.script).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            print(f"python -m bot.local: cannot read the script {args.script}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            return 2
+    db = ":memory:" if args.memory or (args.script and not args.db) else (args.db or DEFAULT_DB)
+    with asyncio.Runner() as runner:
+        try:
+            table = runner.run(_open_table(args, db))
+        except (OSError, sqlite3.Error) as exc:
+            print(f"python -m bot.local: cannot open the database {db}: {exc}", file=sys.stderr)
+            return 2
+        try:
+            if args.script:
+                return runner.run(_run_script(table, lines))
+            return _interactive(runner, table, db)
+        except KeyboardInterrupt:
+            print("\nStopped." + (f" The games are kept in {db}." if db != ":memory:" else ""), file=sys.stderr)
+            return 130 if args.script else 0
+        finally:
+            runner.run(table.service.store.close())
 
 
 if __name__ == "__main__":

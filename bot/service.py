@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.games import available, ui_for
-from bot.gameui import Command, GameUI, QuickMenu, action_key
+from bot.gameui import Command, GameUI, Param, QuickMenu, action_key
 from bot.i18n import LANGUAGES, Translator, normalise_language
 from bot.replies import Attachment, Button, Reply, Select, SelectOption, User, Where
 from bot.settings import Settings
@@ -551,7 +551,8 @@ class TableService:
                     raise Refusal("error.wrong_game", title=other, group=loaded.ui.group)
                 seat = self._acting_seat(loaded, user)
                 legal = loaded.rules.legal_actions(loaded.state, seat)
-                action = self._build(command, values, legal, ui)
+                action = self._build(command, values, legal, ui, view=loaded.rules.view(loaded.state, seat),
+                                     t=self.user_t(user, ui))
                 if action is None:
                     key = command.refusal or "error.not_now"
                     raise Refusal(key)
@@ -569,19 +570,32 @@ class TableService:
             raise Refusal("error.not_your_turn", waiting=waiting)
         return seat.seat
 
-    def _build(self, command: Command, values: dict[str, Any], legal: list[dict[str, Any]], ui: GameUI
-               ) -> dict[str, Any] | None:
+    def _build(self, command: Command, values: dict[str, Any], legal: list[dict[str, Any]], ui: GameUI,
+               *, view: Any = None, t: Translator | None = None) -> dict[str, Any] | None:
+        """The engine action for typed option values. Values may be what people type, not only
+        exact keys: a `pick` value is matched against the labels the autocomplete shows (in the
+        user's language, `t`, for the seat's `view`), a `choices` value against its translated
+        labels; what matches nothing is refused with a short list of what would."""
         values = {k: v for k, v in values.items() if v is not None}
+        t = t or ui.translator("en")
         for param in command.params:
             if param.kind == "pick" and param.name in values:
-                found = self._resolve_pick(str(values[param.name]), legal, param.types)
+                offered = [a for a in legal if not param.types or a["type"] in param.types]
+                if command.build is not None:
+                    offered = [a for a in offered if command.build({param.name: a}, legal) is not None]
+                labelled = [(_trim(ui.action_label(a, view, t), 100), a) for a in offered] if view is not None else []
+                raw = str(values[param.name])
+                found = self._resolve_pick(raw, legal, param.types, labelled)
                 if found is None:
-                    raise Refusal("error.bad_pick", value=str(values[param.name])[:80])
+                    shortlist = _match_label(raw, labelled)[1] or [label for label, _ in labelled]
+                    if not shortlist:
+                        raise Refusal("error.bad_pick", value=raw[:80])
+                    raise Refusal("error.bad_pick_list", value=raw[:80], choices=_shortlist(shortlist, t))
                 values[param.name] = found
             elif param.required and param.name not in values:
                 raise Refusal("error.missing_option", option=param.name)
-            elif param.choices and param.name in values and values[param.name] not in param.choices:
-                raise Refusal("error.bad_choice", option=param.name, value=values[param.name])
+            elif param.choices and param.name in values:
+                values[param.name] = self._resolve_choice(param, values[param.name], ui, t)
         if command.build is not None:
             return command.build(values, legal)
         picks = [values[p.name] for p in command.params if p.kind == "pick" and p.name in values]
@@ -594,13 +608,38 @@ class TableService:
         return None
 
     @staticmethod
-    def _resolve_pick(value: str, legal: list[dict[str, Any]], types: tuple[str, ...]) -> dict[str, Any] | None:
+    def _resolve_pick(value: str, legal: list[dict[str, Any]], types: tuple[str, ...],
+                      labelled: list[tuple[str, dict[str, Any]]] | None = None) -> dict[str, Any] | None:
+        """An exact action key (what the autocomplete submits) or hash; else a label from
+        `labelled` (label, action): exactly, ignoring case, or as the one label containing it."""
         for action in legal:
             if types and action["type"] not in types:
                 continue
             if value in (action_key(action), action_hash(action)):
                 return action
-        return None
+        return _match_label(value, labelled or [])[0]
+
+    @staticmethod
+    def _resolve_choice(param: Param, value: Any, ui: GameUI, t: Translator) -> Any:
+        """One of `param.choices` for a typed value: the value itself (any case), or its label in
+        any language (`choice.<param>.<value>`), exactly or as the one label containing it."""
+        if value in param.choices and not isinstance(value, bool):
+            return value
+        labelled: list[tuple[str, Any]] = []
+        for choice in param.choices:
+            labelled += [(str(choice), choice), (str(choice).replace("_", " "), choice)]
+            for lang in LANGUAGES:
+                tl = ui.translator(lang)
+                key = f"choice.{param.name}.{choice}"
+                if tl.has(key):
+                    labelled.append((tl(key), choice))
+        found, _ = _match_label(str(value), labelled)
+        if found is None:
+            allowed = [f"`{c}`" + (f" ({t(k)})" if t.has(k := f"choice.{param.name}.{c}") and t(k) != str(c) else "")
+                       for c in param.choices]
+            raise Refusal("error.bad_choice_list", option=param.name, value=str(value)[:80],
+                          choices=_shortlist(allowed, t))
+        return found
 
     async def _act(self, loaded: Loaded, user: User, seat: str, action: dict[str, Any]) -> list[Reply]:
         """Apply, commit, let AI seats move, and tell everyone. Caller holds the channel lock."""
@@ -1068,6 +1107,30 @@ def _menu_payload(payload: str) -> tuple[str | None, int]:
         elif part.startswith("p=") and part[2:].isdigit():
             page = int(part[2:])
     return group, page
+
+
+def _match_label(text: str, labelled: list[tuple[str, Any]]) -> tuple[Any | None, list[str]]:
+    """What `text` names among (label, target) pairs: an exact label (ignoring case) first, then
+    the one target whose labels contain it. Returns (target or None, the labels that contained it)."""
+    needle = " ".join(text.split()).casefold()
+    if not needle:
+        return None, []
+    for label, target in labelled:
+        if label.casefold() == needle:
+            return target, [label]
+    hits: list[tuple[str, Any]] = []
+    for label, target in labelled:
+        if needle in label.casefold() and not any(target == other for _, other in hits):
+            hits.append((label, target))
+    if len(hits) == 1:
+        return hits[0][1], [hits[0][0]]
+    return None, [label for label, _ in hits]
+
+
+def _shortlist(labels: list[str], t: Translator, keep: int = 8) -> str:
+    """A few of `labels` for an error message, each trimmed, and how many were left out."""
+    shown = ", ".join(_trim(label, 60) for label in labels[:keep])
+    return shown + (" " + t("error.more", count=len(labels) - keep) if len(labels) > keep else "")
 
 
 def _trim(text: str, limit: int) -> str:

@@ -196,12 +196,16 @@ async def test_autocomplete_offers_the_legal_moves(hp: Harness) -> None:
     assert [a.content for a in h.ephemeral_for(BOB, since=mark)] == ["✅ Take 2"]
     record = await active(h)
     assert record.state["counter"] == 1
-    # and a value that is not a legal move is refused, naming it
+    # and a value that is not a legal move is refused, naming it and the moves there are
     mark = h.mark()
     await h.run(h.slash(ALICE, "countdown grab", move="take n=3"))
     assert [a.content for a in h.ephemeral_for(ALICE, since=mark)] == [
-        refusal(ALICE, "error.bad_pick", value="take n=3")]
+        refusal(ALICE, "error.bad_pick_list", value="take n=3", choices="Take 1")]
     assert (await active(h)).version == record.version
+    # free text typed instead of choosing is matched against the labels the autocomplete shows
+    mark = h.mark()
+    await h.run(h.slash(ALICE, "countdown grab", move="take 1"))
+    assert [a.content for a in h.ephemeral_for(ALICE, since=mark)] == ["✅ Take 1"]
 
 
 async def test_autocomplete_without_a_running_game_returns_no_choices(hp: Harness) -> None:

@@ -61,3 +61,31 @@ async def test_localised_command_names_work_at_the_local_table(tmp_path: Path) -
                                        "anna /spiel starten"])
     assert [line["to"] for line in lines] == ["channel", "channel", "channel"]
     assert "ben" in str(lines[1]["text"])
+
+
+async def test_no_typed_line_stops_the_table(tmp_path: Path) -> None:
+    """Each bad line gets one private ⚠️ note and the game goes on (these used to crash the
+    table: `!wait abc`, `reminder_hours:abc`; others were silently ignored or pressed a button)."""
+    bad = ["!wait abc", "!wait -3", "alice /game settings reminder_hours:abc", "alice /game settings timeout_hours:x",
+           "alice !press", "alice !locale xx", "alice", "alice /game addbot count:x", "alice /game log count:x",
+           'alice /game new "unterminated', "alice /", "alice hello"]
+    lines = await run_lines(tmp_path, ["alice /game new game:countdown", "bob /game join", "alice /game start", *bad,
+                                       "alice /countdown take n:1"])
+    notes = lines[3:-2]
+    assert len(notes) == len(bad), [line["text"] for line in notes]
+    assert all(line["to"] == "ephemeral" and str(line["text"]).startswith("⚠️") for line in notes)
+    assert "Hours must be between" in str(notes[2]["text"])
+    assert str(lines[-2]["text"]).startswith("✅") and lines[-1]["to"] == "channel"
+
+
+async def test_a_user_who_just_sat_down_sees_the_channel_buttons(tmp_path: Path) -> None:
+    lines = await run_lines(tmp_path, ["alice /game new game:countdown", "carol !press Join"])
+    assert [line["to"] for line in lines] == ["channel", "channel"]
+    assert "carol" in str(lines[1]["text"])
+
+
+async def test_typed_choice_values_are_matched_and_bad_ones_list_the_allowed(tmp_path: Path) -> None:
+    lines = await run_lines(tmp_path, ["alice /game new game:countdown", "bob /game join", "alice /game start",
+                                       "alice /countdown take n:seven", "alice /countdown take n:2"])
+    assert str(lines[3]["text"]).startswith("⚠️") and "`1`, `2`, `3`" in str(lines[3]["text"])
+    assert str(lines[4]["text"]).startswith("✅")
