@@ -401,7 +401,8 @@ class TableService:
         assert seat.seat is not None
         view = loaded.rules.view(loaded.state, seat.seat)
         renderer = renderer_for(loaded.record.game_id)
-        image = await self._render(renderer.render_hand, view, seat.seat, names=loaded.names, lang=t.lang)
+        image = await self._render(renderer.render_hand, view, seat.seat, names=loaded.names, lang=t.lang,
+                                   translator=t)
         text = t("hand.header", title=t("title"), channel=f"<#{loaded.record.channel_id}>")
         extra = loaded.ui.hand_text(view, seat.seat, loaded.names, t)
         if extra:
@@ -763,7 +764,7 @@ class TableService:
             renderer = renderer_for(record.game_id)
             public_events = [{k: v for k, v in e.items() if k != "private"} for e in events]
             png = await self._render(renderer.render_board, view, names=loaded.names, lang=t.lang,
-                                     events=public_events)
+                                     events=public_events, translator=t)
             files.append(Attachment("board.png", png))
         lines = [line for event in events if (line := self._event_line(loaded, event, t))]
         lines = ([note] if note else []) + _last_lines(lines, 14)  # the note (why this message) always stays

@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 import json
 import math
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -1289,8 +1290,12 @@ def encode(image: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
-def render_board(view: dict, *, names: dict[str, str], lang: str = "en", events: list[dict] | None = None) -> bytes:
-    """PNG of the board from the public view (never needs the private part)."""
+def render_board(view: dict, *, names: dict[str, str], lang: str = "en", events: list[dict] | None = None,
+                 translator: Callable[..., str] | None = None) -> bytes:
+    """PNG of the board from the public view (never needs the private part). `translator` (the
+    game's catalog in `lang`) is part of the renderer contract; this board's texts come from
+    its own tables for now."""
+    del translator
     return encode(board_image(view, names=names, lang=lang, events=events))
 
 
@@ -1415,6 +1420,8 @@ def hand_image(view: dict, seat: str, *, names: dict[str, str], lang: str = "en"
     return img
 
 
-def render_hand(view: dict, seat: str, *, names: dict[str, str], lang: str = "en") -> bytes:
-    """PNG of one seat's hand from that seat's own view."""
+def render_hand(view: dict, seat: str, *, names: dict[str, str], lang: str = "en",
+                translator: Callable[..., str] | None = None) -> bytes:
+    """PNG of one seat's hand from that seat's own view (`translator`: see `render_board`)."""
+    del translator
     return encode(hand_image(view, seat, names=names, lang=lang))

@@ -8,6 +8,7 @@ depends only on the language and is cached per language.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -379,7 +380,10 @@ def _panel_height(view: dict[str, Any]) -> int:
 
 
 def render_board(view: dict[str, Any], *, names: dict[str, str], lang: str = "en",
-                 events: list[dict[str, Any]] | None = None) -> bytes:
+                 events: list[dict[str, Any]] | None = None, translator: Callable[..., str] | None = None) -> bytes:
+    """`translator` (the game's catalog in `lang`) is part of the renderer contract; this board's
+    texts come from its own tables for now."""
+    del translator
     image = board_image(view, names=names, lang=lang, events=events)
     # mapping onto a fixed palette is ~6x faster than computing one per image, and the same
     # colours always get the same palette entries (deterministic output)
@@ -539,7 +543,10 @@ def _big_card(d: ImageDraw.ImageDraw, x: int, y: int, value: int, state: str, la
                                                                                  else (210, 240, 215)))
 
 
-def render_hand(view: dict[str, Any], seat: str, *, names: dict[str, str], lang: str = "en") -> bytes:
+def render_hand(view: dict[str, Any], seat: str, *, names: dict[str, str], lang: str = "en",
+                translator: Callable[..., str] | None = None) -> bytes:
+    """`translator` is part of the renderer contract (see `render_board`), not needed here yet."""
+    del translator
     return encode_png(hand_image(view, seat, names=names, lang=lang))
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -181,22 +182,6 @@ TEXTS: dict[str, dict[str, str]] = {
     },
 }
 
-#: city names where a language has its own common name (others as in the data)
-CITY_NAMES: dict[str, dict[str, str]] = {
-    "en": {"moskva": "Moscow", "al_qahira": "Cairo", "athina": "Athens", "mexico": "Mexico City"},
-    "de": {"moskva": "Moskau", "al_qahira": "Kairo", "athina": "Athen", "mexico": "Mexiko-Stadt",
-           "beijing": "Peking", "tehran": "Teheran", "tokyo": "Tokio", "hong_kong": "Hongkong",
-           "djibouti": "Dschibuti", "cape_town": "Kapstadt", "novosibirsk": "Nowosibirsk",
-           "yakutsk": "Jakutsk", "petropavlovsk": "Petropawlowsk", "reykjavik": "Reykjavík",
-           "valparaiso": "Valparaíso", "dar_es_salaam": "Daressalam"},
-    "fr": {"moskva": "Moscou", "al_qahira": "Le Caire", "athina": "Athènes", "mexico": "Mexico",
-           "beijing": "Pékin", "tehran": "Téhéran", "cape_town": "Le Cap", "edinburgh": "Édimbourg",
-           "hamburg": "Hambourg", "manila": "Manille", "murmansk": "Mourmansk", "yakutsk": "Iakoutsk",
-           "reykjavik": "Reykjavik", "valparaiso": "Valparaíso", "lahore": "Lahore", "bangkok": "Bangkok",
-           "singapore": "Singapour"},
-}
-
-
 def _t(lang: str, key: str, **fields: Any) -> str:
     table = TEXTS.get(lang, TEXTS["en"])
     text = table.get(key, TEXTS["en"].get(key, key))
@@ -209,12 +194,29 @@ def _mapdata() -> Any:
     return mapdata
 
 
-def city_name(city_id: str, lang: str = "en") -> str:
-    local = CITY_NAMES.get(lang, {}).get(city_id)
-    if local:
-        return local
+#: what the board says per city: (city id, name) in the map data's order (hashable: the key of
+#: the cached static layer and label sprites)
+Labels = tuple[tuple[str, str], ...]
+#: `translator(key, **params) -> str`: the game's catalog in the image's language
+Translator = Callable[..., str]
+
+
+def city_name(city_id: str, translator: Translator | None = None) -> str:
+    """The name the board draws for a city: the catalog's `city.<id>` through `translator`
+    (the game's catalogs are the one source of city names per language), else the map data's
+    name (a renderer called without a translator, e.g. in tests)."""
+    if translator is not None:
+        key = f"city.{city_id}"
+        text = translator(key)
+        if text and text != key:
+            return text
     city = _mapdata().CITIES.get(city_id)
     return city.name if city is not None else city_id.replace("_", " ").title()
+
+
+def city_labels(translator: Translator | None = None) -> Labels:
+    """Every city's name as the board draws it (see `city_name`)."""
+    return tuple((cid, city_name(cid, translator)) for cid in _mapdata().CITIES)
 
 
 # ---------------------------------------------------------------------------
@@ -508,21 +510,30 @@ def _draw_symbol(draw: ImageDraw.ImageDraw, cx: float, cy: float, colour: str, r
         draw.rectangle((cx - r * 0.9, cy - r * 0.3, cx + r * 0.9, cy + r * 0.3), fill=ink)
 
 
+ROUGH_INK = (110, 62, 20)
+#: how far the rough-terrain mountain sits from a space's centre line (px), and its half width
+ROUGH_MARK_OFF = TRAIN_W / 2 + 8
+ROUGH_MARK_R = 7.0
+
+
+def _draw_rough_mark(draw: ImageDraw.ImageDraw, s: Space, shift: float, scale: float) -> None:
+    """The rough-terrain mark of one space: a little mountain beside it, on its left-hand side
+    (drawn with the free route and again over a claimed one, so it always shows)."""
+    nx, ny = math.sin(s.angle), -math.cos(s.angle)
+    mx, my = (s.x + shift + nx * ROUGH_MARK_OFF) * scale, (s.y + ny * ROUGH_MARK_OFF) * scale
+    m = ROUGH_MARK_R * scale
+    draw.polygon([(mx - m, my + m * 0.6), (mx, my - m * 0.8), (mx + m, my + m * 0.6)], fill=ROUGH_INK,
+                 outline=(255, 250, 240), width=max(1, round(scale)))
+
+
 def _draw_space(draw: ImageDraw.ImageDraw, s: Space, kind: str, colour: str, shift: float, scale: float,
                 fill: tuple[int, int, int] | None = None, symbol: bool = True) -> None:
-    rough_ink = (110, 62, 20)
-    outline = rough_ink if s.rough else (40, 40, 40)
+    outline = ROUGH_INK if s.rough else (40, 40, 40)
     poly = _space_outline(s, kind, shift, scale)
     draw.polygon(poly, fill=fill or ROUTE_COLOURS.get(colour, (168, 168, 168)), outline=outline,
                  width=max(1, round(scale * (2.2 if s.rough else 1.2))))
     if s.rough:
-        # a little mountain beside the space, on its left-hand side
-        nx, ny = math.sin(s.angle), -math.cos(s.angle)
-        off = (TRAIN_W / 2 + 6)
-        mx, my = (s.x + shift + nx * off) * scale, (s.y + ny * off) * scale
-        m = 5.5 * scale
-        draw.polygon([(mx - m, my + m * 0.6), (mx, my - m * 0.8), (mx + m, my + m * 0.6)], fill=rough_ink,
-                     outline=(255, 250, 240), width=max(1, round(scale)))
+        _draw_rough_mark(draw, s, shift, scale)
     if symbol and SYMBOLS.get(colour):
         _draw_symbol(draw, (s.x + shift) * scale, s.y * scale, colour, 3.6 * scale)
 
@@ -640,7 +651,7 @@ def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float,
 LABEL_FONT = 21
 
 
-def _place_labels(geom: Geometry, lang: str) -> dict[str, tuple[float, float, str]]:
+def _place_labels(geom: Geometry, labels: Labels) -> dict[str, tuple[float, float, str]]:
     """Greedy label placement: each city tries spots around it at three distances and keeps
     the one that covers the fewest spaces, cities and labels already placed."""
     md = _mapdata()
@@ -648,6 +659,7 @@ def _place_labels(geom: Geometry, lang: str) -> dict[str, tuple[float, float, st
     obstacles, cities = _label_boxes(geom)
     placed: list[tuple[float, float, float, float]] = []
     result: dict[str, tuple[float, float, str]] = {}
+    names = dict(labels)
 
     def crowd(cid: str) -> int:
         x, y = geom.nodes[cid]
@@ -655,7 +667,7 @@ def _place_labels(geom: Geometry, lang: str) -> dict[str, tuple[float, float, st
 
     for cid in sorted(md.CITIES, key=lambda c: (crowd(c), c)):
         x, y = geom.nodes[cid]
-        text = city_name(cid, lang)
+        text = names.get(cid) or city_name(cid)
         w = f.getlength(text) + 4
         h = LABEL_FONT + 2
         best = None
@@ -685,11 +697,11 @@ def _place_labels(geom: Geometry, lang: str) -> dict[str, tuple[float, float, st
 
 
 @lru_cache(maxsize=4)
-def _label_sprites(lang: str) -> list[tuple[int, int, Image.Image]]:
+def _label_sprites(labels: Labels) -> list[tuple[int, int, Image.Image]]:
     """City names as small RGBA sprites, pasted over the claimed routes every turn."""
     f = font(LABEL_FONT, "semibold")
     out = []
-    for _cid, (x, y, text) in sorted(_place_labels(geometry(), lang).items()):
+    for _cid, (x, y, text) in sorted(_place_labels(geometry(), labels).items()):
         w = math.ceil(f.getlength(text)) + 12
         h = LABEL_FONT + 14
         img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
@@ -700,7 +712,8 @@ def _label_sprites(lang: str) -> list[tuple[int, int, Image.Image]]:
 
 
 @lru_cache(maxsize=4)
-def _static(lang: str) -> Image.Image:
+def _static(labels: Labels) -> Image.Image:
+    """The map with unclaimed routes, cities and their labels (one per language's names)."""
     geom = geometry()
     md = _mapdata()
     s = SS
@@ -737,7 +750,7 @@ def _static(lang: str) -> Image.Image:
     bd = ImageDraw.Draw(board)
     bd.line((0, MAP_TOP, WIDTH, MAP_TOP), fill=(60, 60, 60), width=2)
     bd.line((0, PANEL_TOP, WIDTH, PANEL_TOP), fill=(60, 60, 60), width=2)
-    for x, y, sprite in _label_sprites(lang):
+    for x, y, sprite in _label_sprites(labels):
         board.paste(sprite, (x, y), sprite)
     return board
 
@@ -761,6 +774,8 @@ def _claimed_sprite(route_id: str, player: int) -> list[tuple[int, int, Image.Im
     xs = [sp.x for sp in g.spaces]
     ys = [sp.y for sp in g.spaces]
     pad = MAX_SPACE / 2 + 4
+    if any(sp.rough for sp in g.spaces):
+        pad = max(pad, ROUGH_MARK_OFF + ROUGH_MARK_R + 3)
     for shift in _shifts(min(xs), max(xs)):
         x0 = max(0, math.floor(min(xs) + shift - pad))
         x1 = min(WIDTH, math.ceil(max(xs) + shift + pad))
@@ -775,6 +790,8 @@ def _claimed_sprite(route_id: str, player: int) -> list[tuple[int, int, Image.Im
             draw.polygon(poly, fill=(20, 20, 20, 255))
             poly = _space_outline(local, g.kind, 0, SS, widen=-0.3)
             draw.polygon(poly, fill=colour + (255,), outline=(255, 255, 255, 255), width=round(1.2 * SS))
+            if sp.rough:
+                _draw_rough_mark(draw, local, 0, SS)
         img = big.resize((x1 - x0, y1 - y0), Image.Resampling.LANCZOS)
         d1 = ImageDraw.Draw(img)
         f = font(14, "bold")
@@ -824,14 +841,14 @@ def _seat_index(view: dict[str, Any]) -> dict[str, int]:
     return {s: i for i, s in enumerate(view.get("seats", []))}
 
 
-def _route_label(route_id: str, lang: str) -> str:
+def _route_label(route_id: str, cities: dict[str, str]) -> str:
     md = _mapdata()
     r = getattr(md, "ROUTES_BY_ID", None)
     route = r.get(route_id) if r else next((x for x in md.ROUTES if x.id == route_id), None)
     if route is None:
         return route_id
-    a = city_name(route.a, lang) if route.a in md.CITIES else "·"
-    b = city_name(route.b, lang) if route.b in md.CITIES else "·"
+    a = cities.get(route.a, "·")
+    b = cities.get(route.b, "·")
     return f"{a}–{b} ({route.length})"
 
 
@@ -919,7 +936,7 @@ def _draw_header(board: Image.Image, view: dict[str, Any], names: dict[str, str]
         draw_text(draw, (x1 - 14, cy), text, font=f, fill=(255, 255, 255), anchor="rm")
 
 
-def _last_text(view: dict[str, Any], names: dict[str, str], lang: str) -> str | None:
+def _last_text(view: dict[str, Any], names: dict[str, str], lang: str, cities: dict[str, str]) -> str | None:
     """One line about the last move (the engine's public `last`)."""
     last = view.get("last")
     if not last:
@@ -928,11 +945,11 @@ def _last_text(view: dict[str, Any], names: dict[str, str], lang: str) -> str | 
     name = _fit(names.get(seat, seat or "?"), font(22, "semibold"), NAME_IN_LINE_W)
     kind = last.get("type", "")
     if kind == "claim" and last.get("route"):
-        text = _t(lang, "last.claim", name=name, route=_route_label(last["route"], lang))
+        text = _t(lang, "last.claim", name=name, route=_route_label(last["route"], cities))
         points = last.get("points")
         return f"{text}  +{points}" if isinstance(points, int) else text
     if kind == "harbor" and last.get("city"):
-        return _t(lang, "last.harbor", name=name, city=city_name(last["city"], lang))
+        return _t(lang, "last.harbor", name=name, city=cities.get(last["city"], last["city"]))
     if kind == "draw":
         return _t(lang, "last.draw", name=name)
     if kind in ("tickets", "keep_tickets"):
@@ -1223,7 +1240,7 @@ def _palette() -> Image.Image:
     fixed += [HIGHLIGHT, (120, 90, 0), (255, 236, 170), (200, 160, 40), (235, 232, 225), (90, 90, 90),
               (70, 80, 100), (230, 230, 230), (200, 40, 30), (245, 240, 220), (0, 140, 90), (210, 140, 0)]
     unique = list(dict.fromkeys(fixed))
-    base = _static("en").quantize(colors=256 - len(unique), method=Image.Quantize.FASTOCTREE,
+    base = _static(city_labels()).quantize(colors=256 - len(unique), method=Image.Quantize.FASTOCTREE,
                                   dither=Image.Dither.NONE)
     raw = base.getpalette() or []
     colours = [tuple(raw[i:i + 3]) for i in range(0, (256 - len(unique)) * 3, 3)]
@@ -1235,19 +1252,21 @@ def _palette() -> Image.Image:
 
 
 def render_board(view: dict[str, Any], *, names: dict[str, str], lang: str = "en",
-                 events: list[dict[str, Any]] | None = None) -> bytes:
-    """The public board: map, claimed routes, harbors, last move, scores, cards, decks."""
-    image = board_image(view, names=names, lang=lang, events=events)
+                 events: list[dict[str, Any]] | None = None, translator: Translator | None = None) -> bytes:
+    """The public board: map, claimed routes, harbors, last move, scores, cards, decks. City
+    names come from `translator` (the game's catalog in `lang`), see `city_name`."""
+    image = board_image(view, names=names, lang=lang, events=events, translator=translator)
     return encode_png(image.quantize(palette=_palette(), dither=Image.Dither.NONE))
 
 
 def board_image(view: dict[str, Any], *, names: dict[str, str], lang: str = "en",
-                events: list[dict[str, Any]] | None = None) -> Image.Image:
+                events: list[dict[str, Any]] | None = None, translator: Translator | None = None) -> Image.Image:
     """The board as a Pillow image (RGB). `events` is accepted for the renderer contract but
     not needed: the view's own `last` says what to highlight."""
     del events
     lang = lang if lang in TEXTS else "en"
-    board = _static(lang).copy()
+    labels = city_labels(translator)
+    board = _static(labels).copy()
     geom = geometry()
     idx = _seat_index(view)
     last = view.get("last") or {}
@@ -1277,10 +1296,10 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
         if city_id in geom.nodes:
             x, y = geom.nodes[city_id]
             _draw_harbor(draw, x, y, idx.get(seat, 0), city_id == last_city)
-    for x, y, sprite in _label_sprites(lang):
+    for x, y, sprite in _label_sprites(labels):
         board.paste(sprite, (x, y), sprite)
     _draw_header(board, view, names, lang)
-    text = _last_text(view, names, lang)
+    text = _last_text(view, names, lang, dict(labels))
     if text:
         f = font(22, "semibold")
         label = f"{_t(lang, 'last')}: {text}"
@@ -1320,17 +1339,17 @@ def _card_sort_key(card: str) -> tuple[int, int, int, str]:
     return kind, order, len(parts), card
 
 
-def _ticket_text(ticket: dict[str, Any], lang: str) -> tuple[str, str]:
+def _ticket_text(ticket: dict[str, Any], cities_named: dict[str, str]) -> tuple[str, str]:
     cities = list(ticket.get("cities") or [])
     points = list(ticket.get("points") or [])
     if len(cities) > 2:
-        names = " → ".join(city_name(c, lang) for c in cities)
+        names = " → ".join(cities_named.get(c, c) for c in cities)
         if len(points) >= 3:
             value = f"{points[0]} / {points[1]} / −{abs(points[2])}"
         else:
             value = " / ".join(str(p) for p in points)
     else:
-        names = " – ".join(city_name(c, lang) for c in cities)
+        names = " – ".join(cities_named.get(c, c) for c in cities)
         value = str(points[0]) if points else ""
     return names, value
 
@@ -1342,12 +1361,12 @@ _STATUS_STYLE = {
 
 
 def _draw_ticket_rows(draw: ImageDraw.ImageDraw, tickets: list[dict[str, Any]], x: float, y: float, width: float,
-                      lang: str, with_status: bool) -> float:
+                      lang: str, with_status: bool, cities: dict[str, str]) -> float:
     body = font(24, "semibold")
     small = font(18, "regular")
     bold = font(26, "bold")
     for ticket in tickets:
-        names, value = _ticket_text(ticket, lang)
+        names, value = _ticket_text(ticket, cities)
         is_route = len(ticket.get("cities") or []) > 2
         status = ticket.get("status", "open") if with_status else None
         colour, key = _STATUS_STYLE.get(status or "open", _STATUS_STYLE["open"])
@@ -1398,8 +1417,10 @@ def _draw_card_group(img: Image.Image, cards: list[str], x0: float, y: float, la
     return y + HAND_CARD_H + 40
 
 
-def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], lang: str = "en") -> Image.Image:
+def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], lang: str = "en",
+               translator: Translator | None = None) -> Image.Image:
     lang = lang if lang in TEXTS else "en"
+    cities = dict(city_labels(translator))
     private = view.get("private") or {}
     hand = [c for c in private.get("hand") or [] if isinstance(c, str)]
     tickets = list(private.get("tickets") or [])
@@ -1467,17 +1488,18 @@ def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], lang: 
             y += HAND_CARD_H + 44
     if pending:
         draw.text((20, y), _t(lang, "pending"), font=head, fill=(200, 40, 30), anchor="lt")
-        y = _draw_ticket_rows(draw, pending, 20, y + 40, HAND_W - 40, lang, with_status=False) + 14
+        y = _draw_ticket_rows(draw, pending, 20, y + 40, HAND_W - 40, lang, with_status=False, cities=cities) + 14
     draw.text((20, y), f"{_t(lang, 'your_tickets')} ({len(tickets)})", font=head, fill=INK, anchor="lt")
     y += 40
     if tickets:
-        _draw_ticket_rows(draw, tickets, 20, y, HAND_W - 40, lang, with_status=True)
+        _draw_ticket_rows(draw, tickets, 20, y, HAND_W - 40, lang, with_status=True, cities=cities)
     else:
         draw.text((20, y + 6), _t(lang, "no_tickets"), font=body, fill=MUTED, anchor="lt")
     return img
 
 
-def render_hand(view: dict[str, Any], seat: str, *, names: dict[str, str], lang: str = "en") -> bytes:
+def render_hand(view: dict[str, Any], seat: str, *, names: dict[str, str], lang: str = "en",
+                translator: Translator | None = None) -> bytes:
     """One player's hand from that seat's own view: cards by colour with counts, tickets
-    with their status, pieces and harbors left."""
-    return encode_png(hand_image(view, seat, names=names, lang=lang))
+    with their status, pieces and harbors left. City names come from `translator`."""
+    return encode_png(hand_image(view, seat, names=names, lang=lang, translator=translator))

@@ -97,7 +97,8 @@ def test_double_pairs():
 def test_rough_and_wrap_flags():
     rough = {frozenset((r.a, r.b)) for r in ROUTES if r.rough}
     assert rough == ROUGH
-    assert all(r.kind == "train" and 0 < r.rough <= r.length for r in ROUTES if r.rough)
+    # every space of a rough route is rough; its colour never matters, so it is grey
+    assert all(r.kind == "train" and r.rough == r.length and r.colour == "grey" for r in ROUTES if r.rough)
     wraps = {frozenset((r.a, r.b)) for r in ROUTES if r.wraps}
     assert wraps == WRAPS
 

@@ -243,24 +243,36 @@ TRAIN_POOL = ["t:red", "t:red:h", "t:green", "t:green:h", "t:black", "t:black:h"
 
 
 @settings(max_examples=80, deadline=None)
-@given(hand=st.lists(st.sampled_from(TRAIN_POOL), min_size=0, max_size=12))
-def test_memoised_rough_payment_is_train_payment(hand):
-    """`_rough_payment` (the claim listing's memo, on card counts) repeats `train_payment` step by step."""
-    from engine.games.rails_and_sails.mapdata import COLOURS, ROUTES, WILD
-    from engine.games.rails_and_sails.rules import TRAIN_HARBOR, TRAIN_PLAIN, _rough_payment, train_payment
+@given(hand=st.lists(st.sampled_from(TRAIN_POOL), min_size=0, max_size=12), length=st.integers(1, 4))
+def test_rough_payments_are_valid_distinct_and_use_the_fewest_wilds(hand, length):
+    """`_rough_payments` (the claim listing's memo, on card counts) against a brute force over
+    every sub-multiset of the hand: listed exactly when some cards pay; every listed payment
+    pays and is held; none uses more wilds than needed (all wilds aside)."""
+    from itertools import combinations
+
+    from engine.games.rails_and_sails.mapdata import COLOURS, WILD
+    from engine.games.rails_and_sails.rules import (
+        ROUGH_OPTIONS,
+        TRAIN_HARBOR,
+        TRAIN_PLAIN,
+        _rough_payments,
+        check_train_payment,
+    )
 
     counts: dict[str, int] = {}
     for card in hand:
         counts[card] = counts.get(card, 0) + 1
     key = tuple(counts.get(code, 0) for c in COLOURS for code in (TRAIN_PLAIN[c], TRAIN_HARBOR[c]))
     key += (counts.get(WILD, 0),)
-    for r in ROUTES:
-        if r.kind != "train" or not r.rough:
-            continue
-        colours = COLOURS if r.colour == "grey" else (r.colour,)
-        for c in colours:
-            found = train_payment(counts, c, r.length, r.rough)
-            assert _rough_payment(c, r.length, r.rough, key) == (tuple(found) if found is not None else ())
+    paying = {c for c in combinations(sorted(hand), 2 * length) if check_train_payment(list(c), "grey", length, length)}
+    listed = _rough_payments(length, key)
+    assert bool(listed) == bool(paying)
+    assert len(set(listed)) == len(listed) <= ROUGH_OPTIONS + 1
+    assert set(listed) <= paying
+    if paying:
+        fewest = min(c.count(WILD) for c in paying)
+        assert listed[0].count(WILD) == fewest
+        assert all(c.count(WILD) == fewest for c in listed if c != (WILD,) * (2 * length))
 
 
 @settings(max_examples=40, deadline=None)

@@ -9,11 +9,18 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from bot.games.rails_and_sails import UI
+from bot.i18n import Translator
 from engine import registry
 from render import rails_and_sails as R
 from render.common import PLAYER_COLOURS
 
 NAMES = {"p1": "Alice", "p2": "Bartholomew", "p3": "Chloé", "p4": "Dmitri", "p5": "Eun-ji"}
+
+
+def _t(lang: str) -> Translator:
+    """The translator the bot hands the renderer: the game's catalogs in `lang`."""
+    return UI.translator(lang)
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
@@ -86,14 +93,18 @@ def test_hand_is_deterministic_and_shows_the_seat(midgame) -> None:
 def test_languages_differ_and_localise_cities(midgame) -> None:
     rs, state = midgame
     public = rs.view(state, None)
-    images = {lang: R.render_board(public, names=NAMES, lang=lang) for lang in ("en", "de", "fr")}
+    images = {lang: R.render_board(public, names=NAMES, lang=lang, translator=_t(lang)) for lang in ("en", "de", "fr")}
     assert len(set(images.values())) == 3
-    assert R.city_name("moskva", "fr") == "Moscou"
-    assert R.city_name("moskva", "de") == "Moskau"
-    assert R.city_name("moskva", "en") == "Moscow"
-    assert R.city_name("lima", "de") == "Lima"
+    # city names come from the game's catalogs through the translator
+    assert R.city_name("moskva", _t("fr")) == "Moscou"
+    assert R.city_name("moskva", _t("de")) == "Moskau"
+    assert R.city_name("moskva", _t("en")) == "Moscow"
+    assert R.city_name("lima", _t("de")) == "Lima"
+    # without a translator: the map data's names
+    assert R.city_name("moskva") == "Moskva"
+    assert R.render_board(public, names=NAMES, lang="en") != images["en"]
     # an unknown language falls back to English rather than failing
-    assert R.render_board(public, names=NAMES, lang="xx") == images["en"]
+    assert R.render_board(public, names=NAMES, lang="xx", translator=_t("xx")) == images["en"]
 
 
 def test_text_tables_have_the_same_keys() -> None:
@@ -160,7 +171,7 @@ def _count_yellow(img: Image.Image) -> int:
 
 
 def test_board_shows_land_and_sea_where_they_are() -> None:
-    img = R._static("en")
+    img = R._static(R.city_labels())
     cut = R.geometry().cut
 
     def at(lon: float, lat: float) -> tuple[int, int, int]:
@@ -226,7 +237,7 @@ def test_the_crossing_check_can_fail() -> None:
 def test_labels_do_not_overlap_and_stay_on_the_map() -> None:
     f = R.font(R.LABEL_FONT, "semibold")
     for lang in ("en", "de", "fr"):
-        labels = R._place_labels(R.geometry(), lang)
+        labels = R._place_labels(R.geometry(), R.city_labels(_t(lang)))
         assert len(labels) == len(R._mapdata().CITIES)
         boxes = []
         for x, y, text in labels.values():
@@ -340,7 +351,7 @@ def test_labels_sit_next_to_their_own_city_and_cover_no_city() -> None:
     geom = R.geometry()
     f = R.font(R.LABEL_FONT, "semibold")
     for lang in ("en", "de", "fr"):
-        for cid, (x, y, text) in R._place_labels(geom, lang).items():
+        for cid, (x, y, text) in R._place_labels(geom, R.city_labels(_t(lang))).items():
             w = f.getlength(text)
             box = (x - w / 2, y - R.LABEL_FONT / 2, x + w / 2, y + R.LABEL_FONT / 2)
             cx, cy = geom.nodes[cid]

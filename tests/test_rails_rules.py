@@ -250,22 +250,49 @@ def test_nothing_to_take_is_not_offered():
         s.face_up[slot] = None
     assert total_cards(s) == 140
     assert not [a for a in R.legal_actions(s, "p1") if a["type"] == "draw"]
-    refused(s, "p1", {"type": "draw", "source": "train_deck"}, "deck_empty")
-    refused(s, "p1", {"type": "draw", "source": "face_up", "slot": 0, "card": "t:red", "refill": "none"},
-            "empty_slot")
+    refused(s, "p1", {"type": "draw", "source": "train_deck"}, "no_cards_to_take")
+    refused(s, "p1", {"type": "draw", "source": "face_up", "slot": 0, "card": "t:red", "refill": "train"},
+            "no_cards_to_take")
 
 
-def test_refill_none_when_both_decks_empty():
+def test_no_cards_can_be_taken_when_both_decks_and_both_discards_are_empty():
+    """Rulebook: "Sollte der seltene Fall eintreten, dass sowohl die Nachzieh- als auch die
+    Ablagestapel leer sind [...], können keine Transportkarten genommen werden" -- not even
+    the face-up ones."""
     s = started()
-    for pile in (s.train_deck, s.ship_deck):
+    for pile in (s.train_deck, s.ship_deck, s.train_discard, s.ship_discard):
         for card in pile:
             s.hands[1][card] = s.hands[1].get(card, 0) + 1
         pile.clear()
-    acts = [a for a in R.legal_actions(s, "p1") if a["type"] == "draw"]
-    assert acts and all(a["source"] == "face_up" and a["refill"] == "none" for a in acts)
-    slot = next(a["slot"] for a in acts if s.face_up[a["slot"]] != "t:wild")
-    R.apply(s, "p1", {"type": "draw", "source": "face_up", "slot": slot, "card": s.face_up[slot], "refill": "none"})
-    assert s.face_up[slot] is None and total_cards(s) == 140
+    assert all(card is not None for card in s.face_up)
+    legal = R.legal_actions(s, "p1")
+    assert legal and not [a for a in legal if a["type"] == "draw"]
+    slot = next(k for k, c in enumerate(s.face_up) if c != "t:wild")
+    for refill in ("train", "ship", "none"):
+        refused(s, "p1", {"type": "draw", "source": "face_up", "slot": slot, "card": s.face_up[slot],
+                          "refill": refill}, "no_cards_to_take")
+    for source in ("train_deck", "ship_deck"):
+        refused(s, "p1", {"type": "draw", "source": source}, "no_cards_to_take")
+    assert total_cards(s) == 140
+
+
+def test_taking_the_last_card_of_the_decks_ends_the_turn():
+    """The first card empties the last deck (no discards): no second card can be taken, even
+    with face-up cards on display."""
+    s = started()
+    keep = next(c for c in reversed(s.train_deck) if c != "t:wild")
+    for pile in (s.train_deck, s.ship_deck, s.train_discard, s.ship_discard):
+        for card in pile:
+            s.hands[1][card] = s.hands[1].get(card, 0) + 1
+        pile.clear()
+    s.hands[1][keep] -= 1
+    s.train_deck.append(keep)
+    assert [a["source"] for a in R.legal_actions(s, "p1") if a["type"] == "draw" and a["source"] != "face_up"] == [
+        "train_deck"]
+    R.apply(s, "p1", {"type": "draw", "source": "train_deck"})
+    assert s.hands[0][keep] >= 1 and not s.train_deck
+    assert R.to_act(s) == ["p2"] and s.drawn == 0
+    assert total_cards(s) == 140
 
 
 # -- claiming routes ------------------------------------------------------------------------------------------
@@ -339,26 +366,71 @@ def test_grey_route_any_one_colour():
     assert ["t:wild", "t:wild"] in options
 
 
-def test_rough_terrain_needs_two_cards_of_one_colour_per_rough_space():
-    # Marseille–Casablanca: 1 space, rough, red
-    assert check_train_payment(["t:green", "t:green"], "red", 1, 1)
-    assert check_train_payment(["t:green", "t:wild"], "red", 1, 1)
-    assert not check_train_payment(["t:red"], "red", 1, 1)
-    assert not check_train_payment(["t:red", "t:green"], "red", 1, 1)
-    # Lahore–Tehran: black, 2 spaces, one rough -> 1 black + a pair of any colour
-    assert check_train_payment(["t:black", "t:yellow", "t:yellow"], "black", 2, 1)
-    assert check_train_payment(["t:black", "t:black", "t:black"], "black", 2, 1)
-    assert not check_train_payment(["t:yellow", "t:yellow", "t:yellow"], "black", 2, 1)
-    assert check_train_payment(["t:wild", "t:yellow", "t:yellow"], "black", 2, 1)
+def test_every_space_of_a_rough_route_is_rough():
+    """Rulebook: "Die Felder einer solchen Strecke sind mit einem besonderen Symbol markiert"."""
+    rough = [r for r in ROUTES_BY_ID.values() if r.rough]
+    assert len(rough) == 5
+    assert all(r.kind == "train" and r.rough == r.length and r.colour == "grey" for r in rough)
+
+
+def test_rough_route_of_length_two_takes_four_cards_colours_may_differ_per_space():
+    route = "lahore-tehran-train"
+    r = ROUTES_BY_ID[route]
+    assert (r.length, r.rough) == (2, 2)
+    assert check_train_payment(["t:yellow", "t:yellow", "t:yellow", "t:yellow"], r.colour, 2, 2)
+    assert check_train_payment(["t:green", "t:green", "t:yellow:h", "t:yellow"], r.colour, 2, 2)  # one colour a space
+    assert check_train_payment(["t:green", "t:wild", "t:red", "t:wild"], r.colour, 2, 2)  # wilds as usual
+    assert check_train_payment(["t:wild"] * 4, r.colour, 2, 2)
+    assert not check_train_payment(["t:green", "t:green", "t:yellow"], r.colour, 2, 2)  # 3 cards
+    assert not check_train_payment(["t:green", "t:yellow", "t:red", "t:black"], r.colour, 2, 2)  # no pair
+    assert not check_train_payment(["t:green", "t:green", "s:yellow", "s:yellow"], r.colour, 2, 2)  # ship cards
     s = started()
     empty_hand(s, 0)
-    give(s, 0, "t:green", "t:green")
-    route = "marseille-casablanca-train"
-    assert ROUTES_BY_ID[route].rough == 1
-    legal = [a for a in R.legal_actions(s, "p1") if a["type"] == "claim"]
-    assert {"type": "claim", "route": route, "cards": ["t:green", "t:green"]} in legal
-    R.apply(s, "p1", {"type": "claim", "route": route, "cards": ["t:green", "t:green"]})
-    assert s.trains[0] == 19  # one piece on the one space
+    give(s, 0, "t:green", "t:green", "t:yellow", "t:yellow", "t:red")
+    listed = [a["cards"] for a in R.legal_actions(s, "p1") if a["type"] == "claim" and a["route"] == route]
+    assert listed == [["t:green", "t:green", "t:yellow", "t:yellow"]]
+    # three cards do not pay for it; nothing changes
+    refused(s, "p1", {"type": "claim", "route": route, "cards": ["t:green", "t:green", "t:yellow"]}, "bad_payment")
+    refused(s, "p1", {"type": "claim", "route": route, "cards": ["t:green", "t:green", "t:yellow", "t:red"]},
+            "bad_payment")
+    score = s.scores[0]
+    ev = R.apply(s, "p1", {"type": "claim", "route": route, "cards": ["t:green", "t:green", "t:yellow", "t:yellow"]})
+    assert s.claimed[route] == 0
+    assert s.trains[0] == 20 - 2  # pieces used = length, not cards
+    assert s.scores[0] == score + 2 and ev[0]["points"] == 2
+    assert s.hands[0] == {"t:red": 1} and total_cards(s) == 140
+
+
+def test_rough_route_of_length_three_lists_the_fewest_wilds_payments():
+    route = "beijing-lahore-train"
+    assert (ROUTES_BY_ID[route].length, ROUTES_BY_ID[route].rough) == (3, 3)
+    s = started()
+    empty_hand(s, 0)
+    give(s, 0, "t:red", "t:red", "t:red", "t:black", "t:black", "t:wild", "t:wild")
+    listed = [a["cards"] for a in R.legal_actions(s, "p1") if a["type"] == "claim" and a["route"] == route]
+    # red pair + black pair + the third red with a wild: one wild is the least
+    assert listed == [["t:black", "t:black", "t:red", "t:red", "t:red", "t:wild"]]
+    assert all(check_train_payment(cards, "grey", 3, 3) for cards in listed)
+    # six cards, two of them wilds, also pay (not listed, still accepted)
+    R.apply(s, "p1", {"type": "claim", "route": route,
+                      "cards": ["t:black", "t:black", "t:red", "t:red", "t:wild", "t:wild"]})
+    assert s.claimed[route] == 0 and s.trains[0] == 17 and s.hands[0] == {"t:red": 1}
+
+
+def test_rough_route_payments_are_capped():
+    from engine.games.rails_and_sails.rules import ROUGH_OPTIONS
+
+    s = started()
+    empty_hand(s, 0)
+    for colour in ("red", "green", "black", "white", "yellow", "purple"):
+        give(s, 0, f"t:{colour}", f"t:{colour}")
+    give(s, 0, *["t:wild"] * 6)
+    listed = [a["cards"] for a in R.legal_actions(s, "p1") if a["type"] == "claim"
+              and a["route"] == "beijing-lahore-train"]
+    # 20 ways to pick three of the six pairs: the first ROUGH_OPTIONS, then all wilds
+    assert len(listed) == ROUGH_OPTIONS + 1 and listed[-1] == ["t:wild"] * 6
+    assert len({tuple(c) for c in listed}) == len(listed)
+    assert all(c.count("t:wild") == 0 and check_train_payment(c, "grey", 3, 3) for c in listed[:-1])
 
 
 def test_not_enough_pieces():
@@ -703,11 +775,12 @@ def test_empty_face_up_place_refilled_when_discards_return():
         for card in pile:
             s.hands[1][card] = s.hands[1].get(card, 0) + 1
         pile.clear()
+    # a place left empty (as after a new layout with both decks exhausted); p2's turn
     slot = next(k for k, c in enumerate(s.face_up) if c != "t:wild")
-    R.apply(s, "p1", {"type": "draw", "source": "face_up", "slot": slot, "card": s.face_up[slot], "refill": "none"})
-    assert s.face_up[slot] is None
-    if R.to_act(s) == ["p1"]:
-        R.apply(s, "p1", R.legal_actions(s, "p1")[0])
+    card = s.face_up[slot]
+    s.hands[1][card] = s.hands[1].get(card, 0) + 1
+    s.face_up[slot] = None
+    s.current = 1
     assert R.to_act(s) == ["p2"] and total_cards(s) == 140
     empty = s.face_up.count(None)
     cards = train_payment(s.hands[1], "red", 3, 0)

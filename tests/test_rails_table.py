@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from tests.local_driver import play_game, run_lines
 
@@ -39,3 +42,37 @@ async def test_a_whole_game_through_buttons_and_menus(tmp_path: Path) -> None:
     await store.close()
     assert game.status == "finished"
     assert "The game is over" in str(final.text) and presses > 50
+
+
+async def test_board_and_hand_images_name_cities_in_the_readers_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The service hands the renderer the game's Translator in the image's language, so the
+    board draws the catalog's city names: the table's language on the board, the player's on
+    the hand."""
+    from PIL import Image
+
+    import bot.service
+    from render import rails_and_sails as board
+    from render.common import encode_png
+
+    png = encode_png(Image.new("RGB", (1, 1)))
+    seen: list[tuple[str, str, str]] = []
+
+    class Recorder:
+        def render_board(self, view: dict[str, Any], **kw: Any) -> bytes:
+            seen.append(("board", kw["lang"], board.city_name("al_qahira", kw["translator"])))
+            return png
+
+        def render_hand(self, view: dict[str, Any], seat: str, **kw: Any) -> bytes:
+            seen.append(("hand", kw["lang"], board.city_name("al_qahira", kw["translator"])))
+            return png
+
+    monkeypatch.setattr(bot.service, "renderer_for", lambda game_id: Recorder())
+    await run_lines(tmp_path, [
+        "alice /game new game:rails-and-sails language:de", "bob /game join", "alice /game start",
+        "alice !locale fr", "alice /game hand",
+    ])
+    assert ("board", "de", "Kairo") in seen
+    assert ("hand", "fr", "Le Caire") in seen
+    assert all(name in ("Kairo", "Le Caire") for _, _, name in seen)

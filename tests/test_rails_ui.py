@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.games import ui_for
-from bot.games.rails_and_sails import UI, cards_text, route_text
+from bot.games.rails_and_sails import UI, cards_text, route_text, ticket_text
 from bot.gameui import action_key
 from bot.i18n import Translator, _flatten
 from engine import registry
@@ -35,8 +35,9 @@ def test_registered_ui():
 def test_catalogs_same_keys_and_translated():
     en, de, fr = catalog("en"), catalog("de"), catalog("fr")
     assert set(en) == set(de) == set(fr)
-    same_de = [k for k in en if en[k] == de[k]]
-    same_fr = [k for k in en if en[k] == fr[k]]
+    # city names are proper names: many are the same in every language
+    same_de = [k for k in en if en[k] == de[k] and not k.startswith("city.")]
+    same_fr = [k for k in en if en[k] == fr[k] and not k.startswith("city.")]
     # only proper names, numbers and symbols may stay the same
     assert len(same_de) < len(en) * 0.1, same_de
     assert len(same_fr) < len(en) * 0.1, same_fr
@@ -176,3 +177,51 @@ def test_exchange_label_for_one_piece():
     t = UI.translator("en")
     assert UI.action_label({"type": "exchange", "trains": 1}, {}, t) == "Swap 1 ship for a train (−1 point)"
     assert UI.action_label({"type": "exchange", "trains": -3}, {}, t) == "Swap 3 trains for ships (−3 points)"
+
+
+def test_every_city_has_a_name_in_every_catalog_and_english_uses_exonyms():
+    from engine.games.rails_and_sails.mapdata import CITIES
+
+    cats = {lang: catalog(lang) for lang in ("en", "de", "fr")}
+    for cat in cats.values():
+        assert {k[5:] for k in cat if k.startswith("city.")} == set(CITIES)
+    english = {cats["en"][f"city.{c}"] for c in CITIES}
+    assert not english & {"Al-Qahira", "Moskva", "Athina"}  # the map data's endonyms
+    expected = {"en": ("Cairo", "Moscow", "Athens"), "de": ("Kairo", "Moskau", "Athen"),
+                "fr": ("Le Caire", "Moscou", "Athènes")}
+    for lang, names in expected.items():
+        assert tuple(cats[lang][f"city.{c}"] for c in ("al_qahira", "moskva", "athina")) == names
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_city_names_in_texts_are_the_names_on_the_board(lang):
+    """One source per language: what the board image draws for a city (through the Translator
+    the bot hands the renderer) is the name in action labels, event lines, routes and tickets."""
+    from engine.games.rails_and_sails.mapdata import CITIES, ROUTES, TICKETS
+    from render import rails_and_sails as board
+
+    t = UI.translator(lang)
+    placed = board._place_labels(board.geometry(), board.city_labels(t))
+    drawn = {cid: text for cid, (_x, _y, text) in placed.items()}
+    assert set(drawn) == set(CITIES)
+    cards = ["t:red:h", "t:red:h", "s:red", "s:red"]
+    for cid in CITIES:
+        name = board.city_name(cid, t)
+        assert drawn[cid] == name == t(f"city.{cid}")
+        event = UI.event_text({"type": "harbor", "seat": "p1", "city": cid, "cards": cards}, NAMES, t)
+        assert event == t("event.harbor", seat="Ada", city=name, cards=cards_text(cards, t))
+        label = UI.action_label({"type": "harbor", "city": cid, "cards": cards}, {}, t)
+        assert label.startswith(t("action.harbor", city=name, cards="")[:-1].rstrip())
+    for r in ROUTES:
+        a = drawn.get(r.a, t(f"waypoint.{r.a}"))
+        b = drawn.get(r.b, t(f"waypoint.{r.b}"))
+        assert route_text(r.id, t).startswith(f"{a} – {b} ")
+    for tk in TICKETS:
+        assert ticket_text(tk.id, t).startswith("–".join(drawn[c] for c in tk.cities) + " (")
+
+
+def test_rough_route_label_says_rough_not_a_colour():
+    for lang in ("en", "de", "fr"):
+        t = UI.translator(lang)
+        text = route_text("lahore-tehran-train", t)
+        assert text.endswith("🚂2 " + t("route.rough")) and "⛰️" in text

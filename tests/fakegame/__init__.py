@@ -123,7 +123,7 @@ UI = CountdownUI(
 
 
 def render_board(view: dict[str, Any], *, names: dict[str, str], lang: str = "en",
-                 events: list[dict[str, Any]] | None = None) -> bytes:
+                 events: list[dict[str, Any]] | None = None, translator: Any = None) -> bytes:
     assert "private" not in view
     image = Image.new("RGB", (120, 40), "white")
     ImageDraw.Draw(image).text((5, 5), f"{view['counter']}", fill="black")
@@ -132,7 +132,8 @@ def render_board(view: dict[str, Any], *, names: dict[str, str], lang: str = "en
     return out.getvalue()
 
 
-def render_hand(view: dict[str, Any], seat: str, *, names: dict[str, str], lang: str = "en") -> bytes:
+def render_hand(view: dict[str, Any], seat: str, *, names: dict[str, str], lang: str = "en",
+                translator: Any = None) -> bytes:
     image = Image.new("RGB", (120, 40), "white")
     ImageDraw.Draw(image).text((5, 5), f"{view['private']['lucky']}", fill="black")
     out = io.BytesIO()

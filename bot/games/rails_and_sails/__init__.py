@@ -15,7 +15,12 @@ KIND_ICON = {"train": "🚂", "ship": "🚢"}
 MAX_LABEL = 80
 
 
-def city_name(city_id: str) -> str:
+def city_name(city_id: str, t: Translator) -> str:
+    """A city's name in the catalog's language (`city.<id>`, the one source of city names: the
+    board image draws the same through the Translator), else the map data's name."""
+    key = f"city.{city_id}"
+    if t.has(key):
+        return t(key)
     city = CITIES.get(city_id)
     return city.name if city is not None else city_id
 
@@ -55,24 +60,36 @@ def cards_text(cards: list[str], t: Translator, compact: bool = False) -> str:
     return ", ".join(f"{counts[c]}× {card_text(c, t)}" for c in order)
 
 
+def cards_merged(cards: list[str], t: Translator) -> str:
+    """The shortest form of a payment, for labels that are too long even compact (a rough route
+    paid with pairs of several colours): train cards counted per colour with or without the
+    harbor symbol ('2×red🚂'); ship cards and wilds as in `card_symbol`. Still unambiguous among
+    the listed payments of a route: they take a colour's plain train cards before its
+    harbor-symbol ones."""
+    merged = [f"t:{c.split(':')[1]}" if c.startswith("t:") and c != "t:wild" else c for c in cards]
+    return cards_text(merged, t, compact=True)
+
+
 def route_text(route_id: str, t: Translator) -> str:
     r = ROUTES_BY_ID.get(route_id)
     if r is None:
         return route_id
-    a = city_name(r.a) if r.a in CITIES else t(f"waypoint.{r.a}")
-    b = city_name(r.b) if r.b in CITIES else t(f"waypoint.{r.b}")
-    text = f"{a} – {b} {KIND_ICON[r.kind]}{r.length} {t('colour.' + r.colour)}"
+    a = city_name(r.a, t) if r.a in CITIES else t(f"waypoint.{r.a}")
+    b = city_name(r.b, t) if r.b in CITIES else t(f"waypoint.{r.b}")
+    # a rough route takes a pair of any colour per space: its colour does not matter
+    what = t("route.rough") if r.rough else t("colour." + r.colour)
+    text = f"{a} – {b} {KIND_ICON[r.kind]}{r.length} {what}"
     twin = ROUTES_BY_ID.get(r.double) if r.double else None
     if twin is not None and twin.colour == r.colour:  # e.g. the grey pair: tell the twins apart
         text += f" #{r.id.rsplit('-', 1)[1]}"
     return text
 
 
-def ticket_text(ticket_id: str) -> str:
+def ticket_text(ticket_id: str, t: Translator) -> str:
     tk = TICKETS_BY_ID.get(ticket_id)
     if tk is None:
         return ticket_id
-    names = "–".join(city_name(c) for c in tk.cities)
+    names = "–".join(city_name(c, t) for c in tk.cities)
     pts = "/".join(str(p) if i < 2 else f"−{p}" for i, p in enumerate(tk.points))
     return f"{names} ({pts})"
 
@@ -148,24 +165,25 @@ class RailsUI(GameUI):
         if kind == "draw":
             if action["source"] == "face_up":
                 card = action.get("card")
-                refill = action["refill"]
-                key = "action.draw_face_up" if refill != "none" else "action.draw_face_up_norefill"
-                return _trim(t(key, card=card_text(card, t), slot=action["slot"] + 1,
-                               refill=t(f"deck.{refill}") if refill != "none" else ""))
+                return _trim(t("action.draw_face_up", card=card_text(card, t), slot=action["slot"] + 1,
+                               refill=t(f"deck.{action['refill']}")))
             return _trim(t(f"action.draw_{action['source']}"))
         if kind == "claim":
             route = route_text(action["route"], t)
-            full = t("action.claim", route=route, cards=cards_text(action["cards"], t))
-            if len(full) <= MAX_LABEL:
-                return full
-            return _trim(t("action.claim", route=route, cards=cards_text(action["cards"], t, compact=True)))
+            cards = action["cards"]
+            text = ""
+            for shown in (cards_text(cards, t), cards_text(cards, t, compact=True), cards_merged(cards, t)):
+                text = t("action.claim", route=route, cards=shown)
+                if len(text) <= MAX_LABEL:
+                    return text
+            return _trim(text)
         if kind == "keep_tickets":
             return self._keep_label(action, view, t)
         if kind == "harbor":
-            full = t("action.harbor", city=city_name(action["city"]), cards=cards_text(action["cards"], t))
+            full = t("action.harbor", city=city_name(action["city"], t), cards=cards_text(action["cards"], t))
             if len(full) <= MAX_LABEL:
                 return full
-            return _trim(t("action.harbor", city=city_name(action["city"]),
+            return _trim(t("action.harbor", city=city_name(action["city"], t),
                            cards=cards_text(action["cards"], t, compact=True)))
         if kind == "exchange":
             n = action["trains"]
@@ -178,12 +196,12 @@ class RailsUI(GameUI):
     def _keep_label(self, action: Action, view: View, t: Translator) -> str:
         ids = action["ids"]
         if len(ids) <= 2:  # short choices by name; longer ones by their number in the offer
-            full = t("action.keep_tickets", tickets=" · ".join(ticket_text(i) for i in ids))
+            full = t("action.keep_tickets", tickets=" · ".join(ticket_text(i, t) for i in ids))
             if len(full) <= MAX_LABEL:
                 return full
         pending = [p["id"] for p in (view.get("private") or {}).get("pending_tickets", [])]
         if not all(i in pending for i in ids):  # e.g. the acknowledgement, written after the choice
-            return _trim(t("action.keep_tickets", tickets=" · ".join(ticket_text(i) for i in ids)))
+            return _trim(t("action.keep_tickets", tickets=" · ".join(ticket_text(i, t) for i in ids)))
         numbers = ", ".join(str(pending.index(i) + 1) for i in ids)
         points = sum(TICKETS_BY_ID[i].points[0] for i in ids if i in TICKETS_BY_ID)
         return _trim(t("action.keep_numbers", numbers=numbers, tickets=t.plural("count.tickets", len(ids)),
@@ -199,7 +217,7 @@ class RailsUI(GameUI):
             params["route"] = route_text(event["route"], t)
             params["cards"] = cards_text(event["cards"], t)
         elif kind == "harbor":
-            params["city"] = city_name(event["city"])
+            params["city"] = city_name(event["city"], t)
             params["cards"] = cards_text(event["cards"], t)
         elif kind == "take_face_up":
             params["card"] = card_text(event["card"], t)
@@ -249,12 +267,12 @@ class RailsUI(GameUI):
         hand = private.get("hand", [])
         lines.append(t("hand.cards", cards=cards_text(hand, t) if hand else t("hand.no_cards")))
         for tk in private.get("tickets", []):
-            lines.append(t("hand.ticket", ticket=ticket_text(tk["id"]), status=t(f"ticket_status.{tk['status']}")))
+            lines.append(t("hand.ticket", ticket=ticket_text(tk["id"], t), status=t(f"ticket_status.{tk['status']}")))
         pending = private.get("pending_tickets", [])
         if pending:
             lines.append(t("hand.pending"))
             for n, tk in enumerate(pending, start=1):
-                lines.append(f"{n}. {ticket_text(tk['id'])}")
+                lines.append(f"{n}. {ticket_text(tk['id'], t)}")
         mix = private.get("mix") or {}
         pieces = (view.get("pieces") or {}).get(seat)
         if pieces:
@@ -270,7 +288,7 @@ class RailsUI(GameUI):
     def illegal_text(self, code: str, message: str, params: dict[str, Any], t: Translator) -> str:
         params = dict(params)
         if "city" in params:
-            params["city"] = city_name(str(params["city"]))
+            params["city"] = city_name(str(params["city"]), t)
         if "route" in params:
             params["route"] = route_text(str(params["route"]), t)
         if "kind" in params:
@@ -290,9 +308,8 @@ class RailsUI(GameUI):
             if card is None or card == "t:wild":
                 continue
             same = "train" if card.startswith("t:") else "ship"
-            refill = same if left[same] else ("none" if not any(left.values()) else None)
-            if refill is not None:
-                out.append({"type": "draw", "source": "face_up", "slot": slot, "card": card, "refill": refill})
+            if left[same]:
+                out.append({"type": "draw", "source": "face_up", "slot": slot, "card": card, "refill": same})
         if not view["drawn"] and decks["tickets"]:
             out.append({"type": "tickets"})
         return out[:4]

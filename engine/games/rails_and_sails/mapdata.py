@@ -13,9 +13,13 @@ The long Cape Town–Perth crossing is two 5-space ship routes that meet at the
 Route colours: the colours of the 34 double pairs follow the published board
 where known (two pairs, Manila–Hong Kong and Jakarta–Bangkok by ship, are the
 project's choice to reach 34 pairs); every single route's colour was chosen so
-that the total length per colour is balanced within each kind (trains: 25–26
-spaces per colour, ships: 41 per colour). Rough terrain: each of the five rough
-routes has one rough space.
+that the total length per colour is balanced within each kind (trains: 23–25
+spaces per colour, ships: 41 per colour).
+
+Rough terrain: every space of the five rough routes is rough (``rough == length``;
+the rulebook marks all spaces of such a route), and each space takes two train cards
+of one colour, any colour and possibly another one per space. The colour of the route
+never matters, so rough routes are grey.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ class Route:
     kind: str  # "train" | "ship"
     length: int
     colour: str  # one of COLOURS or "grey"
-    rough: int = 0
+    rough: int = 0  # rough spaces: 0, or all of them (== length)
     double: str | None = None
     wraps: bool = False
 
@@ -129,7 +133,7 @@ CITIES: dict[str, City] = dict(
 WAYPOINTS: dict[str, tuple[float, float]] = {"indian_ocean": (72.0, -38.0)}
 
 ROUTES: tuple[Route, ...] = (
-    Route("vancouver-anchorage-train", "vancouver", "anchorage", "train", 2, "white", rough=1, wraps=True),
+    Route("vancouver-anchorage-train", "vancouver", "anchorage", "train", 2, "grey", rough=2, wraps=True),
     Route("winnipeg-vancouver-train", "winnipeg", "vancouver", "train", 2, "black"),
     Route("cambridge_bay-winnipeg-train", "cambridge_bay", "winnipeg", "train", 4, "yellow"),
     Route("los_angeles-vancouver-train-1", "los_angeles", "vancouver", "train", 1, "green", double="los_angeles-vancouver-train-2"),
@@ -155,7 +159,7 @@ ROUTES: tuple[Route, ...] = (
     Route("caracas-mexico-train-2", "caracas", "mexico", "train", 3, "red", double="caracas-mexico-train-1"),
     Route("new_york-miami-train", "new_york", "miami", "train", 2, "purple"),
     Route("lagos-casablanca-train", "lagos", "casablanca", "train", 4, "green"),
-    Route("marseille-casablanca-train", "marseille", "casablanca", "train", 1, "red", rough=1),
+    Route("marseille-casablanca-train", "marseille", "casablanca", "train", 1, "grey", rough=1),
     Route("athina-hamburg-train", "athina", "hamburg", "train", 2, "yellow"),
     Route("al_qahira-casablanca-train", "al_qahira", "casablanca", "train", 3, "red"),
     Route("djibouti-al_qahira-train-1", "djibouti", "al_qahira", "train", 2, "red", double="djibouti-al_qahira-train-2"),
@@ -166,13 +170,13 @@ ROUTES: tuple[Route, ...] = (
     Route("tehran-moskva-train", "tehran", "moskva", "train", 3, "purple"),
     Route("mumbai-tehran-train-1", "mumbai", "tehran", "train", 3, "purple", double="mumbai-tehran-train-2"),
     Route("mumbai-tehran-train-2", "mumbai", "tehran", "train", 3, "white", double="mumbai-tehran-train-1"),
-    Route("lahore-tehran-train", "lahore", "tehran", "train", 2, "black", rough=1),
+    Route("lahore-tehran-train", "lahore", "tehran", "train", 2, "grey", rough=2),
     Route("mumbai-lahore-train-1", "mumbai", "lahore", "train", 1, "green", double="mumbai-lahore-train-2"),
     Route("mumbai-lahore-train-2", "mumbai", "lahore", "train", 1, "black", double="mumbai-lahore-train-1"),
     Route("novosibirsk-lahore-train", "novosibirsk", "lahore", "train", 2, "red"),
     Route("bangkok-mumbai-train-1", "bangkok", "mumbai", "train", 3, "yellow", double="bangkok-mumbai-train-2"),
     Route("bangkok-mumbai-train-2", "bangkok", "mumbai", "train", 3, "red", double="bangkok-mumbai-train-1"),
-    Route("beijing-lahore-train", "beijing", "lahore", "train", 3, "yellow", rough=1),
+    Route("beijing-lahore-train", "beijing", "lahore", "train", 3, "grey", rough=3),
     Route("beijing-novosibirsk-train-1", "beijing", "novosibirsk", "train", 3, "red", double="beijing-novosibirsk-train-2"),
     Route("beijing-novosibirsk-train-2", "beijing", "novosibirsk", "train", 3, "black", double="beijing-novosibirsk-train-1"),
     Route("hong_kong-bangkok-train-1", "hong_kong", "bangkok", "train", 1, "purple", double="hong_kong-bangkok-train-2"),
@@ -191,7 +195,7 @@ ROUTES: tuple[Route, ...] = (
     Route("luanda-lagos-train-1", "luanda", "lagos", "train", 1, "purple", double="luanda-lagos-train-2"),
     Route("luanda-lagos-train-2", "luanda", "lagos", "train", 1, "yellow", double="luanda-lagos-train-1"),
     Route("cape_town-luanda-train", "cape_town", "luanda", "train", 2, "white"),
-    Route("dar_es_salaam-luanda-train", "dar_es_salaam", "luanda", "train", 2, "purple", rough=1),
+    Route("dar_es_salaam-luanda-train", "dar_es_salaam", "luanda", "train", 2, "grey", rough=2),
     Route("dar_es_salaam-cape_town-train-1", "dar_es_salaam", "cape_town", "train", 3, "green", double="dar_es_salaam-cape_town-train-2"),
     Route("dar_es_salaam-cape_town-train-2", "dar_es_salaam", "cape_town", "train", 3, "purple", double="dar_es_salaam-cape_town-train-1"),
     Route("djibouti-dar_es_salaam-train-1", "djibouti", "dar_es_salaam", "train", 1, "black", double="djibouti-dar_es_salaam-train-2"),
@@ -199,7 +203,7 @@ ROUTES: tuple[Route, ...] = (
     Route("darwin-perth-train", "darwin", "perth", "train", 2, "yellow"),
     Route("sydney-perth-train-1", "sydney", "perth", "train", 2, "white", double="sydney-perth-train-2"),
     Route("sydney-perth-train-2", "sydney", "perth", "train", 2, "yellow", double="sydney-perth-train-1"),
-    Route("sydney-darwin-train", "sydney", "darwin", "train", 2, "green"),
+    Route("sydney-darwin-train", "sydney", "darwin", "train", 2, "black"),
     Route("cambridge_bay-anchorage-ship", "cambridge_bay", "anchorage", "ship", 6, "yellow", wraps=True),
     Route("reykjavik-cambridge_bay-ship", "reykjavik", "cambridge_bay", "ship", 6, "yellow"),
     Route("murmansk-reykjavik-ship", "murmansk", "reykjavik", "ship", 4, "white"),

@@ -8,6 +8,7 @@ is one dataclass of JSON-safe fields so `dump` is a shallow conversion.
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from itertools import combinations
@@ -74,24 +75,31 @@ ROUTES_AT: dict[str, list[str]] = {}
 for _r in ROUTES:
     ROUTES_AT.setdefault(_r.a, []).append(_r.id)
     ROUTES_AT.setdefault(_r.b, []).append(_r.id)
-_groups: dict[tuple[str, str, int, int], list[tuple[str, str | None]]] = {}
 for _r in ROUTES:
-    _groups.setdefault((_r.kind, _r.colour, _r.length, _r.rough), []).append((_r.id, _r.double))
-#: coloured train routes by colour: (length, rough, [(id, twin)]) sorted by the colour cards needed
-TRAIN_GROUPS: dict[str, list[tuple[int, int, list[tuple[str, str | None]]]]] = {c: [] for c in COLOURS}
+    # the payment listing relies on it: a rough route is rough on every space (rulebook)
+    if _r.rough not in (0, _r.length) or (_r.rough and _r.kind != "train"):
+        raise ValueError(f"route {_r.id}: rough terrain must cover every space of a train route")
+_groups: dict[tuple[str, str, int, bool], list[tuple[str, str | None]]] = {}
+for _r in ROUTES:
+    # a rough route's colour never matters (each space takes a pair of any colour): it is
+    # listed with the grey routes
+    _colour = "grey" if _r.rough else _r.colour
+    _groups.setdefault((_r.kind, _colour, _r.length, bool(_r.rough)), []).append((_r.id, _r.double))
+#: coloured train routes by colour: (length, [(id, twin)]) sorted by length
+TRAIN_GROUPS: dict[str, list[tuple[int, list[tuple[str, str | None]]]]] = {c: [] for c in COLOURS}
 #: coloured ship routes by colour: (length, [(id, twin)]) sorted by length
 SHIP_GROUPS: dict[str, list[tuple[int, list[tuple[str, str | None]]]]] = {c: [] for c in COLOURS}
-#: grey routes: (kind, length, rough, [(id, twin)])
-GREY_GROUPS: list[tuple[str, int, int, list[tuple[str, str | None]]]] = []
+#: grey and rough routes: (kind, length, rough, [(id, twin)])
+GREY_GROUPS: list[tuple[str, int, bool, list[tuple[str, str | None]]]] = []
 for (_k, _c, _n, _rough), _routes in _groups.items():
     if _c == "grey":
         GREY_GROUPS.append((_k, _n, _rough, _routes))
     elif _k == "train":
-        TRAIN_GROUPS[_c].append((_n, _rough, _routes))
+        TRAIN_GROUPS[_c].append((_n, _routes))
     else:
         SHIP_GROUPS[_c].append((_n, _routes))
 for _c in COLOURS:
-    TRAIN_GROUPS[_c].sort(key=lambda g: (g[0] - g[1], g[0]))
+    TRAIN_GROUPS[_c].sort(key=lambda g: g[0])
     SHIP_GROUPS[_c].sort(key=lambda g: g[0])
 HARBOR_CITIES = frozenset(c.id for c in CITIES.values() if c.harbor)
 DRAW_SOURCES = ("face_up", "train_deck", "ship_deck")
@@ -100,13 +108,15 @@ _COLOUR_INDEX = {c: k for k, c in enumerate(COLOURS)}
 
 _copy_dict = dict.copy
 #: the face-up draw actions by (train deck not empty, ship deck not empty), slot and card
-#: (`_draw_options` hands out copies): one per deck that can refill the slot, "none" if neither
+#: (`_draw_options` hands out copies): one per deck that can refill the slot. With both decks
+#: empty (so both discards too: an emptied deck takes its discards at once) no card can be
+#: taken at all, face-up ones included (rulebook, "Transportkarten nehmen").
 _FACE_UP_DRAWS: dict[tuple[bool, bool], list[dict[str, tuple[dict[str, Any], ...]]]] = {
     (train, ship): [
         {
             card: tuple(
                 {"type": "draw", "source": "face_up", "slot": slot, "card": card, "refill": refill}
-                for refill in ([k for k, ok in (("train", train), ("ship", ship)) if ok] or ["none"])
+                for refill in [k for k, ok in (("train", train), ("ship", ship)) if ok]
             )
             for card in sorted(set(TRAIN_CARDS) | set(SHIP_CARDS))
         }
@@ -239,40 +249,75 @@ def _ship_options(colour: str, s: int, d: int, w: int, length: int) -> tuple[tup
     return tuple(out)
 
 
+#: the most payments `legal_actions` lists for one rough route (besides all wilds): the
+#: fewest-wilds payments can be many (which colour pays which space), any other valid
+#: payment is still accepted by `apply`
+ROUGH_OPTIONS = 6
+
+
 @lru_cache(maxsize=16384)
-def _rough_payment(colour: str, length: int, rough: int, counts: tuple[int, ...]) -> tuple[str, ...]:
-    """`train_payment` of a route with rough spaces, on the train card counts
-    (plain and harbor-symbol count per colour of COLOURS, then wilds); () if unpayable.
-    The same steps as `train_payment`, on a list of counts instead of a hand."""
-    rest = list(counts)
-    k = 2 * _COLOUR_INDEX[colour]
-    normal = length - rough
-    a = min(rest[k], normal)
-    b = min(rest[k + 1], normal - a)
-    rest[k] -= a
-    rest[k + 1] -= b
-    out = [TRAIN_PLAIN[colour]] * a + [TRAIN_HARBOR[colour]] * b
-    wilds = normal - a - b
-    for _ in range(rough):
-        best = -1
-        best_n = 0
-        for j in range(0, 2 * len(COLOURS), 2):
-            n = rest[j] + rest[j + 1]
-            if n > best_n:
-                best, best_n = j, n
-        if best < 0:
-            wilds += 2
-            continue
-        c = COLOURS[best // 2]
-        a = min(rest[best], 2)
-        b = min(rest[best + 1], 2 - a)
-        rest[best] -= a
-        rest[best + 1] -= b
-        out += [TRAIN_PLAIN[c]] * a + [TRAIN_HARBOR[c]] * b
-        wilds += 2 - a - b
-    if wilds > counts[-1]:
-        return ()
-    out += [WILD] * wilds
+def _rough_payments(length: int, counts: tuple[int, ...]) -> tuple[tuple[str, ...], ...]:
+    """The payments of a rough route of `length` spaces (each space two train cards of one
+    colour, any colour, wilds replace any card) that use the fewest wilds, at most
+    ROUGH_OPTIONS of them, then all wilds; () if the hand cannot pay. On the train card counts
+    (plain and harbor-symbol count per colour of COLOURS, then wilds), memoised.
+
+    Fewest wilds: a space paid by a pair of one colour needs none, so as many spaces as
+    possible take pairs; the rest take a colour's odd card and a wild, then two wilds. The
+    options differ in which colours pay (the colours with the most cards first); within a
+    colour plain cards go before harbor-symbol cards (kept for harbors)."""
+    wild = counts[-1]
+    totals = [counts[2 * k] + counts[2 * k + 1] for k in range(len(COLOURS))]
+    held = sorted((k for k, n in enumerate(totals) if n), key=totals.__getitem__, reverse=True)  # stable
+    paired = [k for k in held if totals[k] >= 2]
+    pairs = [totals[k] // 2 for k in paired]
+    found: list[tuple[str, ...]] = []
+    if sum(pairs) >= length:
+        for spaces in _pair_splits(pairs, length):
+            found.append(_rough_cards(counts, [(k, 2 * n) for k, n in zip(paired, spaces, strict=True) if n], 0))
+            if len(found) == ROUGH_OPTIONS:
+                break
+    else:
+        rest = length - sum(pairs)
+        odd = [k for k in held if totals[k] % 2]
+        half = min(rest, len(odd))  # spaces paid by one card and a wild
+        wilds = half + 2 * (rest - half)
+        if wilds <= wild:
+            for singles in combinations(odd, half):
+                used = [(k, totals[k] - (totals[k] % 2 and k not in singles)) for k in held]
+                found.append(_rough_cards(counts, used, wilds))
+                if len(found) == ROUGH_OPTIONS:
+                    break
+    everything = (WILD,) * (2 * length)
+    if wild >= 2 * length and everything not in found:
+        found.append(everything)
+    return tuple(found)
+
+
+def _pair_splits(pairs: list[int], length: int, j: int = 0) -> Iterator[tuple[int, ...]]:
+    """Every way to pay `length` spaces with whole pairs, at most pairs[i] spaces from colour i
+    (tuples of spaces per colour from j on), the first colours taking as many as they can
+    first. Needs sum(pairs[j:]) >= length."""
+    if length == 0:
+        yield (0,) * (len(pairs) - j)
+        return
+    if j == len(pairs) - 1:
+        yield (length,)
+        return
+    later = sum(pairs[j + 1:])
+    for k in range(min(pairs[j], length), max(0, length - later) - 1, -1):
+        for tail in _pair_splits(pairs, length - k, j + 1):
+            yield (k, *tail)
+
+
+def _rough_cards(counts: tuple[int, ...], used: list[tuple[int, int]], wilds: int) -> tuple[str, ...]:
+    """The sorted cards of a rough payment: per (colour index, n) n train cards of that colour
+    (plain before harbor-symbol cards), then `wilds` wilds."""
+    out: list[str] = [WILD] * wilds
+    for k, n in used:
+        plain = min(counts[2 * k], n)
+        c = COLOURS[k]
+        out += [TRAIN_PLAIN[c]] * plain + [TRAIN_HARBOR[c]] * (n - plain)
     out.sort()
     return tuple(out)
 
@@ -301,9 +346,8 @@ _TRAIN_COUNTS = itemgetter(*(4 * k + j for k in range(len(COLOURS)) for j in (0,
 _MAX_TRAIN_LENGTH = max(g[0] for groups in TRAIN_GROUPS.values() for g in groups)
 _MAX_SHIP_LENGTH = max(g[0] for groups in SHIP_GROUPS.values() for g in groups)
 
-#: one claimable route of a colour: (route id, twin id, payments, (length, rough)); payments is None
-#: for a route with rough spaces (paid with train cards of any colour, worked out per call)
-_ColourClaim = tuple[str, str | None, tuple[tuple[str, ...], ...] | None, tuple[int, int]]
+#: one claimable route of a colour: (route id, twin id, payments)
+_ColourClaim = tuple[str, str | None, tuple[tuple[str, ...], ...]]
 #: (plain, harbor, single, double, wilds, trains, ships) of one colour
 _ColourKey = tuple[int, ...]
 _ColourInfo = tuple[tuple[_ColourClaim, ...], tuple[str, ...] | None]
@@ -342,17 +386,14 @@ def _colour_train_claims(colour: str, plain: int, harbor: int, w: int, ptrains: 
     """The train half of `_colour_claims`."""
     out: list[_ColourClaim] = []
     budget = plain + harbor + w
-    for length, rough, routes in TRAIN_GROUPS[colour]:
-        if budget < length - rough:
+    for length, routes in TRAIN_GROUPS[colour]:
+        if budget < length:
             break
         if ptrains < length:
             continue
-        if rough:
-            out.extend((rid, twin, None, (length, rough)) for rid, twin in routes)
-            continue
         cards = _train_plain_payment(colour, plain, harbor, w, length)
         if cards:
-            out.extend((rid, twin, (cards,), (length, rough)) for rid, twin in routes)
+            out.extend((rid, twin, (cards,)) for rid, twin in routes)
     return tuple(out)
 
 
@@ -368,31 +409,27 @@ def _colour_ship_claims(colour: str, single: int, double: int, w: int, pships: i
             continue
         options = _ship_options(colour, single, double, w, length)
         if options:
-            out.extend((rid, twin, options, (length, 0)) for rid, twin in routes)
+            out.extend((rid, twin, options) for rid, twin in routes)
     return tuple(out)
 
 
 @lru_cache(maxsize=16384)
-def _grey_train_payments(length: int, rough: int, counts: tuple[int, ...]) -> tuple[tuple[str, ...], ...]:
+def _grey_train_payments(length: int, counts: tuple[int, ...]) -> tuple[tuple[str, ...], ...]:
     """The distinct cheapest payments of a grey train route, on the train card counts (see
-    `_rough_payment`): one per colour with a card (as `train_payment` pays it), then all wilds."""
+    `_rough_payments`): one per colour with a card (as `train_payment` pays it), then all wilds."""
     wild = counts[-1]
     seen: list[tuple[str, ...]] = []
     for k, c in enumerate(COLOURS):
         plain, harbor = counts[2 * k], counts[2 * k + 1]
         n = plain + harbor
         # colours without a card only repeat the all-wilds payment added below
-        if (not n and not rough) or n + wild < length - rough:
+        if not n or n + wild < length:
             continue
-        if rough:
-            one: tuple[str, ...] | None = _rough_payment(c, length, rough, counts) or None
-        else:
-            one = _train_plain_payment(c, plain, harbor, wild, length)
+        one = _train_plain_payment(c, plain, harbor, wild, length)
         if one is not None and one not in seen:
             seen.append(one)
-    total = length + rough
-    if wild >= total and (WILD,) * total not in seen:
-        seen.append((WILD,) * total)
+    if wild >= length and (WILD,) * length not in seen:
+        seen.append((WILD,) * length)
     return tuple(seen)
 
 
@@ -787,7 +824,7 @@ class RailsAndSails(Rules):
 
     def _draw_options(self, state: RSState, second: bool) -> list[Action]:
         """Copies of the static draw actions (`_FACE_UP_DRAWS`): each face-up card with each deck
-        that can replace it ("none" when both are empty), then the blind draws."""
+        that can replace it, then the blind draws; none at all when both decks are empty."""
         train, ship = bool(state.train_deck), bool(state.ship_deck)
         table = _FACE_UP_DRAWS[train, ship]
         acts: list[Action] = [
@@ -810,9 +847,9 @@ class RailsAndSails(Rules):
         Routes are grouped statically by (kind, colour, length, rough), each colour's groups
         sorted by the cards of that colour they need; `_colour_claims` (memoised on the card
         counts of one colour and the pieces) lists the routes of a colour a hand could pay, with
-        their payments, so this only checks which of them are free. Routes with rough spaces
-        and grey routes are paid with train cards of any colour: they are worked out after the
-        loop, from all the train counts. This is the hot path of random play."""
+        their payments, so this only checks which of them are free. Grey routes and rough routes
+        (see `_rough_payments`) are paid with cards of any colour: they are worked out after the
+        loop, from all the counts. This is the hot path of random play."""
         hand = state.hands[i]
         counts = _HAND_COUNTS(_NO_CARDS | hand)
         wild = counts[-1]
@@ -827,7 +864,6 @@ class RailsAndSails(Rules):
         acts: list[Action] = []
         append = acts.append
         harbor_payments: list[tuple[str, ...]] = []
-        rough_later: list[tuple[int, str, str, int, int]] = []  # (position in acts, route, colour, length, rough)
         for c, colour_counts, memo in _COLOUR_SLOTS:
             key = counts[colour_counts] + tail
             info = memo.get(key)
@@ -836,31 +872,18 @@ class RailsAndSails(Rules):
             entries, harbor_payment = info
             if harbor_payment is not None:
                 harbor_payments.append(harbor_payment)
-            for rid, twin, options, size in entries:
+            for rid, twin, options in entries:
                 if rid in claimed:
                     continue
                 if twin is not None:
                     owner = claimed.get(twin)
                     if owner is not None and (few or owner == i):
                         continue
-                if options is None:
-                    rough_later.append((len(acts), rid, c, size[0], size[1]))
-                    continue
                 for cards in options:
                     append({"type": "claim", "route": rid, "cards": [*cards]})
         if wild >= 4:
             harbor_payments.append(_HARBOR_WILDS)
         tkey: tuple[int, ...] | None = None  # train counts (plain, harbor per colour of COLOURS; wilds)
-        if rough_later:
-            tkey = _TRAIN_COUNTS(counts)
-            tall = sum(tkey)
-            # inserted from the last to the first, so the recorded positions stay right
-            for pos, rid, c, length, rough in reversed(rough_later):
-                if tall < length + rough:
-                    continue
-                cards = _rough_payment(c, length, rough, tkey)
-                if cards:
-                    acts.insert(pos, {"type": "claim", "route": rid, "cards": [*cards]})
         for kind, length, rough, routes in GREY_GROUPS:
             if (ptrains if kind == "train" else pships) < length:
                 continue
@@ -878,9 +901,14 @@ class RailsAndSails(Rules):
             if kind == "train":
                 if tkey is None:
                     tkey = _TRAIN_COUNTS(counts)
-                if sum(tkey) < length + rough:
-                    continue
-                seen = _grey_train_payments(length, rough, tkey)
+                if rough:
+                    if sum(tkey) < 2 * length:
+                        continue
+                    seen = _rough_payments(length, tkey)
+                else:
+                    if sum(tkey) < length:
+                        continue
+                    seen = _grey_train_payments(length, tkey)
             else:
                 seen = _grey_ship_payments(hand, length)
             for rid in free:
@@ -1008,6 +1036,10 @@ class RailsAndSails(Rules):
         source = action.get("source")
         if source not in DRAW_SOURCES:
             raise IllegalAction("bad_source", "Take a face-up card or draw from the train or ship deck.")
+        if not _cards_to_take(state):
+            raise IllegalAction(
+                "no_cards_to_take", "Both decks and both discard piles are empty: no cards can be taken."
+            )
         seat = state.seats[i]
         second = state.drawn == 1
         events: list[Event] = []
@@ -1029,17 +1061,13 @@ class RailsAndSails(Rules):
             elif refill == "ship":
                 can_refill = bool(state.ship_deck)
             else:
-                can_refill = refill == "none" and not state.train_deck and not state.ship_deck
-            if not can_refill:
-                if refill in ("train", "ship", "none"):
-                    raise IllegalAction("bad_refill", "That deck cannot replace the card; choose another.")
                 raise IllegalAction("malformed", "That is not a valid move.")
+            if not can_refill:
+                raise IllegalAction("bad_refill", "That deck cannot replace the card; choose another.")
             # mutate
             hand = state.hands[i]
             hand[card] = hand.get(card, 0) + 1
-            new = None
-            if refill != "none":
-                new = self._pop(state, refill, events)
+            new = self._pop(state, refill, events)
             state.face_up[slot] = new
             events.insert(0, {"type": "take_face_up", "seat": seat, "card": card, "slot": slot, "new": new})
             if state.face_up.count(WILD) >= 3:
@@ -1062,10 +1090,8 @@ class RailsAndSails(Rules):
             state.last["cards"].append(taken)  # type: ignore[index]
         else:
             state.last = {"seat": seat, "type": "draw", "cards": [taken]}
-        if not ends and not (state.train_deck or state.ship_deck or any(
-            c is not None and c != WILD for c in state.face_up
-        )):
-            ends = True  # nothing left to take as a second card
+        if not ends and not _cards_to_take(state):
+            ends = True  # no card can be taken as the second one
         if ends:
             events += self._end_turn(state, i, progress=False)
         else:
@@ -1518,6 +1544,14 @@ _KEYS_SOURCE = frozenset({"type", "source"})
 _KEYS_ROUTE_CARDS = frozenset({"type", "route", "cards"})
 _KEYS_TYPE = frozenset({"type"})
 _KEYS_CITY_CARDS = frozenset({"type", "city", "cards"})
+
+
+def _cards_to_take(state: RSState) -> bool:
+    """Whether transport cards can be taken at all: not when both decks and both discard piles
+    are empty (rulebook). The face-up cards do not count: each taken one must be replaced from a
+    deck, and an emptied deck takes its discards at once, so in practice this is "a deck has
+    cards", which is what `_draw_options` offers."""
+    return bool(state.train_deck or state.ship_deck or state.train_discard or state.ship_discard)
 
 
 def _keys(action: Action, allowed: frozenset[str]) -> None:
