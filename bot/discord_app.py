@@ -33,6 +33,8 @@ from bot.store import Store, store_from_url
 
 log = logging.getLogger("passepartout.discord")
 
+_EMBED_COLOUR = discord.Colour(0x2B6CB0)  # the blue of the boards' headers
+
 _STYLES = {
     "primary": discord.ButtonStyle.primary,
     "secondary": discord.ButtonStyle.secondary,
@@ -148,6 +150,9 @@ class Delivery:
                 everyone=False, roles=False, replied_user=False,
                 users=[discord.Object(id=i) for i in reply.mentions]),
         }
+        if reply.embeds:
+            kwargs["embeds"] = [discord.Embed(title=e.title, description=e.description, colour=_EMBED_COLOUR)
+                                for e in reply.embeds]
         files = [discord.File(io.BytesIO(a.data), filename=a.filename) for a in reply.files]
         if files:
             kwargs["files"] = files

@@ -314,7 +314,10 @@ class LocalTable:
         """What a person at the terminal reads: who sees it, the text, images, buttons."""
         header = {"channel": "── #channel", "ephemeral": f"── only {data['user']} sees",
                   "dm": f"── DM to {data['user']}"}
-        lines = [f"{header[reply.to]} ──", str(data["text"])]
+        lines = [f"{header[reply.to]} ──"] + ([str(data["text"])] if data["text"] else [])
+        for embed in reply.embeds:
+            lines += [f"▌ {embed.title}"] if embed.title else []
+            lines += [f"▌ {line}" for line in embed.description.split("\n")]
         lines += [f"   🖼  {p}" for p in paths]
         buttons = [c for row in reply.rows for c in row if isinstance(c, Button) and not c.disabled]
         if buttons:

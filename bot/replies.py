@@ -55,6 +55,21 @@ class Select:
 Component = Button | Select
 
 
+@dataclass(frozen=True)
+class Embed:
+    """A card of text (Discord embed): for texts longer than a message, e.g. the rules.
+    Limits (Discord): title 256, description 4096, all embeds of a message 6000 together."""
+
+    description: str
+    title: str | None = None
+
+
+#: Discord's limits for embeds, used to split long texts
+EMBED_DESCRIPTION_LIMIT = 4096
+EMBEDS_TOTAL_LIMIT = 6000
+EMBEDS_PER_MESSAGE = 10
+
+
 @dataclass
 class Attachment:
     filename: str
@@ -73,11 +88,14 @@ class Reply:
     files: list[Attachment] = field(default_factory=list)
     rows: list[list[Component]] = field(default_factory=list)
     mentions: list[int] = field(default_factory=list)
+    embeds: list[Embed] = field(default_factory=list)
 
     def as_json(self, image_paths: list[str] | None = None) -> dict[str, object]:
         """The local table's line format."""
         out: dict[str, object] = {"to": self.to, "user": self.user_id, "text": self.text,
                                   "files": image_paths if image_paths is not None else [f.filename for f in self.files]}
+        if self.embeds:
+            out["embeds"] = [{"title": e.title, "description": e.description} for e in self.embeds]
         buttons = [c for row in self.rows for c in row]
         if buttons:
             out["components"] = [

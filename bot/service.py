@@ -20,9 +20,22 @@ from typing import Any
 from bot.games import available, ui_for
 from bot.gameui import Command, GameUI, Param, QuickMenu, action_key
 from bot.i18n import LANGUAGES, Translator, normalise_language
-from bot.replies import Attachment, Button, Reply, Select, SelectOption, User, Where
+from bot.replies import (
+    EMBED_DESCRIPTION_LIMIT,
+    EMBEDS_PER_MESSAGE,
+    EMBEDS_TOTAL_LIMIT,
+    Attachment,
+    Button,
+    Embed,
+    Reply,
+    Select,
+    SelectOption,
+    User,
+    Where,
+)
 from bot.settings import Settings
 from bot.store import ChannelBusy, GameRecord, SeatRecord, Store, VersionConflict
+from bot.text import clean, echo, md
 from engine import IllegalAction, Rules, registry
 from render import for_game as renderer_for
 
@@ -78,7 +91,7 @@ def parse_options(text: str | None) -> dict[str, Any]:
         return result
     for chunk in text.replace(",", " ").split():
         if "=" not in chunk:
-            raise Refusal("error.option_syntax", chunk=chunk)
+            raise Refusal("error.option_syntax", chunk=echo(chunk, 40))
         key, raw = chunk.split("=", 1)
         key = key.strip().lower().replace("-", "_")
         low = raw.strip().lower()
@@ -106,6 +119,12 @@ class Loaded:
 
     @property
     def names(self) -> dict[str, str]:
+        """Seat -> display name, escaped for Markdown text."""
+        return {s.seat: md(s.name) for s in self.record.seats if s.seat}
+
+    @property
+    def raw_names(self) -> dict[str, str]:
+        """Seat -> display name as written, for images."""
         return {s.seat: s.name for s in self.record.seats if s.seat}
 
 
@@ -188,7 +207,7 @@ class TableService:
         try:
             games = available()
             if game_id not in games:
-                raise Refusal("error.unknown_game", game=game_id, games=", ".join(sorted(games)))
+                raise Refusal("error.unknown_game", game=echo(game_id, 40), games=", ".join(sorted(games)))
             rules = registry.get(game_id)
             opts = parse_options(options) if isinstance(options, str) or options is None else dict(options)
             try:
@@ -203,7 +222,7 @@ class TableService:
                 "reminder_hours": self.settings.reminder_hours,
                 "timeout_hours": self.settings.timeout_hours,
             }
-            host = SeatRecord(position=0, user_id=user.id, name=user.name, lang=normalise_language(user.locale),
+            host = SeatRecord(position=0, user_id=user.id, name=clean(user.name), lang=normalise_language(user.locale),
                               dm=await self.store.user_dm(user.id))
             async with self._lock(where.channel_id):
                 try:
@@ -226,7 +245,7 @@ class TableService:
         rules = registry.get(record.game_id)
         host_mark = " " + t("lobby.host_mark")
         players = "\n".join(
-            f"{i + 1}. {'🤖 ' if s.is_bot else ''}{s.name}{host_mark if s.user_id == record.host_id else ''}"
+            f"{i + 1}. {'🤖 ' if s.is_bot else ''}{md(s.name)}{host_mark if s.user_id == record.host_id else ''}"
             for i, s in enumerate(record.seats)
         )
         options = ", ".join(f"{k}={v}" for k, v in record.options.items()) or t("lobby.no_options")
@@ -271,13 +290,13 @@ class TableService:
                 raise Refusal("error.already_joined")
             if len(record.seats) >= rules.max_players:
                 raise Refusal("error.table_full", max=rules.max_players)
-            record.seats.append(SeatRecord(position=self._next_position(record), user_id=user.id, name=user.name,
+            record.seats.append(SeatRecord(position=self._next_position(record), user_id=user.id, name=clean(user.name),
                                            lang=normalise_language(user.locale), dm=dm))
 
         record = await self._edit_lobby(user, where, edit)
         if isinstance(record, list):
             return record
-        note = self.game_t(record, ui_for(record.game_id))("lobby.joined", name=user.name)
+        note = self.game_t(record, ui_for(record.game_id))("lobby.joined", name=md(clean(user.name)))
         return [self._lobby_message(record, note)]
 
     @staticmethod
@@ -302,20 +321,27 @@ class TableService:
         t = self.game_t(record, ui_for(record.game_id))
         if record.status == "cancelled":
             return [Reply("channel", t("lobby.closed"), channel_id=record.channel_id)]
-        return [self._lobby_message(record, t("lobby.left", name=user.name))]
+        return [self._lobby_message(record, t("lobby.left", name=md(clean(user.name))))]
 
     async def addbot(self, user: User, where: Where, count: int = 1) -> list[Reply]:
+        """Add up to `count` AI seats: as many as fit, saying so when fewer than asked."""
+        added: list[str] = []
+
         def edit(record: GameRecord) -> None:
             if not (record.seat_of_user(user.id) or where.can_manage):
                 raise Refusal("error.not_seated")
             rules = registry.get(record.game_id)
-            if count < 1 or len(record.seats) + count > rules.max_players:
+            room = rules.max_players - len(record.seats)
+            if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+                raise Refusal("error.bad_count")
+            if room <= 0:
                 raise Refusal("error.table_full", max=rules.max_players)
             used = {s.name for s in record.seats}
-            for _ in range(count):
+            for _ in range(min(count, room)):
                 n = sum(1 for s in record.seats if s.is_bot)
                 name = next((nm for nm in AI_NAMES if nm not in used), f"AI {n + 1}")
                 used.add(name)
+                added.append(name)
                 record.seats.append(SeatRecord(position=self._next_position(record), user_id=AI_USER_BASE - n,
                                                name=name, is_bot=True))
 
@@ -323,7 +349,10 @@ class TableService:
         if isinstance(record, list):
             return record
         t = self.game_t(record, ui_for(record.game_id))
-        return [self._lobby_message(record, t("lobby.bot_added", name=record.seats[-1].name))]
+        note = t.plural("lobby.bots_added", len(added), names=", ".join(f"**{md(n)}**" for n in added))
+        if len(added) < count:
+            note += " " + t.plural("lobby.bots_short", len(added), asked=count)
+        return [self._lobby_message(record, note)]
 
     def _is_host(self, record: GameRecord, user: User, where: Where) -> bool:
         return record.host_id == user.id or where.can_manage
@@ -369,7 +398,8 @@ class TableService:
             except VersionConflict:
                 return self.refuse(user, "error.conflict")
         t = self.game_t(record, ui_for(record.game_id))
-        return [Reply("channel", t("game.cancelled", name=user.name, title=t("title")), channel_id=record.channel_id)]
+        return [Reply("channel", t("game.cancelled", name=md(clean(user.name)), title=t("title")),
+                      channel_id=record.channel_id)]
 
     # -- information ------------------------------------------------------------
     async def status(self, user: User, where: Where) -> list[Reply]:
@@ -401,7 +431,7 @@ class TableService:
         assert seat.seat is not None
         view = loaded.rules.view(loaded.state, seat.seat)
         renderer = renderer_for(loaded.record.game_id)
-        image = await self._render(renderer.render_hand, view, seat.seat, names=loaded.names, lang=t.lang,
+        image = await self._render(renderer.render_hand, view, seat.seat, names=loaded.raw_names, lang=t.lang,
                                    translator=t)
         text = t("hand.header", title=t("title"), channel=f"<#{loaded.record.channel_id}>")
         extra = loaded.ui.hand_text(view, seat.seat, loaded.names, t)
@@ -421,7 +451,7 @@ class TableService:
             return self.refuse(user, "error.no_game")
         if record.status == "lobby":
             t = self.user_t(user, ui_for(record.game_id))
-            players = ", ".join(s.name for s in record.seats)
+            players = ", ".join(md(s.name) for s in record.seats)
             return [self.private(user, t("log.lobby", title=t("title"), players=players))]
         loaded = self._load(record)
         t = self.user_t(user, loaded.ui)
@@ -445,10 +475,11 @@ class TableService:
         if game_id is None:
             return await self.games_list(user)
         if game_id not in available():
-            return self.refuse(user, "error.unknown_game", game=game_id, games=", ".join(sorted(available())))
+            return self.refuse(user, "error.unknown_game", game=echo(game_id, 40),
+                               games=", ".join(sorted(available())))
         ui = ui_for(game_id)
         t = self.user_t(user, ui)
-        return [self.private(user, _clip(f"**{t('title')}**\n{t('rules')}"))]
+        return [self.private(user, "", embeds=chunk) for chunk in rules_embeds(t("title"), t("rules"))]
 
     async def settings_cmd(self, user: User, where: Where, *, dm: bool | None = None, language: str | None = None,
                            reminder_hours: float | None = None, timeout_hours: float | None = None) -> list[Reply]:
@@ -504,9 +535,8 @@ class TableService:
             except Refusal as r:
                 return self.refuse(user, r.key, **r.params)
             record = loaded.record
-            player_name = seat.name
+            player_name = seat.name  # the seat keeps the name; 🤖 marks it wherever players are listed
             seat.is_bot = True
-            seat.name = f"{seat.name} (AI)"
             seat.user_id = AI_USER_BASE - 100 - seat.position
             humans = [s for s in record.seats if not s.is_bot]
             if record.host_id == user.id:
@@ -590,8 +620,8 @@ class TableService:
                 if found is None:
                     shortlist = _match_label(raw, labelled)[1] or [label for label, _ in labelled]
                     if not shortlist:
-                        raise Refusal("error.bad_pick", value=raw[:80])
-                    raise Refusal("error.bad_pick_list", value=raw[:80], choices=_shortlist(shortlist, t))
+                        raise Refusal("error.bad_pick", value=echo(raw))
+                    raise Refusal("error.bad_pick_list", value=echo(raw), choices=_shortlist(shortlist, t))
                 values[param.name] = found
             elif param.required and param.name not in values:
                 raise Refusal("error.missing_option", option=param.name)
@@ -638,7 +668,7 @@ class TableService:
         if found is None:
             allowed = [f"`{c}`" + (f" ({t(k)})" if t.has(k := f"choice.{param.name}.{c}") and t(k) != str(c) else "")
                        for c in param.choices]
-            raise Refusal("error.bad_choice_list", option=param.name, value=str(value)[:80],
+            raise Refusal("error.bad_choice_list", option=param.name, value=echo(value),
                           choices=_shortlist(allowed, t))
         return found
 
@@ -732,7 +762,7 @@ class TableService:
             params = dict(public)
             if "seat" in params:
                 params["seat"] = loaded.names.get(params["seat"], params["seat"])
-                params.setdefault("name", params["seat"])  # logs from before events named the player
+                params["name"] = md(params["name"]) if "name" in params else params["seat"]
             return t(f"event.{kind}", **params)
         return loaded.ui.event_text(public, loaded.names, t)
 
@@ -746,9 +776,9 @@ class TableService:
             if rec is None:
                 continue
             if rec.is_bot:
-                parts.append(f"🤖 {rec.name}")
+                parts.append(f"🤖 {md(rec.name)}")
             elif seat in quiet:
-                parts.append(f"**{rec.name}**")
+                parts.append(f"**{md(rec.name)}**")
             else:
                 parts.append(f"<@{rec.user_id}>")
                 ids.append(rec.user_id)
@@ -763,7 +793,7 @@ class TableService:
         if image:
             renderer = renderer_for(record.game_id)
             public_events = [{k: v for k, v in e.items() if k != "private"} for e in events]
-            png = await self._render(renderer.render_board, view, names=loaded.names, lang=t.lang,
+            png = await self._render(renderer.render_board, view, names=loaded.raw_names, lang=t.lang,
                                      events=public_events, translator=t)
             files.append(Attachment("board.png", png))
         lines = [line for event in events if (line := self._event_line(loaded, event, t))]
@@ -1097,6 +1127,42 @@ class TableService:
         except Exception:
             log.exception("handler failed")
             return self.refuse(user, "error.internal")
+
+
+def rules_embeds(title: str, text: str) -> list[list[Embed]]:
+    """A long text, whole, as embeds within Discord's limits, split between paragraphs (or
+    lines, or words when a paragraph is too long): a list of messages, each a list of embeds."""
+    pieces: list[str] = []
+    for paragraph in text.split("\n\n"):
+        pieces += _split_to(paragraph, EMBED_DESCRIPTION_LIMIT)
+    embeds: list[str] = []
+    for piece in pieces:
+        if embeds and len(embeds[-1]) + 2 + len(piece) <= EMBED_DESCRIPTION_LIMIT:
+            embeds[-1] += "\n\n" + piece
+        else:
+            embeds.append(piece)
+    messages: list[list[Embed]] = [[]]
+    used = 0
+    for i, description in enumerate(embeds):
+        heading = _trim(title, 256) if i == 0 else None
+        size = len(description) + len(heading or "")
+        if messages[-1] and (used + size > EMBEDS_TOTAL_LIMIT or len(messages[-1]) == EMBEDS_PER_MESSAGE):
+            messages.append([])
+            used = 0
+        messages[-1].append(Embed(description, heading))
+        used += size
+    return messages
+
+
+def _split_to(text: str, limit: int) -> list[str]:
+    """`text` in pieces of at most `limit` characters, cut at line ends, else at spaces."""
+    if len(text) <= limit:
+        return [text]
+    for separator in ("\n", " "):
+        cut = text.rfind(separator, 0, limit + 1)
+        if cut > 0:
+            return [text[:cut]] + _split_to(text[cut + 1:], limit)
+    return [text[:limit]] + _split_to(text[limit:], limit)
 
 
 def _menu_payload(payload: str) -> tuple[str | None, int]:

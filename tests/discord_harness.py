@@ -826,6 +826,17 @@ def discord_limit_problems(payload: dict[str, Any], files: list[FileSent]) -> li
         problems.append(f"content is {len(content)} > 2000 characters")
     if not content and not files and not payload.get("components") and not payload.get("embeds"):
         problems.append("empty message")
+    embeds = payload.get("embeds") or []
+    if len(embeds) > 10:
+        problems.append(f"{len(embeds)} > 10 embeds")
+    total = 0
+    for embed in embeds:
+        title, description = embed.get("title") or "", embed.get("description") or ""
+        total += len(title) + len(description)
+        if len(title) > 256 or len(description) > 4096 or not (title or description):
+            problems.append(f"an embed out of limits (title {len(title)}, description {len(description)})")
+    if total > 6000:
+        problems.append(f"embeds hold {total} > 6000 characters")
     rows = payload.get("components") or []
     if len(rows) > 5:
         problems.append(f"{len(rows)} > 5 action rows")

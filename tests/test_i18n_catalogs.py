@@ -512,8 +512,9 @@ def test_log_header_reads_right_for_one_move() -> None:
 def test_bot_added_line_adds_no_ai_suffix_to_the_name() -> None:
     """The AI's name is shown as it is ("AI 2" must not become "AI 2 (AI)"); 🤖 and the sentence say it is an AI."""
     for lang in LANGUAGES:
-        text = Translator(lang)("lobby.bot_added", name="AI 2")
-        assert "**AI 2**" in text and not re.search(r"\((AI|KI|IA)\)", text), text
+        for count in (1, 2):
+            text = Translator(lang).plural("lobby.bots_added", count, names="**AI 2**")
+            assert "**AI 2**" in text and not re.search(r"\((AI|KI|IA)\)", text), text
 
 
 def test_translator_with_the_real_platform_catalog() -> None:

@@ -146,3 +146,50 @@ async def test_the_confirmation_describes_the_move_made(service: TableService) -
     replies = await service.command(ALICE, HERE, "countdown", "take", {"n": 3})
     ack = [r for r in replies if r.to == "ephemeral"][0]
     assert ack.text.startswith("✅") and "3" in ack.text
+
+
+async def test_addbot_adds_what_fits_and_says_how_many(service: TableService, store: SQLiteStore) -> None:
+    from tests.conftest import BOB
+
+    await service.new_game(ALICE, HERE, "countdown")  # 2-4 players
+    await service.join(BOB, HERE)
+    replies = await service.addbot(ALICE, HERE, 9)
+    assert replies[0].to == "channel"
+    assert "Phileas" in replies[0].text and "Aouda" in replies[0].text
+    assert "Only 2 seats were free, so 2 AI players joined instead of 9." in replies[0].text
+    record = await store.active_game(HERE.channel_id)
+    assert record is not None and len(record.seats) == 4
+    assert "full" in refusal(await service.addbot(ALICE, HERE, 1))
+    assert refusal(await service.addbot(ALICE, HERE, 0))
+
+
+async def test_names_are_shown_as_written_and_cannot_format_or_flip_text(service: TableService,
+                                                                         store: SQLiteStore) -> None:
+    from bot.replies import User
+
+    mallory = User(66, "**Boss**\u202e<@1>_x_", "en")
+    await service.new_game(ALICE, HERE, "countdown")
+    replies = await service.join(mallory, HERE)
+    text = replies[0].text
+    assert "\u202e" not in text
+    assert "\\*\\*Boss\\*\\*\\<\\@1\\>\\_x\\_" in text
+    record = await store.active_game(HERE.channel_id)
+    assert record is not None and record.seats[1].name == "**Boss**<@1>_x_"  # stored clean, unescaped
+    await service.start(ALICE, HERE)
+    await service.command(ALICE, HERE, "countdown", "take", {"n": 1})
+    status = await service.status(ALICE, HERE)
+    assert "**Boss**" not in status[0].text.replace("\\*\\*Boss\\*\\*", "")
+    echoed = refusal(await service.new_game(ALICE, Where(channel_id=5, guild_id=1), "`x\u202e`"))
+    assert "\u202e" not in echoed and "`x" not in echoed
+
+
+async def test_a_resigned_player_keeps_their_name(service: TableService, store: SQLiteStore) -> None:
+    from tests.conftest import BOB, CAROL
+
+    await service.new_game(ALICE, HERE, "countdown")
+    await service.join(BOB, HERE)
+    await service.join(CAROL, HERE)
+    await service.start(ALICE, HERE)
+    replies = await service.resign(BOB, HERE)
+    channel = [r for r in replies if r.to == "channel"][0].text
+    assert "**Bob** resigned" in channel and "(AI)" not in channel

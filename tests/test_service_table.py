@@ -247,7 +247,7 @@ async def test_log_status_rules(service: TableService) -> None:
     status = await service.status(EVE, HERE)
     assert status[0].to == "ephemeral" and status[0].files and status[0].mentions == []
     rules = await service.rules_help(EVE, HERE)
-    assert "last one wins" in rules[0].text
+    assert "last one wins" in rules[0].embeds[0].description
 
 
 async def test_menu_groups_large_action_sets() -> None:
