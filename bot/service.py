@@ -916,14 +916,16 @@ class TableService:
                            for a in loaded.rules.legal_actions(loaded.state, seat)):
                     return self.refuse(user, "error.not_now")
             return await self.menu(user, where, payload, stale=version != record.version)
-        if kind in ("act", "sel"):
-            chosen = (values or [""])[0] if kind == "sel" else payload
+        if kind in ("act", "sel", "pact", "psel"):
+            chosen = (values or [""])[0] if kind.endswith("sel") else payload
             async with self._lock(where.channel_id):
                 try:
                     loaded = await self._running(user, where)
-                    if version != loaded.record.version:
-                        raise Refusal("error.stale_move")
+                    if kind in ("act", "sel") and version != loaded.record.version:
+                        raise Refusal("error.stale_move")  # a public button: the game moved on
                     seat = self._acting_seat(loaded, user)
+                    if kind in ("pact", "psel") and version != await self.store.seat_action_count(game_pk, seat):
+                        raise Refusal("error.stale_move")  # a private menu: its owner has moved since
                     legal = loaded.rules.legal_actions(loaded.state, seat)
                     action = next((a for a in legal if action_hash(a) == chosen), None)
                     if action is None:
@@ -948,6 +950,9 @@ class TableService:
         record, rules = loaded.record, loaded.rules
         legal = rules.legal_actions(loaded.state, seat)
         view = rules.view(loaded.state, seat)
+        # the menu's moves stay valid until this seat moves (not when others do, e.g. in a
+        # simultaneous phase): their ids carry the seat's own move count, not the game version
+        own = await self.store.seat_action_count(record.id, seat)
         group_filter, page = _menu_payload(payload)
         groups: dict[str, list[dict[str, Any]]] = {}
         for action in legal:
@@ -958,13 +963,13 @@ class TableService:
             return SelectOption(_trim(loaded.ui.action_label(a, view, t), 100), action_hash(a))
 
         def select(actions: list[dict[str, Any]], placeholder: str, n: int) -> Select:
-            return Select(custom_id(record.id, record.version, "sel", str(n)), _trim(placeholder, 150),
+            return Select(custom_id(record.id, own, "psel", str(n)), _trim(placeholder, 150),
                           tuple(option(a) for a in actions))
 
         rows: list[list[Any]] = []
         if group_filter is None and len(legal) <= 10:
             buttons = [Button(_trim(loaded.ui.action_label(a, view, t), 80),
-                              custom_id(record.id, record.version, "act", action_hash(a)), "primary") for a in legal]
+                              custom_id(record.id, own, "pact", action_hash(a)), "primary") for a in legal]
             rows = [buttons[i:i + 5] for i in range(0, len(buttons), 5)]
         elif group_filter is None and len(groups) <= 5 and all(len(v) <= 25 for v in groups.values()):
             rows = [[select(v, self._group_label(loaded, g, t), i)] for i, (g, v) in enumerate(groups.items())]

@@ -115,7 +115,7 @@ class Player:
         await h.run(h.click(user, public, play.custom_id))  # type: ignore[arg-type]
         [menu] = h.ephemeral_for(user, since=mark)
         for _ in range(5):
-            acts = [b for b in menu.buttons if kind_of(b.custom_id) == "act"]
+            acts = [b for b in menu.buttons if kind_of(b.custom_id) in ("act", "pact")]
             if acts:
                 assert {payload_of(b.custom_id) for b in acts} <= set(by_hash)
                 button = rng.choice(acts)
@@ -139,7 +139,7 @@ class Player:
         """Someone whose turn it is not presses a move button: refused, nothing changes."""
         h = self.h
         public = latest_public(h)
-        acts = [b for b in public.buttons if kind_of(b.custom_id) == "act"]
+        acts = [b for b in public.buttons if kind_of(b.custom_id) in ("act", "pact")]
         if not acts:
             return
         mark = h.mark()
@@ -333,7 +333,7 @@ async def test_rails_and_sails_moves_through_the_paged_menus(h: Harness, monkeyp
     assert h.limit_violations == []
     assert player.routes["menu"] >= 5
     kinds = {kind_of(c.custom_id) for s in h.followups() for c in s.components}
-    assert "sel" in kinds, "no select menu was ever offered"
+    assert "psel" in kinds, "no select menu was ever offered"
     # the claim autocomplete answers the player to act with legal routes only
     record = await player.record()
     state = player.rules.load(record.state)

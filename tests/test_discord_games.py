@@ -118,7 +118,7 @@ async def via_menu(h: Harness, user: FakeUser, public: Sent, wanted: dict[str, A
     [menu] = h.ephemeral_for(user, since=mark)
     assert not menu.content.startswith("⚠️"), menu.content
     for _ in range(8):
-        acts = [b for b in menu.buttons if kind_of(b.custom_id) == "act"]
+        acts = [b for b in menu.buttons if kind_of(b.custom_id) in ("act", "pact")]
         options = [(s, o["value"]) for s in menu.selects for o in s.options]
         assert {payload_of(b.custom_id) for b in acts} | {v for _, v in options} <= set(by_hash), \
             "the menu offers a move that is not legal"
@@ -254,7 +254,7 @@ async def test_around_the_world_whole_game_through_slash_commands_and_buttons(
         legal = rules.legal_actions(state, seat)
         by_hash = {action_hash(a): a for a in legal}
         public = latest_public(h)
-        quick = [b for b in public.buttons if kind_of(b.custom_id) == "act"]
+        quick = [b for b in public.buttons if kind_of(b.custom_id) in ("act", "pact")]
         for b in quick:  # quick buttons: legal moves, and no card of a hand on them (travel: "to Paris")
             assert payload_of(b.custom_id) in by_hash
             if by_hash[payload_of(b.custom_id)]["type"] != "take":
@@ -442,7 +442,7 @@ async def test_rails_setup_claim_autocomplete_and_quick_draws(h: Harness, monkey
         if any(a["type"] == "claim" for a in legal) and draws >= 2:
             break
         public = latest_public(h)
-        quick = [b for b in public.buttons if kind_of(b.custom_id) == "act"]
+        quick = [b for b in public.buttons if kind_of(b.custom_id) in ("act", "pact")]
         assert quick, "no quick buttons to draw with"
         by_hash = {action_hash(a): a for a in legal}
         button = rng.choice(quick)
