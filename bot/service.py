@@ -8,11 +8,13 @@ this class, so tests of the service test what Discord users get.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import logging
 import random
 import re
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +22,7 @@ from typing import Any
 from bot.games import available, ui_for
 from bot.gameui import Command, GameUI, Param, QuickMenu, action_key
 from bot.i18n import LANGUAGES, Translator, normalise_language
+from bot.render_cache import RenderCache
 from bot.replies import (
     EMBED_DESCRIPTION_LIMIT,
     EMBEDS_PER_MESSAGE,
@@ -47,6 +50,8 @@ MAX_AI_STEPS = 20_000
 #: a stand-in plays one turn for an absent player; no turn of any game takes more moves
 STAND_IN_MAX_ACTIONS = 25
 PREFIX = "pp"
+RENDER_CACHE_SIZE = 64  # boards and hands people asked to see (~0.1-0.3 MB each)
+ASK_LIMIT, ASK_WINDOW = 6, 30.0  # status/hand images per user per this many seconds
 
 
 class Refusal(Exception):
@@ -136,11 +141,41 @@ class TableService:
         self.settings = settings or Settings()
         self.clock = clock
         self.render_in_thread = render_in_thread
-        self._locks: dict[int, asyncio.Lock] = {}
+        # a channel's lock lives while someone holds or waits for it: no table of every channel ever seen
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self.render_cache = RenderCache(RENDER_CACHE_SIZE)
+        # renders someone asked to look at (status, hand) queue here, one at a time, so they
+        # never crowd out the renders of moves
+        self._side_renders = asyncio.Semaphore(1)
+        self._asked: dict[int, list[float]] = {}
 
     # -- helpers --------------------------------------------------------------
     def _lock(self, channel_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(channel_id, asyncio.Lock())
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
+
+    def _too_often(self, user: User) -> bool:
+        """Whether `user` asked for a status/hand image more than ASK_LIMIT times in
+        ASK_WINDOW seconds (real time; then they are asked to wait)."""
+        now = time.monotonic()
+        if len(self._asked) > 10_000:  # forget people who stopped asking
+            self._asked = {u: ts for u, ts in self._asked.items() if ts and ts[-1] > now - ASK_WINDOW}
+        recent = [t for t in self._asked.get(user.id, []) if t > now - ASK_WINDOW]
+        if len(recent) >= ASK_LIMIT:
+            self._asked[user.id] = recent
+            return True
+        self._asked[user.id] = recent + [now]
+        return False
+
+    async def _side_render(self, key: tuple[Any, ...], fn: Callable[..., bytes], *args: Any, **kw: Any) -> bytes:
+        """A render someone asked to see: cached by `key`, and queued behind other such renders."""
+        async def make() -> bytes:
+            async with self._side_renders:
+                return await self._render(fn, *args, **kw)
+
+        return await self.render_cache.get(key, make)
 
     def t(self, lang: str | None, ui: GameUI | None = None) -> Translator:
         lang = normalise_language(lang)
@@ -412,9 +447,11 @@ class TableService:
         if record.status == "lobby":
             msg = self._lobby_message(record)
             return [self.private(user, msg.text, rows=msg.rows)]
+        if self._too_often(user):
+            return self.refuse(user, "error.slow_down")
         loaded = self._load(record)
         t = self.user_t(user, loaded.ui)
-        reply = await self._board_reply(loaded, t, [], to="ephemeral", user=user)
+        reply = await self._board_reply(loaded, t, [], to="ephemeral", user=user, asked=True)
         return [reply]
 
     async def hand(self, user: User, where: Where) -> list[Reply]:
@@ -425,14 +462,22 @@ class TableService:
                 raise Refusal("error.not_seated")
         except Refusal as r:
             return self.refuse(user, r.key, **r.params)
-        return [await self._hand_reply(loaded, seat, "ephemeral", self.user_t(user, loaded.ui))]
+        if self._too_often(user):
+            return self.refuse(user, "error.slow_down")
+        return [await self._hand_reply(loaded, seat, "ephemeral", self.user_t(user, loaded.ui), asked=True)]
 
-    async def _hand_reply(self, loaded: Loaded, seat: SeatRecord, to: str, t: Translator) -> Reply:
+    async def _hand_reply(self, loaded: Loaded, seat: SeatRecord, to: str, t: Translator, *,
+                          asked: bool = False) -> Reply:
         assert seat.seat is not None
         view = loaded.rules.view(loaded.state, seat.seat)
         renderer = renderer_for(loaded.record.game_id)
-        image = await self._render(renderer.render_hand, view, seat.seat, names=loaded.raw_names, lang=t.lang,
+        render = functools.partial(renderer.render_hand, view, seat.seat, names=loaded.raw_names, lang=t.lang,
                                    translator=t)
+        if asked:
+            key = ("hand", loaded.record.id, loaded.record.version, seat.seat, t.lang)
+            image = await self._side_render(key, render)
+        else:
+            image = await self._render(render)
         text = t("hand.header", title=t("title"), channel=f"<#{loaded.record.channel_id}>")
         extra = loaded.ui.hand_text(view, seat.seat, loaded.names, t)
         if extra:
@@ -786,15 +831,22 @@ class TableService:
 
     async def _board_reply(self, loaded: Loaded, t: Translator, events: list[dict[str, Any]], *,
                            to: str = "channel", user: User | None = None, note: str | None = None,
-                           image: bool = True, quiet: set[str] | frozenset[str] = frozenset()) -> Reply:
+                           image: bool = True, quiet: set[str] | frozenset[str] = frozenset(),
+                           asked: bool = False) -> Reply:
+        """The board message; `asked`: someone asked to see it (`/game status`), so the image
+        comes from the shared cache and queues behind other such renders, not before moves."""
         rules, record = loaded.rules, loaded.record
         view = rules.view(loaded.state, None)
         files: list[Attachment] = []
         if image:
             renderer = renderer_for(record.game_id)
             public_events = [{k: v for k, v in e.items() if k != "private"} for e in events]
-            png = await self._render(renderer.render_board, view, names=loaded.raw_names, lang=t.lang,
-                                     events=public_events, translator=t)
+            render = functools.partial(renderer.render_board, view, names=loaded.raw_names, lang=t.lang,
+                                       events=public_events, translator=t)
+            if asked and not events:
+                png = await self._side_render(("board", record.id, record.version, t.lang), render)
+            else:
+                png = await self._render(render)
             files.append(Attachment("board.png", png))
         lines = [line for event in events if (line := self._event_line(loaded, event, t))]
         lines = ([note] if note else []) + _last_lines(lines, 14)  # the note (why this message) always stays

@@ -240,6 +240,7 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE games ADD COLUMN ai_pending INTEGER NOT NULL DEFAULT 0;
     UPDATE games SET ai_pending=1 WHERE status='running';
+    DROP INDEX games_deadlines;
     CREATE INDEX games_remind_due ON games(remind_at) WHERE status='running' AND remind_at IS NOT NULL;
     CREATE INDEX games_timeout_due ON games(timeout_at) WHERE status='running' AND timeout_at IS NOT NULL;
     CREATE INDEX games_ai_due ON games(id) WHERE status='running' AND ai_pending=1;

@@ -65,7 +65,8 @@ async def test_new_file_ends_at_latest_version_with_expected_tables(tmp_path: Pa
     assert names >= CORE_TABLES
     assert names == migration_tables()
     indexes = {name for kind, name, _ in objects if kind == "index"}
-    assert {"games_one_active_per_channel", "games_deadlines"} <= indexes
+    assert {"games_one_active_per_channel", "games_remind_due", "games_timeout_due", "games_ai_due",
+            "games_by_channel", "games_idle_lobbies"} <= indexes
 
 
 async def test_columns_of_the_core_tables(tmp_path: Path) -> None:
@@ -284,5 +285,45 @@ async def test_durable_selects_the_synchronous_level(tmp_path: Path, durable: bo
         assert row[0] == level
         timeout = await (await s.db.execute("PRAGMA busy_timeout")).fetchone()
         assert timeout[0] >= 1000  # concurrent writers wait instead of failing at once
+    finally:
+        await s.close()
+
+
+@pytest.mark.parametrize("query", ["due", "last", "active", "lobbies", "seat_count"])
+async def test_scheduler_and_channel_lookups_use_an_index_not_a_scan(tmp_path: Path, query: str) -> None:
+    """The tick and the per-channel lookups read only what they need: SQLite's plan searches an
+    index (a scan of the partial index of AI-pending games is that set itself)."""
+    s = await open_store(tmp_path / "plan.sqlite3")
+    sql, params = {
+        "due": (s.DUE_SQL, (1.0, 1.0)),
+        "last": ("SELECT * FROM games WHERE channel_id=? ORDER BY id DESC LIMIT 1", (1,)),
+        "active": ("SELECT * FROM games WHERE channel_id=? AND status IN ('lobby','running')", (1,)),
+        "lobbies": ("SELECT * FROM games WHERE status='lobby' AND timeout_at IS NOT NULL AND timeout_at<=?"
+                    " ORDER BY id", (1.0,)),
+        "seat_count": ("SELECT COUNT(*) FROM actions WHERE game=? AND seat=?", (1, "p1")),
+    }[query]
+    try:
+        plan = [row[3] for row in await (await s.db.execute("EXPLAIN QUERY PLAN " + sql, params)).fetchall()]
+    finally:
+        await s.close()
+    scans = [step for step in plan if step.startswith("SCAN") and "games_ai_due" not in step]
+    assert not scans, plan
+
+
+async def test_running_games_from_before_the_ai_marker_are_checked_once(tmp_path: Path) -> None:
+    """Migration 4 marks every running game of an older database, so the first tick looks at
+    each (a crash before the upgrade may have left one waiting for its AI)."""
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as conn:
+        for sql in MIGRATIONS[:3]:
+            conn.executescript(sql)
+        conn.execute("PRAGMA user_version=3")
+        conn.execute("INSERT INTO games (channel_id, game_id, status, seed, host_id, created_at, updated_at)"
+                     " VALUES (1, 'detour', 'running', 1, 1, 0, 0), (2, 'detour', 'finished', 1, 1, 0, 0)")
+    conn.close()
+    s = await open_store(path)
+    try:
+        assert [(g.channel_id, g.ai_pending) for g in await s.games()] == [(1, True), (2, False)]
+        assert [g.channel_id for g in await s.due_games(0.0)] == [1]
     finally:
         await s.close()

@@ -1,0 +1,100 @@
+"""Status storm: how much do 30 `/game status` calls at once delay a real move?
+
+    .venv/bin/python bench/bench_status_storm.py [--rounds 6] [--watchers 30] [--game rails-and-sails]
+
+A real game through the table service (SQLite in a temp dir, renders in threads, as the bot
+runs). Each round makes one move and times it from the call to its replies, three ways,
+interleaved round by round so machine noise hits all alike:
+  quiet      the move alone;
+  storm      the move while `--watchers` people ask for `/game status` at the same moment
+             (the shipped service: shared render cache, status renders queued behind moves);
+  unguarded  the same storm with the cache, the queue and the per-user limit switched off
+             (what the service did before).
+Prints the median and max move latency of each (ms). Target: storm - quiet <= 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bot.replies import User, Where  # noqa: E402
+from bot.service import TableService, action_hash, custom_id  # noqa: E402
+from bot.store import SQLiteStore  # noqa: E402
+
+HERE = Where(channel_id=1, guild_id=1, guild_locale="en")
+PLAYERS = [User(1, "Ann", "en"), User(2, "Ben", "en")]
+
+
+def unguarded(service: TableService) -> None:
+    """Every status call renders on its own, at once, unlimited: the service before."""
+    async def render_now(key: object, fn: Callable[..., bytes], *args: object, **kw: object) -> bytes:
+        return await service._render(fn, *args, **kw)
+
+    service._side_render = render_now  # type: ignore[method-assign,assignment]
+    service._too_often = lambda user: False  # type: ignore[method-assign]
+
+
+async def one_move(service: TableService, store: SQLiteStore, watchers: list[User]) -> float:
+    record = await store.active_game(HERE.channel_id)
+    assert record is not None
+    loaded = service._load(record)
+    seat = loaded.rules.to_act(loaded.state)[0]
+    user = next(p for p in PLAYERS if record.seat_of_user(p.id).seat == seat)  # type: ignore[union-attr]
+    action = loaded.rules.ai_action(loaded.state, seat)
+    button = custom_id(record.id, record.version, "act", action_hash(action))
+    storm = [asyncio.create_task(service.status(w, HERE)) for w in watchers]
+    await asyncio.sleep(0)  # the storm is under way when the move arrives
+    start = time.perf_counter()
+    replies = await service.component(user, HERE, button)
+    took = time.perf_counter() - start
+    assert replies and replies[0].text.startswith("✅"), replies[0].text
+    await asyncio.gather(*storm)
+    return took * 1000
+
+
+async def table(path: Path, game: str) -> tuple[SQLiteStore, TableService]:
+    store = SQLiteStore(path)
+    await store.open()
+    service = TableService(store, render_in_thread=True)
+    await service.new_game(PLAYERS[0], HERE, game, seed=4)
+    await service.join(PLAYERS[1], HERE)
+    await service.start(PLAYERS[0], HERE)
+    return store, service
+
+
+async def main(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        tables = {mode: await table(Path(tmp) / f"{mode}.sqlite3", args.game) for mode in ("quiet", "storm",
+                                                                                           "unguarded")}
+        unguarded(tables["unguarded"][1])
+        watchers = [User(1000 + i, f"W{i}", "en") for i in range(args.watchers)]
+        times: dict[str, list[float]] = {mode: [] for mode in tables}
+        for _ in range(args.rounds):
+            for mode, (store, service) in tables.items():
+                service._asked.clear()
+                times[mode].append(await one_move(service, store, [] if mode == "quiet" else watchers))
+        for store, _ in tables.values():
+            await store.close()
+    print(f"{args.game}: one move, {args.watchers} status calls at the same moment, {args.rounds} rounds (ms)")
+    for mode, values in times.items():
+        print(f"  {mode:<10} median {statistics.median(values):7.1f}   max {max(values):7.1f}")
+    delay = statistics.median(times["storm"]) - statistics.median(times["quiet"])
+    print(f"  delay of a move by the storm: {delay:.1f} ms (target <= 100); unguarded: "
+          f"{statistics.median(times['unguarded']) - statistics.median(times['quiet']):.1f} ms")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=6)
+    parser.add_argument("--watchers", type=int, default=30)
+    parser.add_argument("--game", default="rails-and-sails")
+    asyncio.run(main(parser.parse_args()))
