@@ -97,7 +97,10 @@ class LocalTable:
 
     async def resume(self) -> list[Reply]:
         """After a restart: show the channel's game (board and buttons) again, as the channel
-        would still show it, so `!press` works at once. Nothing when no game is running."""
+        would still show it, so `!press` works at once. Nothing when no game is running.
+        First the scheduler runs once, as the bot does at start: AI moves that a crash
+        interrupted are made, due reminders and timeouts happen."""
+        await self._deliver(await self.service.tick())
         record = await self.service.store.active_game(self.where.channel_id)
         if record is None:
             return []
@@ -408,6 +411,7 @@ async def _open_table(args: argparse.Namespace, db: str) -> LocalTable:
 
 
 async def _run_script(table: LocalTable, lines: list[str]) -> int:
+    await table._deliver(await table.service.tick())  # as at any start: finish what a crash interrupted
     for line in lines:
         await table.run_line(line)
     return 0
