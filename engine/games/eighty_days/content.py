@@ -37,7 +37,7 @@ MARKET_ITEMS: dict[str, tuple[int, ...]] = {"boutique": (SHOES, HAT, COAT), "baz
 SUITCASES: dict[str, tuple[str, ...]] = {
     "explorer": ("#####", "#####", "#####", "#####"),           # The Explorer: square trunk
     "reporter": ("#######", "#######", "######."),               # The Reporter: long carpet bag
-    "heiress": (".###.", "#####", "##.##", "#####", ".###."),   # The Heiress: round hatbox case
+    "heiress": (".####.", "######", "######", ".####."),       # The Heiress: round hatbox case
     "inventor": ("###.##", "###.##", "###.##", "###.##"),       # The Inventor: case with a divider
 }
 CHARACTERS: tuple[str, ...] = tuple(SUITCASES)
