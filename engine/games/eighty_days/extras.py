@@ -246,7 +246,7 @@ def do_take_item(state: DaysState, i: int, a: Action, item: Any, events: list[Ev
 
 def check_albert(state: DaysState, i: int, a: Action) -> Any:
     keys(a, "keep")
-    if type(a["keep"]) is not bool:
+    if a["keep"] not in (True, False):  # == like `legal_actions` (1 counts as True)
         raise IllegalAction("malformed", "That is not a valid move.")
     if not a["keep"] and not state.pending[i][0]["rolls"]:
         raise IllegalAction("no_rolls", "Albert has no roll left: take the item.")
@@ -255,7 +255,7 @@ def check_albert(state: DaysState, i: int, a: Action) -> Any:
 def do_albert(state: DaysState, i: int, a: Action, plan: Any, events: list[Event]) -> None:
     """Keep the last roll, or roll again; the third roll is taken as it falls."""
     entry = state.pending[i].pop(0)
-    if a["keep"]:
+    if a["keep"] == True:  # noqa: E712 - 1 is True as in `legal_actions`
         F.take_face(state, i, entry["face"], events, "black_market")
         return
     face = F.roll_die(state, i, events, "black_market")

@@ -154,7 +154,8 @@ def check_juggle(state: DaysState, i: int, a: Action) -> Any:
     if state.options["side"] != "A":
         raise IllegalAction("no_juggler", "There is no juggler on side B.")
     k = a["stack"]
-    if type(k) is not int or not 0 <= k < len(state.juggler) or not state.juggler[k]:
+    # compared as `legal_actions` compares (==), so True counts as stack 1
+    if not isinstance(k, int) or not 0 <= k < len(state.juggler) or not state.juggler[k]:
         raise IllegalAction("bad_stack", "Take one of the juggler's stacks that still has coins.")
     return k
 
