@@ -139,6 +139,6 @@ def legal(state: DaysState, i: int) -> list[Action]:
     queue = state.pending[i]
     if queue:
         return pending_actions(state, i, queue[0])
-    if state.phase != PLAY or state.current != i or state.period_over or F.has_pending(state):
+    if state.phase != PLAY or state.current != i or state.period_over or any(state.pending):
         return []
     return turn_actions(state, i)

@@ -123,12 +123,20 @@ class EightyDaysRules(Rules):
     def to_act(self, state: DaysState) -> list[str]:
         if state.phase == OVER:
             return []
-        waiting = [s for s, queue in zip(state.seats, state.pending, strict=True) if queue]
-        if waiting:
-            return waiting
+        pending = state.pending
+        if any(pending):
+            return [s for s, queue in zip(state.seats, pending, strict=True) if queue]
         if state.period_over or state.phase == SETUP:
             return []
         return [state.seats[state.current]]
+
+    @staticmethod
+    def _may_act(state: DaysState, i: int) -> bool:
+        """`seat in to_act(state)` without building the list (the hot path of `apply`)."""
+        if state.pending[i]:
+            return True
+        return (not any(state.pending) and state.current == i and not state.period_over
+                and state.phase != SETUP)
 
     def is_over(self, state: DaysState) -> bool:
         return state.phase == OVER
@@ -151,9 +159,9 @@ class EightyDaysRules(Rules):
         move = MOVES.get(kind)
         if move is None:
             raise IllegalAction("unknown_action", "That is not a move of this game.", action=kind)
-        if seat not in self.to_act(state):
-            raise IllegalAction("not_your_turn", "It is not your turn.")
         i = state.seats.index(seat)
+        if not self._may_act(state, i):
+            raise IllegalAction("not_your_turn", "It is not your turn.")
         queue = state.pending[i]
         if queue:
             if ANSWERS[queue[0]["kind"]] != kind:
