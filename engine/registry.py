@@ -15,6 +15,7 @@ KNOWN_GAMES: dict[str, str] = {
     "detour": "engine.games.detour",
     "around-the-world": "engine.games.around_the_world",
     "rails-and-sails": "engine.games.rails_and_sails",
+    "eighty-days": "engine.games.eighty_days",
 }
 
 _rules: dict[str, Rules] = {}

@@ -16,7 +16,7 @@ import pytest
 
 from engine import Rules, registry
 
-GAMES = ("detour", "around-the-world", "rails-and-sails")
+GAMES = ("detour", "around-the-world", "rails-and-sails", "eighty-days")
 MAX_STEPS = 20_000
 
 

@@ -24,6 +24,8 @@ def available() -> dict[str, GameUI]:
 
     found: dict[str, GameUI] = {}
     for rules in registry.all():
+        if rules.id not in PACKAGES:  # an engine whose UI is not built yet
+            continue
         try:
             found[rules.id] = ui_for(rules.id)
         except ModuleNotFoundError:

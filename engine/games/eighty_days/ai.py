@@ -1,0 +1,207 @@
+"""A greedy planner for `eighty-days`, deciding from the seat's own view only (the public
+board plus its private adventure card and drafts) and the static content.
+
+Each legal main action gets a value in "points": travelling toward the arrival London is
+worth the penalty it saves (more as the periods run out), buying is worth it for an item
+the held adventure still needs, coins are worth a little less than a point each; the best
+action is taken if it beats passing. Additional actions: complete whenever possible,
+search when the held card is hopeless. Drafts keep the card with the best points for what
+is still missing. Deterministic: ties go to the first legal action.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import content as C
+from .packing import suitcase
+
+Action = dict[str, Any]
+COIN = 0.55  # points per coin spent
+ITEM_VALUE = 2.6  # points for an item the adventure still needs
+ASSISTANT_PREFERENCE = ("amelie", "leonard", "jean", "alex", "luigi", "matilda", "albert", "paul", "jill", "mary")
+
+
+class _Me:
+    """What the seat knows about itself, read once from the view."""
+
+    def __init__(self, view: dict[str, Any], seat: str) -> None:
+        self.view = view
+        self.me = next(p for p in view["players"] if p["seat"] == seat)
+        private = view.get("private") or {}
+        self.card = private.get("adventure")
+        self.items = [self.me["items"][name] for name in C.ITEMS]
+        revolvers = self.me["matilda_revolvers"]
+        self.usable = list(self.items)
+        self.usable[C.REVOLVER] += revolvers
+        self.coins = self.me["coins"]
+        self.period = max(1, view["period"])
+        self.case = suitcase(self.me["character"], self.me["second_suitcase"])
+        self.missing = self.missing_for(self.card)
+
+    def missing_for(self, card: dict[str, Any] | None) -> list[int]:
+        if not card:
+            return [0] * 5
+        return [max(0, card["items"].get(name, 0) - self.usable[k]) for k, name in enumerate(C.ITEMS)]
+
+    def fits_with(self, item: int, minus: int = -1) -> bool:
+        counts = list(self.items)
+        counts[item] += 1
+        if minus >= 0:
+            counts[minus] -= 1
+        return self.case.fits(tuple(counts))
+
+    def market_ok(self, city: str) -> bool:
+        card = self.card
+        return bool(card) and (card["london"] or C.market_allows(C.CITIES[city][0], card["market"]))
+
+
+def _card_value(me: _Me, card: dict[str, Any]) -> float:
+    missing = me.missing_for(card)
+    value = card["points"] - 1.2 * sum(missing) - 0.3 * card["coins"]
+    if card["bonus"]:
+        value += 1.0
+    if not card["london"] and me.market_ok(me.me["city"]):
+        value += 0.5
+    return value
+
+
+def _needed(me: _Me) -> set[int]:
+    return {k for k, n in enumerate(me.missing) if n}
+
+
+def _spare_item(me: _Me) -> int:
+    """The held item the adventure needs least (the biggest of the unneeded ones)."""
+    need = me.card["items"] if me.card else {}
+    held = [k for k in range(5) if me.items[k]]
+    return max(held, key=lambda k: (me.items[k] > need.get(C.ITEMS[k], 0), k))
+
+
+def _decide(me: _Me, legal: list[Action]) -> Action:
+    """Answers to waiting decisions."""
+    kind = legal[0]["type"]
+    needed = _needed(me)
+    if kind == "keep_adventure":
+        cards = {c["id"]: c for c in (me.view.get("private") or {}).get("draft", [])}
+        return max(legal, key=lambda a: _card_value(me, cards[a["card"]]) if a["card"] in cards else 0)
+    if kind == "keep_assistant":
+        return min(legal, key=lambda a: ASSISTANT_PREFERENCE.index(a["assistant"]))
+    if kind == "give_back":
+        spare = C.ITEMS[_spare_item(me)]
+        return next((a for a in legal if a["item"] == spare), legal[0])
+    if kind == "take_item":
+        return max(legal, key=lambda a: (C.ITEM_INDEX[a["item"]] in needed,
+                                         me.fits_with(C.ITEM_INDEX[a["item"]]), -C.ITEM_INDEX[a["item"]]))
+    if kind == "albert":
+        face = me.me["pending"][0].get("face", "joker") if me.me["pending"] else "joker"
+        good = face == "joker" or C.ITEM_INDEX[face] in needed
+        return next((a for a in legal if a["keep"] == good), legal[0])
+    if kind == "observer":
+        if any(me.items):
+            spare = _spare_item(me)
+            if spare not in needed and me.items[spare] > (me.card or {"items": {}})["items"].get(C.ITEMS[spare], 0):
+                return next(a for a in legal if a.get("item") == C.ITEMS[spare])
+        return legal[0]
+    if kind == "free_travel":
+        return max(legal, key=lambda a: _travel_gain(me, a["line"], 0.0))
+    if kind == "swap":
+        for a in legal[1:]:
+            if C.ITEM_INDEX[a["take"]] in needed and C.ITEM_INDEX[a["give"]] not in needed:
+                return a
+        return legal[0]
+    return legal[0]
+
+
+def _dest(me: _Me, line: str) -> str:
+    a, b = C.LINES[line][0], C.LINES[line][1]
+    return b if a == me.me["city"] else a
+
+
+def _travel_gain(me: _Me, line: str, coins: float) -> float:
+    here, there = me.me["city"], _dest(me, line)
+    urgency = 0.8 + 0.25 * me.period
+    gain = urgency * C.CITY_PENALTY * (C.DISTANCE[here] - C.DISTANCE[there]) / 2
+    if there == C.ARRIVAL:
+        cards = me.view["arrival_cards"]
+        gain += (cards[0] if cards else 0) + 3
+    if me.card and not me.card["london"] and not any(me.missing):
+        gain += 3 if me.market_ok(there) and not me.market_ok(here) else 0
+    if me.me["adventures"] < C.LONDON_ENTRY and C.DISTANCE[there] <= 1 and me.period < 5:
+        gain -= 4  # no use waiting next to London without the adventures to enter
+    return gain - COIN * coins
+
+
+def _line_cost(me: _Me, line: str) -> tuple[int, float]:
+    info = next(ln for ln in me.view["map"]["lines"] if ln["id"] == line)["cost"]
+    if not info:
+        return 0, 0.0
+    if info["kind"] == "coins":
+        return info["coins"], 0.0
+    return 0, (ITEM_VALUE if C.ITEM_INDEX[info["item"]] in _needed(me) or me.card is None else 1.0)
+
+
+def _value(me: _Me, a: Action) -> float:
+    """What a main action is worth, in points."""
+    t = a["type"]
+    areas = me.view["areas"]
+    if t in ("travel", "leonard", "mary"):
+        coins, item_loss = _line_cost(me, a["line"]) if t != "mary" else (0, 1.0)
+        coins += areas[a["area"]]["next_cost"] if t == "travel" else (C.LEONARD_COST if t == "leonard" else 0)
+        return _travel_gain(me, a["line"], coins) - item_loss
+    needed = _needed(me)
+    if t in ("buy", "paul"):
+        item = C.HAT if t == "paul" else C.ITEM_INDEX[a["item"]]
+        cost = C.PAUL_COST if t == "paul" else areas[a["market"]]["next_cost"]
+        if item not in needed or not me.fits_with(item):
+            return -9.0
+        return ITEM_VALUE - COIN * cost
+    if t == "black_market":
+        return (len(needed) + 1) / 6 * ITEM_VALUE - COIN * areas["black"]["next_cost"] if needed else -9.0
+    if t == "juggle":
+        return COIN * me.view["juggler"][a["stack"]] - 0.2
+    return -9.0
+
+
+def _pass_value(me: _Me, a: Action) -> float:
+    tile = a.get("tile")
+    if not tile:
+        return 0.0
+    coins = next(t["coins"] for t in me.view["pass_tiles"] if t["id"] == tile)
+    bonus = {"give_me_the_money": 1.1, "and_bye": 1.5, "on_offer": 0.8, "me_first": 0.6}.get(tile, 0.2)
+    return COIN * coins + bonus
+
+
+def choose(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
+    me = _Me(view, seat)
+    if legal[0]["type"] in ("keep_adventure", "keep_assistant", "give_back", "take_item", "albert", "observer",
+                            "free_travel", "swap") and not any(a["type"] == "pass" or a["type"] == "end_turn"
+                                                               for a in legal):
+        return _decide(me, legal)
+    by_type: dict[str, list[Action]] = {}
+    for a in legal:
+        by_type.setdefault(a["type"], []).append(a)
+    if "complete" in by_type:
+        return by_type["complete"][0]
+    if "search" in by_type and _hopeless(me):
+        return by_type["search"][0]
+    if "end_turn" in by_type:
+        return by_type["end_turn"][0]
+    best, best_value = None, 0.0
+    for a in legal:
+        if a["type"] == "pass":
+            v = _pass_value(me, a)
+        elif a["type"] in ("give_back", "search", "jill"):
+            continue
+        else:
+            v = _value(me, a)
+        if best is None or v > best_value:
+            best, best_value = a, v
+    return best if best is not None else legal[0]
+
+
+def _hopeless(me: _Me) -> bool:
+    """Search for a new card when there is none, or the held one misses too much."""
+    if me.card is None:
+        return me.coins >= C.SEARCH_COST
+    missing = sum(me.missing)
+    return missing >= 3 and me.coins >= 6

@@ -1,0 +1,263 @@
+"""Rules of `eighty-days` ("80 Days" by Emanuele Briano, Piatnik), 2-4 players.
+
+A game: the setup drafts (an adventure, and an assistant with the module, chosen secretly
+and simultaneously), then five periods. Each period reveals a newspaper (coins for all and
+an effect), then seats act in turn - one main action (travel, buy, black market, juggle on
+side A, an assistant's action, or pass) with any number of additional actions before and
+after it (complete the adventure, search for adventures, give an item back, Jill) and
+`end_turn` - until all have passed. Decisions in the middle of something (a draft, a
+joker, an item to give back, Albert's rolls, a free trip, a swap) wait in a per-seat queue
+and are answered first. See `flow`, `moves` and `extras` for the rules and the decisions
+the rulebook leaves open.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import Action, Event, IllegalAction, Rules, View
+from engine.rng import Rng
+
+from . import content as C
+from . import extras as X
+from . import flow as F
+from . import moves as M
+from .legal import legal
+from .state import OVER, SETUP, DaysState, dump_state, load_state
+from .views import public_view, seat_private
+
+#: action type -> (check, do); checks never mutate
+MOVES: dict[str, tuple[M.Check, M.Do]] = {
+    "travel": (M.check_travel, M.do_travel),
+    "buy": (M.check_buy, M.do_buy),
+    "black_market": (M.check_black_market, M.do_black_market),
+    "juggle": (M.check_juggle, M.do_juggle),
+    "pass": (M.check_pass, M.do_pass),
+    "end_turn": (M.check_end_turn, M.do_end_turn),
+    "complete": (X.check_complete, X.do_complete),
+    "search": (X.check_search, X.do_search),
+    "give_back": (X.check_give_back, X.do_give_back),
+    "jill": (X.check_jill, X.do_jill),
+    "paul": (X.check_paul, X.do_paul),
+    "leonard": (X.check_leonard, X.do_leonard),
+    "mary": (X.check_mary, X.do_mary),
+    "luigi": (X.check_luigi, X.do_luigi),
+    "keep_adventure": (X.check_keep_adventure, X.do_keep_adventure),
+    "keep_assistant": (X.check_keep_assistant, X.do_keep_assistant),
+    "observer": (X.check_observer, X.do_observer),
+    "take_item": (X.check_take_item, X.do_take_item),
+    "albert": (X.check_albert, X.do_albert),
+    "free_travel": (X.check_free_travel, X.do_free_travel),
+    "swap": (X.check_swap, X.do_swap),
+}
+#: a waiting decision -> the action that answers it
+ANSWERS: dict[str, str] = {
+    "adventure": "keep_adventure", "assistant": "keep_assistant", "observer": "observer",
+    "any_item": "take_item", "overflow": "give_back", "albert": "albert", "free_travel": "free_travel",
+    "swap": "swap",
+}
+#: actions that only answer a decision (never taken on a plain turn)
+ANSWER_ONLY = frozenset(ANSWERS.values()) - {"give_back"}
+
+
+class EightyDaysRules(Rules):
+    id = "eighty-days"
+    title = "80 Days"
+    min_players = 2
+    max_players = 4
+    option_defaults: dict[str, Any] = {"side": "A", "assistants": False, "colors_festival": False}
+    option_choices: dict[str, Any] = {"side": ["A", "B"], "assistants": [False, True],
+                                      "colors_festival": [False, True]}
+
+    # -- life cycle -------------------------------------------------------------------------
+    def new_game(self, seats: list[str], seed: int, options: dict[str, Any] | None = None) -> DaysState:
+        self.check_seats(seats)
+        opts = self.validate_options(options)
+        n = len(seats)
+        rng = Rng.from_seed(seed)
+        papers = list(C.NEWSPAPERS)
+        rng.shuffle(papers)
+        deck, london = list(C.ADVENTURES), list(C.LONDON_ADVENTURES)
+        rng.shuffle(deck)
+        rng.shuffle(london)
+        start = rng.below(n)  # "determine a starting player": drawn from the seed
+        state = DaysState(
+            seats=list(seats), options=opts, characters=list(C.CHARACTERS[:n]), phase=SETUP, period=0,
+            newspapers=papers[:C.NEWSPAPERS_PER_GAME], newspaper_box=papers[C.NEWSPAPERS_PER_GAME:],
+            start=start, current=start, acted=False, passed=[False] * n, period_over=False,
+            coins=[(k - start) % n for k in range(n)], items=[[0] * 5 for _ in range(n)],
+            supply=list(C.ITEM_COUNTS), city=[C.START] * n, arrival=[0] * n, in_london=[False] * n,
+            arrival_cards=list(C.ARRIVAL_CARDS), adventure=[""] * n, diary=[[] for _ in range(n)],
+            deck=deck, london_deck=london, stacks={a: [] for a in C.AREAS}, fix=list(C.FIX_COINS[n]),
+            juggler=list(C.JUGGLER) if opts["side"] == "A" else [], line_tiles={}, pass_tiles=[],
+            pass_coins={}, pass_box=[], taken_tile=[""] * n, assistant=[""] * n, assistant_box=[],
+            turned=[False] * n, matilda=[0] * n, pending=[[] for _ in range(n)], last_roll={}, rng=0,
+        )
+        if opts["side"] == "B":
+            self._setup_side_b(state, rng)
+        for i in range(n):
+            state.pending[i].append({"kind": "adventure", "cards": [deck.pop(), deck.pop()]})
+        if opts["assistants"]:
+            helpers = list(C.ASSISTANTS)
+            rng.shuffle(helpers)
+            for i in range(n):
+                state.pending[i].append({"kind": "assistant", "cards": [helpers.pop(), helpers.pop()]})
+            state.assistant_box = helpers
+        state.rng = rng.state
+        return state
+
+    @staticmethod
+    def _setup_side_b(state: DaysState, rng: Rng) -> None:
+        """The 16 line tiles at random on the marked lines; the start-marker pass tile and
+        one more tile than players, at random."""
+        tiles = list(C.LINE_TILES)
+        rng.shuffle(tiles)
+        state.line_tiles = dict(zip(C.TILE_SPACES, tiles, strict=True))
+        others = [t for t in C.PASS_TILES if t != C.START_TILE]
+        rng.shuffle(others)
+        used = {C.START_TILE, *others[:len(state.seats) + 1]}
+        state.pass_tiles = [t for t in C.PASS_TILES if t in used]
+        state.pass_box = others[len(state.seats) + 1:]
+        state.pass_coins = {t: 0 for t in state.pass_tiles}
+
+    def to_act(self, state: DaysState) -> list[str]:
+        if state.phase == OVER:
+            return []
+        pending = state.pending
+        if any(pending):
+            return [s for s, queue in zip(state.seats, pending, strict=True) if queue]
+        if state.period_over or state.phase == SETUP:
+            return []
+        return [state.seats[state.current]]
+
+    @staticmethod
+    def _may_act(state: DaysState, i: int) -> bool:
+        """`seat in to_act(state)` without building the list (the hot path of `apply`)."""
+        if state.pending[i]:
+            return True
+        return (not any(state.pending) and state.current == i and not state.period_over
+                and state.phase != SETUP)
+
+    def is_over(self, state: DaysState) -> bool:
+        return state.phase == OVER
+
+    # -- what may be done -------------------------------------------------------------------
+    def legal_actions(self, state: DaysState, seat: str) -> list[Action]:
+        if state.phase == OVER or seat not in state.seats:
+            return []
+        return legal(state, state.seats.index(seat))
+
+    def _validate(self, state: DaysState, seat: str, action: Action) -> tuple[int, M.Do, Any]:
+        """The common checks, then the move's own check; returns what `apply` needs."""
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction("malformed", "That is not a valid move.")
+        if state.phase == OVER:
+            raise IllegalAction("game_over", "The game is over.")
+        if seat not in state.seats:
+            raise IllegalAction("not_a_player", "You are not playing in this game.")
+        kind = action["type"]
+        move = MOVES.get(kind)
+        if move is None:
+            raise IllegalAction("unknown_action", "That is not a move of this game.", action=kind)
+        i = state.seats.index(seat)
+        if not self._may_act(state, i):
+            raise IllegalAction("not_your_turn", "It is not your turn.")
+        queue = state.pending[i]
+        if queue:
+            if ANSWERS[queue[0]["kind"]] != kind:
+                raise IllegalAction("decide_first", "First decide what is asked of you.",
+                                    decision=queue[0]["kind"])
+        elif kind in ANSWER_ONLY:
+            raise IllegalAction("nothing_to_decide", "There is no such decision to make now.")
+        check, do = move
+        return i, do, check(state, i, action)
+
+    def is_legal(self, state: DaysState, seat: str, action: Action) -> bool:
+        """Cheaper than scanning `legal_actions`; the same answer as `apply`."""
+        try:
+            self._validate(state, seat, action)
+        except IllegalAction:
+            return False
+        return True
+
+    def apply(self, state: DaysState, seat: str, action: Action) -> list[Event]:
+        i, do, plan = self._validate(state, seat, action)
+        events: list[Event] = []
+        do(state, i, action, plan, events)
+        F.settle(state, events)
+        return events
+
+    # -- reading it -------------------------------------------------------------------------
+    def view(self, state: DaysState, seat: str | None) -> View:
+        v = public_view(state, self.to_act(state))
+        if state.phase == OVER:
+            v["result"] = self.result(state)
+        if seat is not None and seat in state.seats:
+            v["private"] = seat_private(state, state.seats.index(seat))
+        return v
+
+    def result(self, state: DaysState) -> dict[str, Any]:
+        rows, winners = F.ranking(state)
+        return {"ranking": rows, "winners": winners if state.phase == OVER else []}
+
+    # -- storage ----------------------------------------------------------------------------
+    def dump(self, state: DaysState) -> dict[str, Any]:
+        return dump_state(state)
+
+    def load(self, data: dict[str, Any]) -> DaysState:
+        return load_state(data)
+
+    def resample_hidden(self, state: DaysState, seed: int) -> DaysState:
+        """Re-deal what nobody sees: the regular and London adventures among the decks, the
+        held cards and the open drafts (each keeps its size); the future newspapers with the
+        box; during the setup the assistants (kept ones are still secret) with the box; a
+        new random generator."""
+        out = load_state(dump_state(state))
+        rng = Rng.from_seed(seed)
+        for london in (False, True):
+            _redeal_adventures(out, rng, london)
+        future = out.newspapers[out.period:] + out.newspaper_box
+        rng.shuffle(future)
+        cut = C.NEWSPAPERS_PER_GAME - out.period
+        out.newspapers[out.period:] = future[:cut]
+        out.newspaper_box = future[cut:]
+        if out.phase == SETUP and out.options["assistants"]:
+            _redeal_assistants(out, rng)
+        out.rng = rng.next64() >> 1
+        return out
+
+    # -- AI ---------------------------------------------------------------------------------
+    def ai_action(self, state: DaysState, seat: str) -> Action:
+        from .ai import choose
+
+        return choose(self.view(state, seat), seat, self.legal_actions(state, seat))
+
+
+def _redeal_adventures(state: DaysState, rng: Rng, london: bool) -> None:
+    pool_of = C.LONDON_ADVENTURES if london else C.ADVENTURES
+    deck = state.london_deck if london else state.deck
+    pool = list(deck)
+    held = [i for i, c in enumerate(state.adventure) if c in pool_of]
+    pool += [state.adventure[i] for i in held]
+    drafts = [e for q in state.pending for e in q if e["kind"] == "adventure" and e["cards"][0] in pool_of]
+    for e in drafts:
+        pool += e["cards"]
+    rng.shuffle(pool)
+    for i in held:
+        state.adventure[i] = pool.pop()
+    for e in drafts:
+        e["cards"] = [pool.pop() for _ in e["cards"]]
+    deck[:] = pool
+
+
+def _redeal_assistants(state: DaysState, rng: Rng) -> None:
+    kept = [i for i, a in enumerate(state.assistant) if a]
+    drafts = [e for q in state.pending for e in q if e["kind"] == "assistant"]
+    pool = list(state.assistant_box) + [state.assistant[i] for i in kept] + [c for e in drafts for c in e["cards"]]
+    rng.shuffle(pool)
+    for i in kept:
+        state.assistant[i] = pool.pop()
+    for e in drafts:
+        e["cards"] = [pool.pop() for _ in e["cards"]]
+    # the box holds the returned ones; a seat that kept one returned the other
+    state.assistant_box = pool
