@@ -84,7 +84,8 @@ class Driver:
             if acts:
                 chosen = acts[0]
             else:
-                final = [(c, o) for c, o in selects] + [(c, None) for c, _ in options if ":act:" in c.custom_id or ":pact:" in c.custom_id]
+                final = [(c, o) for c, o in selects] + [(c, None) for c, _ in options
+                                                        if ":act:" in c.custom_id or ":pact:" in c.custom_id]
                 groups = [(c, None) for c, _ in options if ":menu:g=" in c.custom_id]
                 if target and groups:
                     # open the group the wanted action belongs to
