@@ -36,6 +36,7 @@ async def test_setup_and_first_moves_with_commands(tmp_path: Path) -> None:
     assert files and all(f.read_bytes().startswith(b"\x89PNG") for f in files)
 
 
+@pytest.mark.wholegame
 async def test_a_whole_game_through_buttons_and_menus(tmp_path: Path) -> None:
     final, store, presses = await play_game("rails-and-sails", 2, 1, seed=3, db=tmp_path / "g.sqlite3")
     game = await store.last_game(1)
