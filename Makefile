@@ -9,7 +9,7 @@ IS_311 := -c 'import sys; sys.exit(sys.version_info < (3, 11))'
 PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
 	command -v $$p >/dev/null 2>&1 && $$p $(IS_311) 2>/dev/null && { echo $$p; break; }; done)
 
-.PHONY: run test lint bench clean local
+.PHONY: run test test-fast lint bench clean local
 
 # .venv is rebuilt when its interpreter is missing, unusable or older than 3.11 (e.g. a first
 # try with Python 3.10 left one behind), not only when pyproject.toml changed
@@ -35,9 +35,15 @@ run: $(STAMP)
 local: $(STAMP)
 	$(BIN)/python -m bot.local
 
+# the one full test command (CI calls it)
 test: $(STAMP)
 	$(BIN)/ruff check engine render bot tests bench
 	$(BIN)/python -m pytest -q -n 2
+
+# the edit loop: everything but the whole games (tests marked `wholegame`); `pytest --lf` reruns failures
+test-fast: $(STAMP)
+	$(BIN)/ruff check engine render bot tests bench
+	$(BIN)/python -m pytest -q -n 2 -m "not wholegame"
 
 bench: $(STAMP)
 	for b in bench/bench_*.py; do $(BIN)/python $$b || exit 1; done

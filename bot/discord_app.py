@@ -23,7 +23,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.games import available
+from bot import games
 from bot.gameui import Command, GameUI, Param
 from bot.i18n import LANGUAGES, Translator, normalise_language
 from bot.replies import Button, Reply, Select, User, Where
@@ -399,16 +399,17 @@ def build_commands(bot: PassepartoutBot) -> None:
     """Register `/game` and one group per available game on the bot's tree."""
     bot.tree.on_error = bot.on_app_command_error  # type: ignore[method-assign]
     bot.tree.add_command(_game_group(bot))
-    for ui in available().values():
-        bot.tree.add_command(_game_command_group(bot, ui))
+    for spec in games.specs().values():
+        bot.tree.add_command(_game_command_group(bot, spec.ui))
 
 
 def _game_group(bot: PassepartoutBot) -> app_commands.Group:
+    # long: discord.py declares each /game subcommand as a decorated closure, all in one group
     svc = bot.service
     group = app_commands.Group(name=_ls("game", "name.game"), description=_desc("cmd.game"), guild_only=True)
-    game_choices = [app_commands.Choice(name=_ls(ui.translator("en")("title")[:100], "title", str(ui.package_dir /
-                                                                                                  "locales")),
-                                        value=game_id) for game_id, ui in available().items()]
+    game_choices = [app_commands.Choice(name=_ls(spec.ui.translator("en")("title")[:100], "title",
+                                                 str(spec.catalogs)),
+                                        value=game_id) for game_id, spec in games.specs().items()]
     language_choices = [app_commands.Choice(name=name, value=code)
                         for code, name in (("en", "English"), ("de", "Deutsch"), ("fr", "Français"))
                         if code in LANGUAGES]

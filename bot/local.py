@@ -35,7 +35,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.games import available
+from bot import games
 from bot.gameui import Param
 from bot.i18n import LANGUAGES, Translator
 from bot.replies import Button, Reply, Select, User, Where
@@ -201,9 +201,10 @@ class LocalTable:
         svc, where = self.service, self.where
         if command == "game":
             return await svc.guarded(user, self._game(user, sub, options))
-        ui = next((u for u in available().values() if u.group == command), None)
-        if ui is None:
+        game = games.by_group(command)
+        if game is None:
             return svc.refuse(user, "error.unknown_command")
+        ui = game.ui
         spec = next((c for c in ui.commands if c.name == sub), None)
         if spec is None:
             return svc.refuse(user, "error.unknown_command")
@@ -420,7 +421,7 @@ async def _run_script(table: LocalTable, lines: list[str]) -> int:
 def _interactive(runner: asyncio.Runner, table: LocalTable, db: str) -> int:
     """Read lines in the main thread (so Ctrl-C stops at once) and run each on the runner's loop."""
     print("Passepartout local table. Type `@alice` to become alice, then `/game new game:detour`.")
-    print("Games:", ", ".join(sorted(available())), "— `/game rules game:<id>` explains one.")
+    print("Games:", ", ".join(sorted(games.specs())), "— `/game rules game:<id>` explains one.")
     print(f"Games are kept in {db}" if db != ":memory:" else "A throwaway table in memory.",
           "— Ctrl-D or Ctrl-C quits.")
     runner.run(table.resume())

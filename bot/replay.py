@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot import games
 from bot.store import ActionRecord, GameRecord
-from engine import registry
 
 
 @dataclass
@@ -24,7 +24,7 @@ class ReplayReport:
 
 def replay(record: GameRecord, actions: list[ActionRecord]) -> dict[str, Any]:
     """The state dump obtained by replaying `actions` from the game's seed."""
-    rules = registry.get(record.game_id)
+    rules = games.get(record.game_id).rules
     seats = [s.seat for s in sorted(record.seats, key=lambda s: s.position) if s.seat]
     state = rules.new_game(seats, record.seed, record.options)
     for entry in actions:

@@ -1,44 +1,45 @@
-"""The game registry: game id -> rules object.
+"""The engine's game registry: game id -> rules object, for engine-only code.
 
-Games register themselves when their package is imported; `get` and `all`
-import the known game packages on first use so callers never have to.
+Each package under `engine.games` registers its rules when imported; `get` and
+`all` find the packages by discovery (game id `a-b` lives in `engine.games.a_b`),
+so adding a game adds no line here. The bot's registry of whole games (rules, AI,
+renderer, UI) is `bot.games`.
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
+import re
 
 from engine.core import Rules
 
-#: game id -> package under engine.games; adding a game adds one line here.
-KNOWN_GAMES: dict[str, str] = {
-    "detour": "engine.games.detour",
-    "around-the-world": "engine.games.around_the_world",
-    "rails-and-sails": "engine.games.rails_and_sails",
-    "eighty-days": "engine.games.eighty_days",
-}
-
 _rules: dict[str, Rules] = {}
+_GAME_ID = re.compile(r"[a-z][a-z0-9-]{0,40}", re.ASCII)  # anything else names no package
 
 
 def register(rules: Rules) -> Rules:
-    """Called by each game package at import."""
+    """Called by each game package at import (and by the bot for games it adds at run time)."""
     _rules[rules.id] = rules
     return rules
 
 
-def _load(game_id: str) -> None:
-    package = KNOWN_GAMES.get(game_id)
-    if package is not None and game_id not in _rules:
-        try:
-            importlib.import_module(package)
-        except ModuleNotFoundError as exc:  # a game not built yet is simply absent
-            if exc.name is None or not package.startswith(exc.name):
-                raise
+def unregister(game_id: str) -> None:
+    """Forget a game registered at run time (a test's fake game)."""
+    _rules.pop(game_id, None)
+
+
+def _import(package: str) -> None:
+    try:
+        importlib.import_module(package)
+    except ModuleNotFoundError as exc:  # a game not built yet is simply absent
+        if exc.name is None or not (package == exc.name or package.startswith(exc.name + ".")):
+            raise
 
 
 def get(game_id: str) -> Rules:
-    _load(game_id)
+    if game_id not in _rules and _GAME_ID.fullmatch(game_id):
+        _import("engine.games." + game_id.replace("-", "_"))
     try:
         return _rules[game_id]
     except KeyError:
@@ -46,6 +47,10 @@ def get(game_id: str) -> Rules:
 
 
 def all() -> list[Rules]:  # noqa: A001 - the contract's name
-    for game_id in KNOWN_GAMES:
-        _load(game_id)
-    return [_rules[g] for g in KNOWN_GAMES if g in _rules]
+    """Every game package under `engine.games`, plus games registered at run time, by id."""
+    import engine.games
+
+    for module in pkgutil.iter_modules(engine.games.__path__):
+        if module.ispkg:
+            _import(f"engine.games.{module.name}")
+    return [_rules[g] for g in sorted(_rules)]

@@ -17,12 +17,8 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-_MODULES = {
-    "detour": "render.detour",
-    "around-the-world": "render.around_the_world",
-    "rails-and-sails": "render.rails_and_sails",
-}
-
 
 def for_game(game_id: str) -> ModuleType:
-    return importlib.import_module(_MODULES[game_id])
+    """The renderer of `game_id` (`render.<pkg>`, the id with `-` as `_`). The bot finds
+    renderers through its game registry (`bot.games`); this stays for render-only code."""
+    return importlib.import_module(f"{__name__}.{game_id.replace('-', '_')}")

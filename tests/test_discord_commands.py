@@ -8,7 +8,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot import discord_app
+from bot import discord_app, games
 from bot.discord_app import CatalogTranslator
 from bot.i18n import Translator
 from bot.settings import Settings
@@ -128,8 +128,8 @@ async def test_sync_only_when_the_definitions_changed(fake_game: None, tmp_path:
 
     from bot.gameui import Command
 
-    monkeypatch.setattr(fakegame, "UI", dataclasses.replace(
-        fakegame.UI, commands=fakegame.UI.commands + (Command("pass"),)))
+    ui = dataclasses.replace(fakegame.UI, commands=fakegame.UI.commands + (Command("pass"),))
+    monkeypatch.setitem(games.RUNTIME, fakegame.GAME_ID, dataclasses.replace(fakegame.spec(), ui=ui))
     h = await Harness.create(tmp_path, settings=settings, db_name="sync.sqlite3")
     try:
         assert await h.bot.sync_commands_if_needed() is True

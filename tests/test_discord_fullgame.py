@@ -35,9 +35,7 @@ USERS = [ALICE, BOB, CAROL, DAVE]
 
 def fixed_seed(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     """The service seeds new games from SystemRandom; make the game reproducible."""
-    import bot.service
-
-    monkeypatch.setattr(bot.service.random, "SystemRandom", lambda: random.Random(seed))
+    monkeypatch.setattr(random, "SystemRandom", lambda: random.Random(seed))
 
 
 def payload_of(custom_id: str | None) -> str:
@@ -164,6 +162,7 @@ async def countdown_slash(player: Player, user: FakeUser, action: dict[str, Any]
     await player.h.run(player.h.slash(user, "countdown take", n=action["n"]))
 
 
+@pytest.mark.wholegame
 @pytest.mark.parametrize("seed", [1, 2, 3])
 async def test_a_random_game_of_countdown_leaks_no_lucky_number(h: Harness, seed: int,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
@@ -240,6 +239,7 @@ async def detour_slash(player: Player, user: FakeUser, action: dict[str, Any], l
         await h.run(h.slash(user, f"detour {kind}", target=value))
 
 
+@pytest.mark.wholegame
 @pytest.mark.parametrize(("humans", "ai"), [(3, 1), (2, 0)])
 async def test_a_random_game_of_detour_keeps_chosen_cards_secret(
         h: Harness, monkeypatch: pytest.MonkeyPatch, humans: int, ai: int) -> None:
@@ -318,6 +318,7 @@ async def test_a_random_game_of_detour_keeps_chosen_cards_secret(
 # -- rails-and-sails: big menus ----------------------------------------------------------------------
 
 
+@pytest.mark.wholegame
 async def test_rails_and_sails_moves_through_the_paged_menus(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     """The first turns of a real game with many legal moves: grouped menus, selects, pages;
     every message within Discord's limits (the fake API rejects the rest)."""

@@ -7,6 +7,7 @@ the recording and every move is checked against the store's action log.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 import struct
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from bot import games
 from bot.games import ui_for
 from bot.gameui import action_key
 from bot.i18n import normalise_language
@@ -227,6 +229,7 @@ async def atw_slash(h: Harness, user: FakeUser, wanted: dict[str, Any], legal: l
     return offered[index]  # type: ignore[return-value]
 
 
+@pytest.mark.wholegame
 async def test_around_the_world_whole_game_through_slash_commands_and_buttons(
         h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     fixed_seed(monkeypatch, 8080)
@@ -379,11 +382,10 @@ async def rails_turn(h: Harness) -> tuple[Any, Any, list[str]]:
 
 
 async def test_rails_setup_claim_autocomplete_and_quick_draws(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.service
     from bot.games.rails_and_sails import route_text
     from engine.games.rails_and_sails.mapdata import ROUTES_BY_ID
 
-    monkeypatch.setattr(bot.service, "renderer_for", lambda game_id: TinyRenderer())
+    monkeypatch.setitem(games.RUNTIME, RAILS, dataclasses.replace(games.get(RAILS), renderer=TinyRenderer()))
     fixed_seed(monkeypatch, 4711)
     rng = random.Random(4711)
     rules = registry.get(RAILS)
@@ -513,12 +515,12 @@ async def test_rails_setup_claim_autocomplete_and_quick_draws(h: Harness, monkey
     assert ROUTES_BY_ID[action["route"]].id in (await game_record(h)).state["claimed"]
 
 
+@pytest.mark.wholegame
 async def test_rails_whole_game_through_menus_and_buttons(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
-    import bot.service
 
     # the real rails board costs ~30 ms a turn: a 1×1 PNG keeps this whole game fast
     tiny = TinyRenderer()
-    monkeypatch.setattr(bot.service, "renderer_for", lambda game_id: tiny)
+    monkeypatch.setitem(games.RUNTIME, RAILS, dataclasses.replace(games.get(RAILS), renderer=tiny))
     fixed_seed(monkeypatch, 2024)
     rng = random.Random(2024)
     rules = registry.get(RAILS)

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 import discord
 import pytest
 
+from bot import games
 from bot.gameui import Command, Param
 from tests import fakegame
 from tests.discord_harness import (
@@ -160,7 +161,7 @@ PICK_UI = dataclasses.replace(
 @pytest.fixture
 async def hp(fake_game: None, tmp_path, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Harness]:  # type: ignore[no-untyped-def]  # noqa: E501
     """The countdown UI with one more subcommand, `/countdown grab move:<autocomplete>`."""
-    monkeypatch.setattr(fakegame, "UI", PICK_UI)
+    monkeypatch.setitem(games.RUNTIME, fakegame.GAME_ID, dataclasses.replace(fakegame.spec(), ui=PICK_UI))
     harness = await Harness.create(tmp_path)
     yield harness
     await harness.close()

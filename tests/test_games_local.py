@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
     ("rails-and-sails", 1, 1, "en"),
     ("around-the-world", 2, 0, "de"),
 ])
+@pytest.mark.wholegame
 async def test_whole_game_by_buttons(tmp_path: Path, game: str, humans: int, bots: int, lang: str) -> None:
     final, store, presses = await play_game(game, humans, bots, seed=7, out=tmp_path / "img", lang=lang)
     try:

@@ -36,6 +36,7 @@ async def test_setup_and_first_moves_with_commands(tmp_path: Path) -> None:
     assert files and all(f.read_bytes().startswith(b"\x89PNG") for f in files)
 
 
+@pytest.mark.wholegame
 async def test_a_whole_game_through_buttons_and_menus(tmp_path: Path) -> None:
     final, store, presses = await play_game("rails-and-sails", 2, 1, seed=3, db=tmp_path / "g.sqlite3")
     game = await store.last_game(1)
@@ -50,9 +51,11 @@ async def test_board_and_hand_images_name_cities_in_the_readers_language(
     """The service hands the renderer the game's Translator in the image's language, so the
     board draws the catalog's city names: the table's language on the board, the player's on
     the hand."""
+    import dataclasses
+
     from PIL import Image
 
-    import bot.service
+    from bot import games
     from render import rails_and_sails as board
     from render.common import encode_png
 
@@ -68,7 +71,8 @@ async def test_board_and_hand_images_name_cities_in_the_readers_language(
             seen.append(("hand", kw["lang"], board.city_name("al_qahira", kw["translator"])))
             return png
 
-    monkeypatch.setattr(bot.service, "renderer_for", lambda game_id: Recorder())
+    monkeypatch.setitem(games.RUNTIME, "rails-and-sails",
+                        dataclasses.replace(games.get("rails-and-sails"), renderer=Recorder()))
     await run_lines(tmp_path, [
         "alice /game new game:rails-and-sails language:de", "bob /game join", "alice /game start",
         "alice !locale fr", "alice /game hand",

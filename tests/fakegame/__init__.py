@@ -8,14 +8,17 @@
 from __future__ import annotations
 
 import io
+import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw
 
+from bot import games
+from bot.games import GameSpec
 from bot.gameui import Command, GameUI, Param
-from engine import Rng, Rules, registry
+from engine import Rng, Rules
 
 GAME_ID = "countdown"
 
@@ -95,12 +98,16 @@ class CountdownRules(Rules):
         return out
 
     def ai_action(self, state: CountdownState, seat: str) -> dict[str, Any]:
-        legal = self.legal_actions(state, seat)
-        best = next((a for a in legal if (state.counter - a["n"]) % 4 == 0), None)
-        return best or legal[0]
+        return choose(self.view(state, seat), seat, self.legal_actions(state, seat))
 
 
 RULES = CountdownRules()
+
+
+def choose(view: dict[str, Any], seat: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """The AI policy: leave a multiple of four (it sees only the public counter)."""
+    best = next((a for a in legal if (view["counter"] - a["n"]) % 4 == 0), None)
+    return best or legal[0]
 
 
 class CountdownUI(GameUI):
@@ -141,24 +148,16 @@ def render_hand(view: dict[str, Any], seat: str, *, names: dict[str, str], lang:
     return out.getvalue()
 
 
-def install() -> None:
-    """Make the fake game visible to the registry, the UI lookup and the renderer lookup."""
-    import bot.games
-    import render
+def spec() -> GameSpec:
+    """The fake game as one registered unit: rules, AI, renderer (this module), UI, catalogs."""
+    return GameSpec(id=GAME_ID, rules=RULES, ai=choose, renderer=sys.modules[__name__], ui=UI,
+                    catalogs=UI.package_dir / "locales", docs=None)
 
-    registry.register(RULES)
-    registry.KNOWN_GAMES.setdefault(GAME_ID, "tests.fakegame")
-    bot.games.PACKAGES.setdefault(GAME_ID, "tests.fakegame")
-    render._MODULES.setdefault(GAME_ID, "tests.fakegame")
+
+def install() -> None:
+    """Make the fake game visible to the platform: one spec, registered."""
+    games.register(spec())
 
 
 def uninstall() -> None:
-    import bot.games
-    import render
-
-    registry._rules.pop(GAME_ID, None)
-    registry.KNOWN_GAMES.pop(GAME_ID, None)
-    bot.games.PACKAGES.pop(GAME_ID, None)
-    render._MODULES.pop(GAME_ID, None)
-
-
+    games.unregister(GAME_ID)

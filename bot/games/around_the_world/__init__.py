@@ -228,6 +228,7 @@ class AroundTheWorldUI(GameUI):
 
     # -- channel lines ---------------------------------------------------------------------------
     def event_text(self, event: Event, names: dict[str, str], t: Translator) -> str | None:
+        # long: one short branch per event type of the game, read top to bottom like the catalog
         kind = event.get("type")
 
         def name(s: Any) -> str:

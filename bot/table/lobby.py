@@ -1,0 +1,228 @@
+"""The lobby: opening a table, taking and leaving seats, adding AI players, starting or
+cancelling the game, and the table's and players' settings."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from bot import games
+from bot.i18n import LANGUAGES, normalise_language
+from bot.replies import Reply, User, Where
+from bot.store import ChannelBusy, GameRecord, SeatRecord
+from bot.table.ai import AISeatsMixin
+from bot.table.base import refusing
+from bot.table.shared import AI_NAMES, AI_USER_BASE, Loaded, Refusal, _fmt_hours, parse_options
+from bot.text import clean, echo, md
+from engine import IllegalAction
+
+
+class LobbyMixin(AISeatsMixin):
+    """Seating and settings; a started game is handed to the AI seats and the turn message."""
+
+    # -- lobby ----------------------------------------------------------------
+    @refusing
+    async def new_game(self, user: User, where: Where, game_id: str, *, options: str | dict[str, Any] | None = None,
+                       language: str | None = None, seed: int | None = None) -> list[Reply]:
+        offered = games.specs()
+        if game_id not in offered:
+            raise Refusal("error.unknown_game", game=echo(game_id, 40), games=", ".join(sorted(offered)))
+        spec = offered[game_id]
+        opts = parse_options(options) if isinstance(options, str) or options is None else dict(options)
+        try:
+            opts = spec.rules.validate_options(opts)
+        except IllegalAction as exc:
+            raise Refusal("error.bad_options", detail=self._illegal_text(exc, spec.ui, user)) from exc
+        if language is not None and normalise_language(language) != language.split("-")[0].lower():
+            raise Refusal("error.bad_language", languages=", ".join(LANGUAGES))
+        lang = normalise_language(language or where.guild_locale or self.settings.default_language)
+        settings = {
+            "language": lang,
+            "reminder_hours": self.settings.reminder_hours,
+            "timeout_hours": self.settings.timeout_hours,
+        }
+        host = SeatRecord(position=0, user_id=user.id, name=clean(user.name), lang=normalise_language(user.locale),
+                          dm=await self.store.user_dm(user.id))
+        async with self._lock(where.channel_id):
+            try:
+                record = await self.store.create_game(
+                    channel_id=where.channel_id, guild_id=where.guild_id, game_id=game_id, host=host,
+                    options=opts, settings=settings, expires_at=self._lobby_expiry(),
+                    seed=seed if seed is not None else random.SystemRandom().randrange(1, 2**31),
+                )
+            except ChannelBusy:
+                existing = await self.store.active_game(where.channel_id)
+                title = games.get(existing.game_id).ui.translator(self.user_t(user).lang)("title") if existing else "?"
+                raise Refusal("error.channel_busy", title=title) from None
+        return [self._lobby_message(record)]
+
+    async def _lobby(self, user: User, where: Where) -> GameRecord:
+        return await self._active(where, "lobby")
+
+    async def _edit_lobby(self, user: User, where: Where, edit: Callable[[GameRecord], None]) -> GameRecord:
+        """Read the channel's lobby under its lock, let `edit` change it (or raise Refusal),
+        and save it with a version check (else Refusal)."""
+        async with self._lock(where.channel_id):
+            record = await self._lobby(user, where)
+            edit(record)
+            record.timeout_at = self._lobby_expiry()
+            await self._save_lobby(record)
+        return record
+
+    @refusing
+    async def join(self, user: User, where: Where) -> list[Reply]:
+        dm = await self.store.user_dm(user.id)
+
+        def edit(record: GameRecord) -> None:
+            rules = games.get(record.game_id).rules
+            if record.seat_of_user(user.id):
+                raise Refusal("error.already_joined")
+            if len(record.seats) >= rules.max_players:
+                raise Refusal("error.table_full", max=rules.max_players)
+            record.seats.append(SeatRecord(position=self._next_position(record), user_id=user.id, name=clean(user.name),
+                                           lang=normalise_language(user.locale), dm=dm))
+
+        record = await self._edit_lobby(user, where, edit)
+        note = self.game_t(record, games.get(record.game_id).ui)("lobby.joined", name=md(clean(user.name)))
+        return [self._lobby_message(record, note)]
+
+    @staticmethod
+    def _next_position(record: GameRecord) -> int:
+        return max((s.position for s in record.seats), default=-1) + 1
+
+    @refusing
+    async def leave(self, user: User, where: Where) -> list[Reply]:
+        def edit(record: GameRecord) -> None:
+            seat = record.seat_of_user(user.id)
+            if seat is None:
+                raise Refusal("error.not_seated")
+            record.seats.remove(seat)
+            humans = [s for s in record.seats if not s.is_bot]
+            if not humans:
+                record.status = "cancelled"
+            elif record.host_id == user.id:
+                record.host_id = humans[0].user_id
+
+        record = await self._edit_lobby(user, where, edit)
+        t = self.game_t(record, games.get(record.game_id).ui)
+        if record.status == "cancelled":
+            return [Reply("channel", t("lobby.closed"), channel_id=record.channel_id)]
+        return [self._lobby_message(record, t("lobby.left", name=md(clean(user.name))))]
+
+    @refusing
+    async def addbot(self, user: User, where: Where, count: int = 1) -> list[Reply]:
+        """Add up to `count` AI seats: as many as fit, saying so when fewer than asked."""
+        added: list[str] = []
+
+        def edit(record: GameRecord) -> None:
+            if not (record.seat_of_user(user.id) or where.can_manage):
+                raise Refusal("error.not_seated")
+            rules = games.get(record.game_id).rules
+            room = rules.max_players - len(record.seats)
+            if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+                raise Refusal("error.bad_count")
+            if room <= 0:
+                raise Refusal("error.table_full", max=rules.max_players)
+            used = {s.name for s in record.seats}
+            for _ in range(min(count, room)):
+                n = sum(1 for s in record.seats if s.is_bot)
+                name = next((nm for nm in AI_NAMES if nm not in used), f"AI {n + 1}")
+                used.add(name)
+                added.append(name)
+                record.seats.append(SeatRecord(position=self._next_position(record), user_id=AI_USER_BASE - n,
+                                               name=name, is_bot=True))
+
+        record = await self._edit_lobby(user, where, edit)
+        t = self.game_t(record, games.get(record.game_id).ui)
+        note = t.plural("lobby.bots_added", len(added), names=", ".join(f"**{md(n)}**" for n in added))
+        if len(added) < count:
+            note += " " + t.plural("lobby.bots_short", len(added), asked=count)
+        return [self._lobby_message(record, note)]
+
+    def _is_host(self, record: GameRecord, user: User, where: Where) -> bool:
+        return record.host_id == user.id or where.can_manage
+
+    @refusing
+    async def start(self, user: User, where: Where) -> list[Reply]:
+        async with self._lock(where.channel_id):
+            record = await self._lobby(user, where)
+            if not self._is_host(record, user, where):
+                raise Refusal("error.host_only")
+            spec = games.get(record.game_id)
+            rules = spec.rules
+            if not rules.min_players <= len(record.seats) <= rules.max_players:
+                raise Refusal("error.player_count", min=rules.min_players, max=rules.max_players)
+            for i, seat in enumerate(sorted(record.seats, key=lambda s: s.position)):
+                seat.seat = f"p{i + 1}"
+            seats = [s.seat for s in sorted(record.seats, key=lambda s: s.position)]
+            state = rules.new_game(seats, record.seed, record.options)
+            record.state = rules.dump(state)
+            record.status = "running"
+            record.remind_at, record.timeout_at = self._deadlines(record)
+            loaded = Loaded(record, spec, state)
+            record.ai_pending = self._ai_must_move(loaded)
+            await self._save_lobby(record)
+            events = [{"type": "game_started"}]
+            ai_events = await self._run_ai_safely(loaded)
+            return await self._after_change(loaded, events + ai_events)
+
+    @refusing
+    async def cancel(self, user: User, where: Where) -> list[Reply]:
+        async with self._lock(where.channel_id):
+            record = await self.store.active_game(where.channel_id)
+            if record is None:
+                return self.refuse(user, "error.no_game")
+            if not self._is_host(record, user, where):
+                return self.refuse(user, "error.host_only")
+            record.status = "cancelled"
+            record.remind_at = record.timeout_at = None
+            await self._save_lobby(record)
+        t = self.game_t(record, games.get(record.game_id).ui)
+        return [Reply("channel", t("game.cancelled", name=md(clean(user.name)), title=t("title")),
+                      channel_id=record.channel_id)]
+
+    async def settings_cmd(self, user: User, where: Where, *, dm: bool | None = None, language: str | None = None,
+                           reminder_hours: float | None = None, timeout_hours: float | None = None) -> list[Reply]:
+        """Show or change settings. Everything is checked first; then the user's DM choice and
+        the game's settings are written in one transaction (a refusal writes nothing)."""
+        t = self.user_t(user)
+        game_changes: dict[str, Any] = {}
+        if language is not None:
+            if not isinstance(language, str) or language.strip().lower() not in LANGUAGES:
+                return self.refuse(user, "error.bad_language", languages=", ".join(LANGUAGES))
+            game_changes["language"] = language.strip().lower()
+        for key, value in (("reminder_hours", reminder_hours), ("timeout_hours", timeout_hours)):
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 24 * 30:
+                return self.refuse(user, "error.bad_hours")
+            game_changes[key] = value
+        async with self._lock(where.channel_id):
+            record = await self.store.active_game(where.channel_id)
+            if record is None and game_changes:
+                return self.refuse(user, "error.no_game")
+            if record is not None and game_changes and not self._is_host(record, user, where):
+                return self.refuse(user, "error.host_only")
+            if record is not None and (game_changes or dm is not None):
+                for seat in record.seats:
+                    if dm is not None and seat.user_id == user.id:
+                        seat.dm = dm
+                record.settings.update(game_changes)
+                if record.status == "running" and game_changes:
+                    record.remind_at, record.timeout_at = self._deadlines(record)
+                await self.store.save_settings(record, user_pref=(user.id, dm) if dm is not None else None)
+            elif dm is not None:
+                await self.store.set_user_pref(user.id, dm=dm)
+        changes = [t("settings.dm_on" if dm else "settings.dm_off")] if dm is not None else []
+        changes += [t(f"settings.{key}", value=_fmt_hours(value) if key != "language" else value)
+                    for key, value in game_changes.items()]
+        if not changes:
+            current = record.settings if record else {}
+            dm_now = await self.store.user_dm(user.id)
+            return [self.private(user, t("settings.current", language=current.get("language", "—"),
+                                         reminder=current.get("reminder_hours", "—"),
+                                         timeout=current.get("timeout_hours", "—"),
+                                         dm=t("settings.yes" if dm_now else "settings.no")))]
+        return [self.private(user, "✅ " + "\n".join(changes))]
+

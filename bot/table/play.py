@@ -1,0 +1,333 @@
+"""Play: game subcommands, button presses and select choices, the private move menu,
+autocomplete, making a move (then the AI seats and the turn message), and resigning."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot import games
+from bot.gameui import Command, GameUI, Param, action_key
+from bot.i18n import LANGUAGES, Translator
+from bot.replies import Button, Reply, Select, SelectOption, User, Where
+from bot.store import GameRecord, VersionConflict
+from bot.table.base import refusing
+from bot.table.ids import _menu_payload, action_hash, custom_id, parse_custom_id
+from bot.table.lobby import LobbyMixin
+from bot.table.shared import AI_USER_BASE, Loaded, Refusal, _match_label, _shortlist, _trim
+from bot.text import echo
+from engine import IllegalAction
+
+
+class PlayMixin(LobbyMixin):
+    """Everything a seated player does once the game runs."""
+
+    @refusing
+    async def resign(self, user: User, where: Where) -> list[Reply]:
+        async with self._lock(where.channel_id):
+            loaded = await self._running(user, where)
+            seat = loaded.record.seat_of_user(user.id)
+            if seat is None:
+                raise Refusal("error.not_seated")
+            record = loaded.record
+            player_name = seat.name  # the seat keeps the name; 🤖 marks it wherever players are listed
+            seat.is_bot = True
+            seat.user_id = AI_USER_BASE - 100 - seat.position
+            humans = [s for s in record.seats if not s.is_bot]
+            if record.host_id == user.id:
+                # host rights pass to the next seated human; with none left only moderators manage
+                following = sorted(humans, key=lambda s: (s.position <= seat.position, s.position))
+                record.host_id = following[0].user_id if following else 0
+            t = self.game_t(record, loaded.ui)
+            if not humans:
+                record.status = "cancelled"
+                record.remind_at = record.timeout_at = None
+            record.ai_pending = self._ai_must_move(loaded)
+            await self._save_lobby(record)
+            if record.status == "cancelled":
+                return [Reply("channel", t("game.all_resigned"), channel_id=record.channel_id)]
+            events: list[dict[str, Any]] = [{"type": "resigned", "seat": seat.seat, "name": player_name}]
+            events += await self._run_ai_safely(loaded)
+            return await self._after_change(loaded, events)
+
+    # -- moves ------------------------------------------------------------------
+    @refusing
+    async def command(self, user: User, where: Where, group: str, name: str, values: dict[str, Any]) -> list[Reply]:
+        """A game subcommand, e.g. `/detour choose card:8`."""
+        spec = games.by_group(group)
+        command = next((c for c in spec.ui.commands if c.name == name), None) if spec else None
+        if spec is None or command is None:
+            raise Refusal("error.unknown_command")
+        ui = spec.ui
+        async with self._lock(where.channel_id):
+            loaded = await self._running(user, where)
+            if loaded.record.game_id != ui.game_id:
+                other = loaded.ui.translator(self.user_t(user).lang)("title")
+                raise Refusal("error.wrong_game", title=other, group=loaded.ui.group)
+            seat = self._acting_seat(loaded, user)
+            legal = loaded.rules.legal_actions(loaded.state, seat)
+            action = self._build(command, values, legal, ui, view=loaded.rules.view(loaded.state, seat),
+                                 t=self.user_t(user, ui))
+            if action is None:
+                raise Refusal(command.refusal or "error.not_now", ui=ui)  # the game's catalog words it
+            return await self._act(loaded, user, seat, action)
+
+    def _acting_seat(self, loaded: Loaded, user: User) -> str:
+        seat = loaded.record.seat_of_user(user.id)
+        if seat is None or seat.seat is None:
+            raise Refusal("error.not_seated")
+        to_act = loaded.rules.to_act(loaded.state)
+        if seat.seat not in to_act:
+            waiting = ", ".join(loaded.names.get(s, s) for s in to_act)
+            raise Refusal("error.not_your_turn", waiting=waiting)
+        return seat.seat
+
+    def _build(self, command: Command, values: dict[str, Any], legal: list[dict[str, Any]], ui: GameUI,
+               *, view: Any = None, t: Translator | None = None) -> dict[str, Any] | None:
+        """The engine action for typed option values. Values may be what people type, not only
+        exact keys: a `pick` value is matched against the labels the autocomplete shows (in the
+        user's language, `t`, for the seat's `view`), a `choices` value against its translated
+        labels; what matches nothing is refused with a short list of what would."""
+        values = {k: v for k, v in values.items() if v is not None}
+        t = t or ui.translator("en")
+        for param in command.params:
+            if param.kind == "pick" and param.name in values:
+                offered = [a for a in legal if not param.types or a["type"] in param.types]
+                if command.build is not None:
+                    offered = [a for a in offered if command.build({param.name: a}, legal) is not None]
+                labelled = [(_trim(ui.action_label(a, view, t), 100), a) for a in offered] if view is not None else []
+                raw = str(values[param.name])
+                found = self._resolve_pick(raw, legal, param.types, labelled)
+                if found is None:
+                    shortlist = _match_label(raw, labelled)[1] or [label for label, _ in labelled]
+                    if not shortlist:
+                        raise Refusal("error.bad_pick", value=echo(raw))
+                    raise Refusal("error.bad_pick_list", value=echo(raw), choices=_shortlist(shortlist, t))
+                values[param.name] = found
+            elif param.required and param.name not in values:
+                raise Refusal("error.missing_option", option=param.name)
+            elif param.choices and param.name in values:
+                values[param.name] = self._resolve_choice(param, values[param.name], ui, t)
+        if command.build is not None:
+            return command.build(values, legal)
+        picks = [values[p.name] for p in command.params if p.kind == "pick" and p.name in values]
+        if picks:
+            return picks[0]
+        wanted = {k: v for k, v in values.items()}
+        for action in legal:
+            if action.get("type") == command.name and all(action.get(k) == v for k, v in wanted.items()):
+                return action
+        return None
+
+    @staticmethod
+    def _resolve_pick(value: str, legal: list[dict[str, Any]], types: tuple[str, ...],
+                      labelled: list[tuple[str, dict[str, Any]]] | None = None) -> dict[str, Any] | None:
+        """An exact action key (what the autocomplete submits) or hash; else a label from
+        `labelled` (label, action): exactly, ignoring case, or as the one label containing it."""
+        for action in legal:
+            if types and action["type"] not in types:
+                continue
+            if value in (action_key(action), action_hash(action)):
+                return action
+        return _match_label(value, labelled or [])[0]
+
+    @staticmethod
+    def _resolve_choice(param: Param, value: Any, ui: GameUI, t: Translator) -> Any:
+        """One of `param.choices` for a typed value: the value itself (any case), or its label in
+        any language (`choice.<param>.<value>`), exactly or as the one label containing it."""
+        if value in param.choices and not isinstance(value, bool):
+            return value
+        labelled: list[tuple[str, Any]] = []
+        for choice in param.choices:
+            labelled += [(str(choice), choice), (str(choice).replace("_", " "), choice)]
+            for lang in LANGUAGES:
+                tl = ui.translator(lang)
+                key = f"choice.{param.name}.{choice}"
+                if tl.has(key):
+                    labelled.append((tl(key), choice))
+        found, _ = _match_label(str(value), labelled)
+        if found is None:
+            allowed = [f"`{c}`" + (f" ({t(k)})" if t.has(k := f"choice.{param.name}.{c}") and t(k) != str(c) else "")
+                       for c in param.choices]
+            raise Refusal("error.bad_choice_list", option=param.name, value=echo(value),
+                          choices=_shortlist(allowed, t))
+        return found
+
+    async def _act(self, loaded: Loaded, user: User, seat: str, action: dict[str, Any]) -> list[Reply]:
+        """Apply, commit, let AI seats move, and tell everyone. Caller holds the channel lock."""
+        record = loaded.record
+        rules = loaded.rules
+        waiting_before = set(rules.to_act(loaded.state))
+        t_user = self.user_t(user, loaded.ui)
+        # the confirmation describes the move made, so it is worded from the state before it
+        label = loaded.ui.action_label(action, rules.view(loaded.state, seat), t_user)
+        try:
+            events = rules.apply(loaded.state, seat, action)
+        except IllegalAction as exc:
+            return [self.private(user, "⚠️ " + self._illegal_text(exc, loaded.ui, user))]
+        status = "finished" if rules.is_over(loaded.state) else "running"
+        remind, timeout = (None, None) if status == "finished" else self._deadlines(record)
+        try:
+            await self.store.commit_action(record, expected_version=record.version, seat=seat, action=action,
+                                           events=events, state=rules.dump(loaded.state), status=status,
+                                           actor="human", remind_at=remind, timeout_at=timeout,
+                                           ai_pending=self._ai_must_move(loaded))
+        except VersionConflict:
+            return self.refuse(user, "error.already_made")
+        events = list(events) + await self._run_ai_safely(loaded)
+        ack = self.private(user, "✅ " + t_user("ack", action=label))
+        return [ack] + await self._after_change(loaded, events, already_pinged=waiting_before)
+
+
+    # -- components -------------------------------------------------------------
+    async def component(self, user: User, where: Where, value: str, values: list[str] | None = None) -> list[Reply]:
+        """A button press or select choice with one of our custom ids."""
+        parsed = parse_custom_id(value)
+        if parsed is None:
+            return self.refuse(user, "error.bad_button")
+        game_pk, version, kind, payload = parsed
+        record = await self.store.get_game(game_pk)
+        if record is None or not record.active:
+            return self.refuse(user, "error.stale_game")
+        if record.channel_id != where.channel_id:
+            # a click in a DM (the hand we sent there) acts on the game's own channel
+            where = Where(channel_id=record.channel_id, guild_id=record.guild_id, guild_locale=where.guild_locale)
+        if kind in ("join", "leave", "addbot", "start"):
+            if record.status != "lobby":
+                return self.refuse(user, "error.stale")
+            handler = {"join": self.join, "leave": self.leave, "addbot": self.addbot, "start": self.start}[kind]
+            return await handler(user, where)
+        if kind == "hand":
+            return await self.hand(user, where)
+        if kind == "menu":
+            return await self._press_menu(user, where, record, version, payload)
+        if kind in ("act", "sel", "pact", "psel"):
+            chosen = (values or [""])[0] if kind.endswith("sel") else payload
+            return await self._press_move(user, where, record, version, kind, chosen)
+        return self.refuse(user, "error.stale")
+
+    @refusing
+    async def _press_menu(self, user: User, where: Where, record: GameRecord, version: int,
+                          payload: str) -> list[Reply]:
+        group = _menu_payload(payload)[0]
+        if group is not None:
+            # a public "Travel…" button: whether the presser has such a move is their secret
+            loaded = await self._running(user, where)
+            seat = self._acting_seat(loaded, user)
+            if not any(loaded.ui.menu_group(a)[:40] == group for a in loaded.rules.legal_actions(loaded.state, seat)):
+                raise Refusal("error.not_now")
+        return await self.menu(user, where, payload, stale=version != record.version)
+
+    @refusing
+    async def _press_move(self, user: User, where: Where, record: GameRecord, version: int, kind: str,
+                          chosen: str) -> list[Reply]:
+        """A move button or select option: public ones ("act", "sel") carry the game version,
+        private menu ones ("pact", "psel") the presser's own move count."""
+        # a stale press is refused with a button that opens the menu afresh
+        stale = Refusal("error.stale_move", rows=[[Button(self.user_t(user)("button.play"),
+                                                          custom_id(record.id, record.version, "menu"),
+                                                          "success", "🎲")]])
+        async with self._lock(where.channel_id):
+            loaded = await self._running(user, where)
+            if kind in ("act", "sel") and version != loaded.record.version:
+                raise stale  # a public button: the game moved on
+            seat = self._acting_seat(loaded, user)
+            if kind in ("pact", "psel") and version != await self.store.seat_action_count(record.id, seat):
+                raise stale  # a private menu: its owner has moved since
+            legal = loaded.rules.legal_actions(loaded.state, seat)
+            action = next((a for a in legal if action_hash(a) == chosen), None)
+            if action is None:
+                raise Refusal("error.not_now")
+            return await self._act(loaded, user, seat, action)
+
+    @refusing
+    async def menu(self, user: User, where: Where, payload: str = "", *, stale: bool = False) -> list[Reply]:
+        """The private move menu: every legal action of the user, as buttons or selects."""
+        loaded = await self._running(user, where)
+        seat = self._acting_seat(loaded, user)
+        t = self.user_t(user, loaded.ui)
+        record, rules = loaded.record, loaded.rules
+        legal = rules.legal_actions(loaded.state, seat)
+        view = rules.view(loaded.state, seat)
+        # the menu's moves stay valid until this seat moves (not when others do, e.g. in a
+        # simultaneous phase): their ids carry the seat's own move count, not the game version
+        own = await self.store.seat_action_count(record.id, seat)
+        group_filter, page = _menu_payload(payload)
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for action in legal:
+            groups.setdefault(loaded.ui.menu_group(action), []).append(action)
+        text = (t("menu.moved_on") + "\n" if stale else "") + t("menu.header")
+
+        def option(a: dict[str, Any]) -> SelectOption:
+            return SelectOption(_trim(loaded.ui.action_label(a, view, t), 100), action_hash(a))
+
+        def select(actions: list[dict[str, Any]], placeholder: str, n: int) -> Select:
+            return Select(custom_id(record.id, own, "psel", str(n)), _trim(placeholder, 150),
+                          tuple(option(a) for a in actions))
+
+        rows: list[list[Any]] = []
+        if group_filter is None and len(legal) <= 10:
+            buttons = [Button(_trim(loaded.ui.action_label(a, view, t), 80),
+                              custom_id(record.id, own, "pact", action_hash(a)), "primary") for a in legal]
+            rows = [buttons[i:i + 5] for i in range(0, len(buttons), 5)]
+        elif group_filter is None and len(groups) <= 5 and all(len(v) <= 25 for v in groups.values()):
+            rows = [[select(v, self._group_label(loaded, g, t), i)] for i, (g, v) in enumerate(groups.items())]
+        elif group_filter is None:
+            buttons = [Button(_trim(f"{self._group_label(loaded, g, t)} ({len(v)})", 80),
+                              custom_id(record.id, record.version, "menu", f"g={g[:40]};p=0"), "secondary")
+                       for g, v in groups.items()][:25]
+            rows = [buttons[i:i + 5] for i in range(0, len(buttons), 5)]
+        else:
+            actions = groups.get(group_filter, [])
+            per_page = 100
+            pages = max(1, -(-len(actions) // per_page))
+            page = min(page, pages - 1)
+            chunk = actions[page * per_page:(page + 1) * per_page]
+            rows = [[select(chunk[i:i + 25], f"{self._group_label(loaded, group_filter, t)} {i // 25 + 1}", i)]
+                    for i in range(0, len(chunk), 25)]
+            nav: list[Button] = [Button(t("button.back"), custom_id(record.id, record.version, "menu"), "secondary")]
+            if page > 0:
+                nav.append(Button("◀", custom_id(record.id, record.version, "menu",
+                                                 f"g={group_filter};p={page - 1}"), "secondary"))
+            if page < pages - 1:
+                nav.append(Button("▶", custom_id(record.id, record.version, "menu",
+                                                 f"g={group_filter};p={page + 1}"), "secondary"))
+            rows.append(nav)
+            text += "\n" + t("menu.page", page=page + 1, pages=pages)
+        return [self.private(user, text, rows=rows)]
+
+
+    async def autocomplete(self, user: User, where: Where, group: str, name: str, param: str,
+                           current: str) -> list[tuple[str, str]]:
+        """Choices for a "pick" option: the user's legal actions of that kind, filtered."""
+        game = games.by_group(group)
+        ui = game.ui if game else None
+        command = next((c for c in ui.commands if c.name == name), None) if ui else None
+        spec = next((p for p in command.params if p.name == param), None) if command else None
+        if ui is None or spec is None or spec.kind != "pick":
+            return []
+        record = await self.store.active_game(where.channel_id)
+        if record is None or record.status != "running" or record.game_id != ui.game_id:
+            return []
+        loaded = self._load(record)
+        seat = record.seat_of_user(user.id)
+        if seat is None or seat.seat not in loaded.rules.to_act(loaded.state):
+            return []
+        t = self.user_t(user, ui)
+        view = loaded.rules.view(loaded.state, seat.seat)
+        needle = current.casefold().strip()
+        choices: list[tuple[str, str]] = []
+        legal = loaded.rules.legal_actions(loaded.state, seat.seat)
+        for action in legal:
+            if spec.types and action["type"] not in spec.types:
+                continue
+            if command.build is not None and command.build({spec.name: action}, legal) is None:
+                continue  # offer only what this command would accept
+            label = _trim(ui.action_label(action, view, t), 100)
+            if needle and needle not in label.casefold():
+                continue
+            key = action_key(action)
+            choices.append((label, key if len(key) <= 100 else action_hash(action)))
+            if len(choices) == 25:
+                break
+        return choices
+
