@@ -163,3 +163,25 @@ def test_every_game_has_turns_shorter_than_the_stand_in_cap() -> None:
 
 async def replies_text(replies: list[Reply]) -> str:
     return "\n".join(r.text for r in replies)
+
+
+async def test_a_stand_in_stopped_by_the_cap_is_not_resumed(store: SQLiteStore, clock: Clock,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A turn longer than the cap ends the stand-in for good: the game waits for the player,
+    and the scheduler does not pick the turn up again as an interrupted one."""
+    import bot.table.ai as ai_module
+
+    monkeypatch.setattr(ai_module, "STAND_IN_MAX_ACTIONS", 1)
+    service = TableService(store, Settings(reminder_hours=12, timeout_hours=48), clock=clock,
+                           render_in_thread=False)
+    await table(service, "around-the-world", 1, 1)
+    record = await store.active_game(HERE.channel_id)
+    assert record is not None
+    clock.advance(49)
+    await service.tick()
+    log = await store.actions(record.id)
+    assert [a.actor for a in log] == ["timeout"], "one move, then the cap"
+    after = await store.active_game(HERE.channel_id)
+    assert after is not None and not after.ai_pending
+    assert await service.tick() == []
+    assert len(await store.actions(record.id)) == 1

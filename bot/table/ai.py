@@ -39,14 +39,14 @@ class AISeatsMixin(MessagesMixin):
         pending = set(stand_in or ())
         moved: dict[str, int] = {seat: 1 for seat in (started or ())}
         events: list[dict[str, Any]] = []
+        def turn_over(seat: str) -> bool:
+            return seat in moved and (seat not in rules.to_act(loaded.state) or moved[seat] >= STAND_IN_MAX_ACTIONS)
+
+        pending -= {seat for seat in pending if turn_over(seat)}
         for _ in range(MAX_AI_STEPS):
             if rules.is_over(loaded.state):
                 break
-            to_act = rules.to_act(loaded.state)
-            for seat in list(pending):
-                if seat in moved and (seat not in to_act or moved[seat] >= STAND_IN_MAX_ACTIONS):
-                    pending.discard(seat)
-            ready = [s for s in to_act if s in bots or s in pending]
+            ready = [s for s in rules.to_act(loaded.state) if s in bots or s in pending]
             if not ready:
                 break
             seat = ready[0]
@@ -55,6 +55,7 @@ class AISeatsMixin(MessagesMixin):
             new_events = rules.apply(loaded.state, seat, action)
             if seat in pending:
                 moved[seat] = moved.get(seat, 0) + 1
+            pending -= {s for s in pending if turn_over(s)}  # before the commit records what is left
             status = "finished" if rules.is_over(loaded.state) else "running"
             remind, timeout = (None, None) if status == "finished" else self._deadlines(record)
             await self.store.commit_action(record, expected_version=record.version, seat=seat, action=action,

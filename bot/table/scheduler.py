@@ -52,10 +52,8 @@ class SchedulerMixin(PlayMixin):
                    if (r := fresh.seat_record(s)) is not None and not r.is_bot]
         if fresh.timeout_at is not None and fresh.timeout_at <= now and waiting:
             names = ", ".join(loaded.names[s] for s in waiting)
-            before = set(waiting)
             events = await self._run_ai(loaded, stand_in=set(waiting))
-            return await self._after_change(loaded, events, note=t("timeout.played", names=names),
-                                            already_pinged=before - set(self._waiting_humans(loaded)))
+            return await self._after_change(loaded, events, note=t("timeout.played", names=names))
         if fresh.remind_at is not None and fresh.remind_at <= now and waiting:
             who, ids = self._mention(loaded, waiting)
             hours = fresh.settings.get("reminder_hours", self.settings.reminder_hours)
