@@ -425,6 +425,7 @@ def _sample_palette(tr: Translator, pawns: int) -> Image.Image:
 def board_image(view: dict[str, Any], *, names: dict[str, str], translator: Translator,
                 events: list[dict[str, Any]] | None = None, lang: str | None = None) -> Image.Image:
     """The board as a Pillow image (see `render_board`)."""
+    # one pass over the image, top to bottom: splitting it would scatter the running y offset
     del lang
     tr = translator
     height = PANEL_TOP + _panel_height(view)

@@ -125,8 +125,17 @@ def _draw_map_dynamic(img: Image.Image, view: dict, names: dict[str, str], t: Tr
                       events: list[dict] | None) -> None:
     d = ImageDraw.Draw(img)
     locations = [loc for loc in (view.get("locations") or LOCATIONS) if isinstance(loc, str)]
+    _draw_travelled(img, d, view, t, events, locations)
+    _draw_chits(img, d, view, t, events, locations)
+    _draw_detective(img, d, view, events, locations)
+    _draw_arrivals(img, d, view, t, index)
+    _draw_pawns(img, view, index, locations)
+
+
+def _draw_travelled(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Translator, events: list[dict] | None,
+                    locations: list[str]) -> None:
+    """Legs just travelled, highlighted under a fresh copy of their badge."""
     legs = _legs_of(view)
-    # legs just travelled, highlighted under a fresh copy of their badge
     for frm, to, _seat in _travelled_legs(events, locations):
         for a, b in _leg_segments(frm, to):
             d.line((a, b), fill=ROUTE_GLOW, width=14)
@@ -137,7 +146,11 @@ def _draw_map_dynamic(img: Image.Image, view: dict, names: dict[str, str], t: Tr
         for loc in (frm, to):
             nx, ny = node_point(loc)
             d.ellipse((nx - 10, ny - 10, nx + 10, ny + 10), fill=WHITE, outline=INK, width=4)
-    # bonus chits in the name plates
+
+
+def _draw_chits(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Translator, events: list[dict] | None,
+                locations: list[str]) -> None:
+    """Bonus chits in the name plates; one taken by these events is shown once more, ringed."""
     chits = view.get("chits") or {}
     just_taken = {(ev.get("location"), ev.get("colour")): ev.get("chit") for ev in events or []
                   if isinstance(ev, dict) and ev.get("type") == "chit" and isinstance(ev.get("chit"), str)}
@@ -155,7 +168,10 @@ def _draw_map_dynamic(img: Image.Image, view: dict, names: dict[str, str], t: Tr
                           outline=INK, width=2)
                 kind = taken_now
             _paste(img, _chit_sprite(colour, kind if isinstance(kind, str) else None, CHIT_R), centre)
-    # detective
+
+
+def _draw_detective(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, events: list[dict] | None,
+                    locations: list[str]) -> None:
     det = view.get("detective")
     if isinstance(det, str) and det in locations:
         dx, dy = _place(det, "detective")
@@ -164,7 +180,11 @@ def _draw_map_dynamic(img: Image.Image, view: dict, names: dict[str, str], t: Tr
         if any(isinstance(ev, dict) and ev.get("type") == "detective" for ev in events or []):
             d.ellipse((dx - 36, dy - 36, dx + 36, dy + 36), fill=ROUTE_GLOW, outline=INK, width=2)
         _paste(img, icon("detective", 56), (dx, dy))
-    # arrivals in London, in order
+
+
+def _draw_arrivals(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Translator,
+                   index: dict[str, int]) -> None:
+    """The arrivals in London, in order."""
     order = [s for s in view.get("arrival_order") or [] if isinstance(s, str) and s in index]
     if order:
         f_arr = font(22, "bold")
@@ -178,8 +198,10 @@ def _draw_map_dynamic(img: Image.Image, view: dict, names: dict[str, str], t: Tr
             d.text((x + 6, by0 + 20), f"{k + 1}.", font=f_arr, fill=SOFT, anchor="lm")
             _paste(img, _token_sprite(index[seat], 14), (x + 40, by0 + 20))
             x += 62
-        d = ImageDraw.Draw(img)
-    # pawns
+
+
+def _draw_pawns(img: Image.Image, view: dict, index: dict[str, int], locations: list[str]) -> None:
+    """Every pawn on its city, clustered when several share one; the player to act ringed."""
     positions = view.get("positions") or {}
     arrived = view.get("arrived") or {}
     current = view.get("current") if not view.get("over") else None
@@ -206,6 +228,7 @@ def _draw_map_dynamic(img: Image.Image, view: dict, names: dict[str, str], t: Tr
 
 def _draw_display(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Translator, index: dict[str, int],
                   names: dict[str, str]) -> None:
+    # one pass over the layout, top to bottom: splitting it would scatter shared coordinates
     display = [s for s in (view.get("display") or []) if isinstance(s, dict)]
     slot_w = 168
     x0 = 24
@@ -401,6 +424,7 @@ def _panel_columns() -> dict[str, int]:
 
 def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, names: dict[str, str], t: Translator,
                 index: dict[str, int]) -> None:
+    # one pass over the layout, top to bottom: splitting it would scatter shared coordinates
     cols = _panel_columns()
     seats = [s for s in view.get("seats") or [] if isinstance(s, str)]
     top = PANEL_TOP

@@ -350,6 +350,7 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], translator: Tran
                 events: list[dict[str, Any]] | None = None, lang: str | None = None) -> Image.Image:
     """The board as a Pillow image (RGB). `events` is accepted for the renderer contract but
     not needed: the view's own `last` says what to highlight."""
+    # one pass over the image, top to bottom: splitting it would scatter the running y offset
     del events, lang
     t = translator
     labels = city_labels(t)
