@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -57,70 +57,45 @@ CARD_BG = [(244, 233, 210), (236, 228, 205), (238, 231, 211), (242, 229, 206)]
 GOLD = (240, 190, 40)
 LIGHT = (222, 222, 222)
 
-TEXT: dict[str, dict[str, str]] = {
-    "en": {
-        "title": "Around the Worlds in 80 Days", "round": "Round {n}", "card": "Map card {n}",
-        "choosing": "Choose your cards: waiting for {names}", "resolving": "{name} resolves the {card} ({action})",
-        "over": "Game over: {names} wins", "over_pl": "Game over: {names} win", "chosen": "has chosen",
-        "waiting": "choosing…", "blocked": "BLOCKED", "first": "1st", "days": "{n} days to go", "home": "HOME",
-        "move": "Move", "block": "Block", "detour": "Detour", "backward": "Backward", "moveonly": "Move only",
-        "played": "played", "in_hand": "in hand", "blue_area": "Detour here: Move + Action",
-        "back": "{n} days back to London", "days_legend": "numbers = days per connection",
-        "blue": "blue", "orange": "orange", "green": "green", "purple": "purple", "hand_title": "{name}: your cards",
-        "chosen_now": "chosen", "plus": "+ move {n}", "blue_bonus": "+ move 6 on the blue area",
-        "no_action": "no action",
-        "rule1": "the other colour is on map card 4 (rule 1)",
-        "rule2": "the last pawn on the track is the other player's (rule 2)",
-    },
-    "de": {
-        "title": "In 80 Welten um die Erde", "round": "Runde {n}", "card": "Kartenteil {n}",
-        "choosing": "Karten wählen: es fehlen {names}", "resolving": "{name} handelt mit der {card} ({action})",
-        "over": "Spielende: {names} gewinnt", "over_pl": "Spielende: {names} gewinnen", "chosen": "hat gewählt",
-        "waiting": "wählt…", "blocked": "BLOCKIERT", "first": "1.", "days": "noch {n} Tage", "home": "ZIEL",
-        "move": "Zug", "block": "Blockade", "detour": "Umweg", "backward": "Zurück", "moveonly": "Nur Zug",
-        "played": "gespielt", "in_hand": "auf der Hand",
-        "blue_area": "Umweg hier: Zug + Aktion", "back": "{n} Tage zurück nach London",
-        "days_legend": "Zahlen = Tage pro Verbindung", "blue": "blau", "orange": "orange", "green": "grün",
-        "purple": "lila", "hand_title": "{name}: deine Karten", "chosen_now": "gewählt", "plus": "+ Zug {n}",
-        "blue_bonus": "+ Zug 6 im blauen Bereich", "no_action": "keine Aktion",
-        "rule1": "die andere Farbe steht auf Kartenteil 4 (Regel 1)",
-        "rule2": "die hinterste Figur gehört der anderen Person (Regel 2)",
-    },
-    "fr": {
-        "title": "Le tour des mondes en 80 jours", "round": "Manche {n}", "card": "Carte {n}",
-        "choosing": "Choix des cartes : on attend {names}", "resolving": "{name} joue le {card} ({action})",
-        "over": "Fin de partie : {names} gagne", "over_pl": "Fin de partie : {names} gagnent",
-        "chosen": "a choisi", "waiting": "choisit…", "blocked": "BLOQUÉ", "first": "1er",
-        "days": "encore {n} jours", "home": "ARRIVÉE", "move": "Avancer", "block": "Blocage", "detour": "Détour",
-        "backward": "Recul", "moveonly": "Avancer seul", "played": "jouée", "in_hand": "en main",
-        "blue_area": "Détour ici : avancer + action",
-        "back": "{n} jours de retour à Londres", "days_legend": "chiffres = jours par liaison",
-        "blue": "bleu", "orange": "orange", "green": "vert", "purple": "violet",
-        "hand_title": "{name} : vos cartes", "chosen_now": "choisie", "plus": "+ avancer de {n}",
-        "blue_bonus": "+ avancer de 6 en zone bleue", "no_action": "sans action",
-        "rule1": "l'autre couleur est sur la carte 4 (règle 1)",
-        "rule2": "le dernier pion de la piste est à l'adversaire (règle 2)",
-    },
-}
-
 ACTION_KEY = {10: "moveonly", 8: "block", 6: "detour", 5: "backward"}
-#: city names that differ by language (the same table as the UI catalogs' `city.*` keys)
-CITY_FR = {"London": "Londres", "Genoa": "Gênes", "Venice": "Venise", "Singapore": "Singapour", "Rangoon": "Rangoun",
-           "Saigon": "Saïgon"}
-CITY_DE = {"Genoa": "Genua", "Venice": "Venedig", "Singapore": "Singapur", "Rangoon": "Rangun", "Calcutta": "Kalkutta"}
+#: `translator(key, **params) -> str`: the game's catalog in the image's language
+Translator = Callable[..., str]
 
 
-def _t(lang: str, key: str, **params: Any) -> str:
-    table = TEXT.get(lang, TEXT["en"])
-    return table.get(key, TEXT["en"][key]).format(**params)
+def _t(tr: Translator, key: str, /, **params: Any) -> str:
+    """An image text: `img.<key>` from the game's catalog."""
+    return tr(f"img.{key}", **params)
 
 
-def _city(lang: str, name: str) -> str:
-    if lang == "fr":
-        return CITY_FR.get(name, name)
-    if lang == "de":
-        return CITY_DE.get(name, name)
-    return name
+def _plural(tr: Translator, key: str, count: int, /, **params: Any) -> str:
+    """`img.<key>.one` / `.other`, chosen by the language's plural rule (the translator's `plural`)."""
+    return tr.plural(f"img.{key}", count, **params)  # type: ignore[attr-defined]
+
+
+def _city(tr: Translator, name: str) -> str:
+    """A space's city by the catalog's `city.<id>`, the same name the chat texts use."""
+    key = "city." + name.lower().replace(" ", "_").replace(".", "")
+    text = tr(key)
+    return name if text == key else text
+
+
+class StaticTexts(NamedTuple):
+    """The words of the static layer, resolved from the translator: hashable, so the layer
+    (and the palette) is cached per set of texts, one per language."""
+
+    blue_area: str
+    cards: tuple[str, ...]
+    back: str
+    cities: tuple[str, ...]
+    home: str
+    days_legend: str
+
+
+def static_texts(tr: Translator) -> StaticTexts:
+    return StaticTexts(
+        blue_area=_t(tr, "blue_area"), cards=tuple(_t(tr, "card", n=n) for n in range(1, 5)),
+        back=_t(tr, "back", n=M.LAST_LEG), cities=tuple(_city(tr, M.NAMES[s]) for s in range(M.N_SPACES)),
+        home=_t(tr, "home"), days_legend=_t(tr, "days_legend"))
 
 
 # -- geometry ----------------------------------------------------------------------------
@@ -188,10 +163,18 @@ def _arrow_head(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[floa
 
 
 @lru_cache(maxsize=8)
-def _static_board(lang: str, height: int) -> Image.Image:
-    """Everything that never changes during a game (per language and image height)."""
+def _static_board(texts: StaticTexts, height: int) -> Image.Image:
+    """Everything that never changes during a game (per set of texts and image height)."""
     img = Image.new("RGB", (WIDTH, height), PAPER)
     d = ImageDraw.Draw(img)
+    _draw_map_cards(d, texts)
+    _draw_connections(d, texts)
+    _draw_spaces(d, texts)
+    return img
+
+
+def _draw_map_cards(d: ImageDraw.ImageDraw, texts: StaticTexts) -> None:
+    """The four map cards, their numbers and the blue middle area."""
     # map cards: 1, 2 on the top row; 4, 3 on the bottom row (the track comes back right to left)
     labels: list[tuple[int, int, int]] = []
     for card in range(4):
@@ -208,13 +191,16 @@ def _static_board(lang: str, height: int) -> Image.Image:
         d.rounded_rectangle((min(xs) - 62, y - 84, max(xs) + 62, y + 62), radius=22, fill=BLUE_AREA,
                             outline=(70, 130, 190), width=3)
         if row == 1:
-            d.text(((min(xs) + max(xs)) / 2, y + 70), _t(lang, "blue_area"), font=font(20, "semibold"),
+            d.text(((min(xs) + max(xs)) / 2, y + 70), texts.blue_area, font=font(20, "semibold"),
                    fill=(30, 80, 140), anchor="mt")  # under the area, clear of arrows along the track
     for right, y0, number in labels:  # after the blue area, which reaches into cards 2 and 3's corners
         d.text((right, y0 + 6), str(number), font=font(34, "bold"), fill=(150, 120, 80), anchor="ra")
-        d.text((right - 30, y0 + 15), _t(lang, "card", n=number), font=font(20, "semibold"), fill=(150, 120, 80),
+        d.text((right - 30, y0 + 15), texts.cards[number - 1], font=font(20, "semibold"), fill=(150, 120, 80),
                anchor="ra")
-    # connections
+
+
+def _draw_connections(d: ImageDraw.ImageDraw, texts: StaticTexts) -> None:
+    """Connections, the last leg to HOME, the red lines and the day cost of every connection."""
     for s in range(M.N_SPACES):
         nxt = M.NEXT[s]
         if nxt == M.FIN:
@@ -231,7 +217,7 @@ def _static_board(lang: str, height: int) -> Image.Image:
     mid = (ly + hy) // 2 + 10
     _badge(d, (LAST_LEG_X, mid), str(M.LAST_LEG), size=26)
     # the label stands clear of the lanes where arrivals are drawn (see _path_points)
-    d.text((LAST_LEG_X + 84, mid), _t(lang, "back", n=M.LAST_LEG), font=font(20, "bold"), fill=INK, anchor="lm")
+    d.text((LAST_LEG_X + 84, mid), texts.back, font=font(20, "bold"), fill=INK, anchor="lm")
     # red lines: from the red-line space down to the first space of its side path
     for s in range(M.N_MAIN):
         first = M.RED[s]
@@ -251,7 +237,11 @@ def _static_board(lang: str, height: int) -> Image.Image:
             continue
         (ax, ay), (bx, by) = space_xy(s), space_xy(nxt)
         _badge(d, ((ax + bx) / 2, (ay + by) / 2), str(M.COST[s]), size=26)
-    # spaces and names
+
+
+def _draw_spaces(d: ImageDraw.ImageDraw, texts: StaticTexts) -> None:
+    """Spaces with their city names, the start star, the HOME box and the legend."""
+    hx, hy = HOME_XY
     fname = font(22, "semibold")
     for s in range(M.N_SPACES):
         x, y = space_xy(s)
@@ -259,7 +249,7 @@ def _static_board(lang: str, height: int) -> Image.Image:
         fill = (255, 255, 255) if not side else (250, 236, 214)
         ring = RED if M.RED[s] >= 0 else INK
         d.ellipse((x - SPACE_R, y - SPACE_R, x + SPACE_R, y + SPACE_R), fill=fill, outline=ring, width=5)
-        name = _city(lang, M.NAMES[s])
+        name = texts.cities[s]
         if side:
             d.text((x, y + SPACE_R + 4), name, font=fname, fill=(110, 80, 50), anchor="mt")
         elif M.COLUMN[s] == PER_ROW:  # the link from the top row comes down onto this space
@@ -272,29 +262,28 @@ def _static_board(lang: str, height: int) -> Image.Image:
              sy + (15 if k % 2 == 0 else 6) * math.sin(-math.pi / 2 + k * math.pi / 5)) for k in range(10)]
     d.polygon(star, fill=GOLD, outline=INK)
     d.rounded_rectangle((hx - 48, hy - 30, hx + 48, hy + 30), radius=12, fill=(255, 236, 170), outline=INK, width=3)
-    d.text((hx + 56, hy), _t(lang, "home"), font=font(20, "bold"), fill=INK, anchor="lm")
-    d.text((WIDTH - MARGIN - 14, ROW_TOP[1] + ROW_H - 16), _t(lang, "days_legend"), font=font(18), fill=MUTED,
+    d.text((hx + 56, hy), texts.home, font=font(20, "bold"), fill=INK, anchor="lm")
+    d.text((WIDTH - MARGIN - 14, ROW_TOP[1] + ROW_H - 16), texts.days_legend, font=font(18), fill=MUTED,
            anchor="rb")
-    return img
 
 
-def _where(pawn: dict[str, Any], lang: str) -> str:
+def _where(pawn: dict[str, Any], tr: Translator) -> str:
     """'Calcutta · 38 days to go', or HOME."""
     if pawn["finished"]:
-        return _t(lang, "home")
-    return f"{_city(lang, M.NAMES[pawn['space']])} · {_t(lang, 'days', n=pawn['days_left'])}"
+        return _t(tr, "home")
+    return f"{_city(tr, M.NAMES[pawn['space']])} · {_plural(tr, 'days', pawn['days_left'], n=pawn['days_left'])}"
 
 
 #: room for one name inside the status line, which may list every player
 STATUS_NAME_W = 300
 
 
-def _label(view: dict[str, Any], pawn: dict[str, Any], names: dict[str, str], lang: str,
+def _label(view: dict[str, Any], pawn: dict[str, Any], names: dict[str, str], tr: Translator,
            f: ImageFont.FreeTypeFont | None = None, room: float | None = None) -> str:
     """The seat's name (with its pawn colour when a player has two), shortened with "…"
     to `room` pixels in `f` when given: the colour always stays readable."""
     name = names.get(pawn["seat"], pawn["seat"])
-    suffix = f" ({_t(lang, pawn['colour'])})" if view.get("two_colours") else ""
+    suffix = f" ({_t(tr, pawn['colour'])})" if view.get("two_colours") else ""
     if f is not None and room is not None:
         name = fit_text(name, f, room - text_length(suffix, f))
     return name + suffix
@@ -326,26 +315,26 @@ def _card_chip(d: ImageDraw.ImageDraw, x: int, y: int, value: int, state: str) -
     return x + w + 6
 
 
-def _status_line(view: dict[str, Any], names: dict[str, str], lang: str) -> str:
+def _status_line(view: dict[str, Any], names: dict[str, str], tr: Translator) -> str:
     pawns = view["pawns"]
     if view.get("over"):
         result = view.get("result") or {}
         winners = result.get("winners", [])
         f = font(22, "semibold")
         label = ", ".join(fit_text(names.get(s, s), f, STATUS_NAME_W) for s in winners)
-        text = _t(lang, "over" if len(winners) == 1 else "over_pl", names=label)
+        text = _t(tr, "over" if len(winners) == 1 else "over_pl", names=label)
         rule = (result.get("ranking") or [{}])[0].get("rule")
         if rule in (1, 2):  # the 2-player win condition that decided it
-            text += " — " + _t(lang, f"rule{rule}")
+            text += " — " + _t(tr, f"rule{rule}")
         return text
     if view.get("phase") == "resolve" and view.get("resolving"):
         r = view["resolving"]
         pawn = next(p for p in pawns if p["colour"] == r["colour"])
-        return _t(lang, "resolving", name=_label(view, pawn, names, lang, font(22, "semibold"), STATUS_NAME_W),
+        return _t(tr, "resolving", name=_label(view, pawn, names, tr, font(22, "semibold"), STATUS_NAME_W),
                   card=r["card"],
-                  action=_t(lang, ACTION_KEY[r["card"]]))
-    waiting = [_label(view, p, names, lang, font(22, "semibold"), STATUS_NAME_W) for p in pawns if not p["chosen"]]
-    return _t(lang, "choosing", names=", ".join(waiting))
+                  action=_t(tr, ACTION_KEY[r["card"]]))
+    waiting = [_label(view, p, names, tr, font(22, "semibold"), STATUS_NAME_W) for p in pawns if not p["chosen"]]
+    return _t(tr, "choosing", names=", ".join(waiting))
 
 
 def _draw_events(d: ImageDraw.ImageDraw, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
@@ -379,15 +368,15 @@ def _panel_height(view: dict[str, Any]) -> int:
     return len(view["pawns"]) * PANEL_ROW_H + 20
 
 
-def render_board(view: dict[str, Any], *, names: dict[str, str], lang: str = "en",
-                 events: list[dict[str, Any]] | None = None, translator: Callable[..., str] | None = None) -> bytes:
-    """`translator` (the game's catalog in `lang`) is part of the renderer contract; this board's
-    texts come from its own tables for now."""
-    del translator
-    image = board_image(view, names=names, lang=lang, events=events)
+def render_board(view: dict[str, Any], *, names: dict[str, str], translator: Translator,
+                 events: list[dict[str, Any]] | None = None, lang: str | None = None) -> bytes:
+    """PNG of the board from the public view; every word comes from `translator` (the game's
+    catalog in the image's language). `lang` is accepted for compatibility and ignored."""
+    del lang
+    image = board_image(view, names=names, translator=translator, events=events)
     # mapping onto a fixed palette is ~6x faster than computing one per image, and the same
     # colours always get the same palette entries (deterministic output)
-    palette = _board_palette(lang if lang in TEXT else "en", len(view["pawns"]))
+    palette = _board_palette(translator, len(view["pawns"]))
     return encode_png(image.quantize(palette=palette, dither=Image.Dither.NONE))
 
 
@@ -399,11 +388,21 @@ def _sample_pawn(i: int, space: int, **fields: Any) -> dict[str, Any]:
     return pawn
 
 
-@lru_cache(maxsize=16)
-def _board_palette(lang: str, pawns: int) -> Image.Image:
-    """A 256-colour palette for boards with this many pawns, computed once from two sample boards
-    that show every colour the board uses (all tokens, blocks, chips in every state, arrows,
-    the HOME box, both phases)."""
+#: palettes by (static texts, pawns): the static texts stand for the language (see `_board_palette`)
+_PALETTES: dict[tuple[StaticTexts, int], Image.Image] = {}
+
+
+def _board_palette(tr: Translator, pawns: int) -> Image.Image:
+    """A 256-colour palette for boards with this many pawns, computed once per language from two
+    sample boards that show every colour the board uses (all tokens, blocks, chips in every
+    state, arrows, the HOME box, both phases)."""
+    key = (static_texts(tr), pawns)
+    if key not in _PALETTES:
+        _PALETTES[key] = _sample_palette(tr, pawns)
+    return _PALETTES[key]
+
+
+def _sample_palette(tr: Translator, pawns: int) -> Image.Image:
     spaces = [M.FIN, 5, 17, 9][:pawns]
     names = {f"p{i + 1}": "Sample" for i in range(pawns)}
     choose = {"pawns": [_sample_pawn(i, sp, blocked=i == 1) for i, sp in enumerate(spaces)], "phase": "choose",
@@ -415,25 +414,28 @@ def _board_palette(lang: str, pawns: int) -> Image.Image:
     colours = ("blue", "orange", "green", "purple")[:pawns]
     events = [{"type": "move", "colour": c, "from": 0, "to": 3 + k} for k, c in enumerate(colours)]
     events += [{"type": "backward", "from": 4, "to": 3}, {"type": "detour", "from": 5, "to": 18}]
-    a = board_image(choose, names=names, lang=lang, events=events)
-    b = board_image(resolve, names=names, lang=lang, events=events[::-1])
+    a = board_image(choose, names=names, translator=tr, events=events)
+    b = board_image(resolve, names=names, translator=tr, events=events[::-1])
     both = Image.new("RGB", (a.width, a.height + b.height))
     both.paste(a, (0, 0))
     both.paste(b, (0, a.height))
     return both.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
-def board_image(view: dict[str, Any], *, names: dict[str, str], lang: str = "en",
-                events: list[dict[str, Any]] | None = None) -> Image.Image:
-    lang = lang if lang in TEXT else "en"
+def board_image(view: dict[str, Any], *, names: dict[str, str], translator: Translator,
+                events: list[dict[str, Any]] | None = None, lang: str | None = None) -> Image.Image:
+    """The board as a Pillow image (see `render_board`)."""
+    # one pass over the image, top to bottom: splitting it would scatter the running y offset
+    del lang
+    tr = translator
     height = PANEL_TOP + _panel_height(view)
-    img = _static_board(lang, height).copy()
+    img = _static_board(static_texts(tr), height).copy()
     d = ImageDraw.Draw(img)
     # header
-    d.text((MARGIN, 14), _t(lang, "title"), font=font(32, "bold"), fill=INK)
-    d.text((WIDTH - MARGIN, 14), _t(lang, "round", n=view.get("round", 1)), font=font(32, "bold"), fill=INK,
+    d.text((MARGIN, 14), _t(tr, "title"), font=font(32, "bold"), fill=INK)
+    d.text((WIDTH - MARGIN, 14), _t(tr, "round", n=view.get("round", 1)), font=font(32, "bold"), fill=INK,
            anchor="ra")
-    draw_text(d, (MARGIN, 50), _status_line(view, names, lang), font=font(22, "semibold"), fill=(60, 60, 60),
+    draw_text(d, (MARGIN, 50), _status_line(view, names, tr), font=font(22, "semibold"), fill=(60, 60, 60),
               max_width=WIDTH - 2 * MARGIN)
     # last events: arrows
     if events:
@@ -465,9 +467,9 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
         draw_token(d, (MARGIN + 30, cy), 18, p["index"])
         x = MARGIN + 58
         if first.get("colour") == p["colour"]:
-            _badge(d, (x + 20, cy), _t(lang, "first"), fill=GOLD, size=20)
+            _badge(d, (x + 20, cy), _t(tr, "first"), fill=GOLD, size=20)
         x += 46
-        draw_text(d, (x, cy), _label(view, p, names, lang, f_name, CHIPS_X - 14 - x), font=f_name, fill=INK,
+        draw_text(d, (x, cy), _label(view, p, names, tr, f_name, CHIPS_X - 14 - x), font=f_name, fill=INK,
                   anchor="lm")
         x = CHIPS_X
         for value in M.CARDS:
@@ -480,10 +482,10 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
             x = _card_chip(d, x, cy - 20, value, state)
         x += 16
         if phase == "choose" and not view.get("over"):
-            text = ("✓ " + _t(lang, "chosen")) if p["chosen"] else _t(lang, "waiting")
+            text = ("✓ " + _t(tr, "chosen")) if p["chosen"] else _t(tr, "waiting")
             d.text((x, cy), text, font=f_small, fill=(0, 120, 60) if p["chosen"] else MUTED, anchor="lm")
         elif p.get("card"):
-            tag = f"{p['card']}: {_t(lang, ACTION_KEY[p['card']])}"
+            tag = f"{p['card']}: {_t(tr, ACTION_KEY[p['card']])}"
             if view.get("resolving", {}) and view["resolving"].get("colour") == p["colour"]:
                 tag = "▶ " + tag
             elif p["colour"] not in queue_cards:
@@ -491,8 +493,8 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], lang: str = "en"
             d.text((x, cy), tag, font=f_small, fill=INK, anchor="lm")
         x = 1040
         if p["blocked"]:
-            _badge(d, (x + 50, cy), _t(lang, "blocked"), fill=(255, 220, 220), outline=RED, colour=RED, size=20)
-        d.text((WIDTH - MARGIN - 16, cy), _where(p, lang), font=f_small, fill=INK, anchor="rm")
+            _badge(d, (x + 50, cy), _t(tr, "blocked"), fill=(255, 220, 220), outline=RED, colour=RED, size=20)
+        d.text((WIDTH - MARGIN - 16, cy), _where(p, tr), font=f_small, fill=INK, anchor="rm")
         y += PANEL_ROW_H
     return img
 
@@ -517,7 +519,7 @@ def _icon(d: ImageDraw.ImageDraw, value: int, cx: float, cy: float, colour) -> N
         _arrow_head(d, (cx, cy), (cx + 40, cy), colour, 26)
 
 
-def _big_card(d: ImageDraw.ImageDraw, x: int, y: int, value: int, state: str, lang: str) -> None:
+def _big_card(d: ImageDraw.ImageDraw, x: int, y: int, value: int, state: str, tr: Translator) -> None:
     w, h = 250, 300
     played = state == "played"
     fill = (235, 235, 235) if played else ((255, 246, 214) if state == "now" else (255, 255, 255))
@@ -526,58 +528,60 @@ def _big_card(d: ImageDraw.ImageDraw, x: int, y: int, value: int, state: str, la
     d.rounded_rectangle((x, y, x + w, y + h), radius=20, fill=fill, outline=outline, width=6 if state == "now" else 3)
     # action area (upper)
     action = M.CARD_ACTION[value]
-    d.text((x + w / 2, y + 22), _t(lang, ACTION_KEY[value]), font=font(30, "bold"), fill=ink, anchor="mt")
+    d.text((x + w / 2, y + 22), _t(tr, ACTION_KEY[value]), font=font(30, "bold"), fill=ink, anchor="mt")
     _icon(d, value, x + w / 2, y + 105, (170, 170, 170) if played else ((200, 40, 40) if action else (40, 110, 60)))
     if value in M.ACTION_BONUS:
-        sub = _t(lang, "plus", n=M.ACTION_BONUS[value])
+        sub = _t(tr, "plus", n=M.ACTION_BONUS[value])
     elif action == "detour":
-        sub = _t(lang, "blue_bonus")
+        sub = _t(tr, "blue_bonus")
     else:
-        sub = _t(lang, "no_action")
+        sub = _t(tr, "no_action")
     d.text((x + w / 2, y + 152), sub, font=font(19, "semibold"), fill=ink, anchor="mt")
     d.line([(x + 16, y + 185), (x + w - 16, y + 185)], fill=outline, width=2)
     # move area (lower)
     d.text((x + w / 2, y + 238), str(value), font=font(72, "bold"), fill=ink, anchor="mm")
-    tag = {"played": _t(lang, "played"), "now": _t(lang, "chosen_now"), "hand": _t(lang, "in_hand")}[state]
+    tag = {"played": _t(tr, "played"), "now": _t(tr, "chosen_now"), "hand": _t(tr, "in_hand")}[state]
     _badge(d, (x + w / 2, y + h), tag, size=22, fill=(220, 220, 220) if played else (GOLD if state == "now"
                                                                                  else (210, 240, 215)))
 
 
-def render_hand(view: dict[str, Any], seat: str, *, names: dict[str, str], lang: str = "en",
-                translator: Callable[..., str] | None = None) -> bytes:
-    """`translator` is part of the renderer contract (see `render_board`), not needed here yet."""
-    del translator
-    return encode_png(hand_image(view, seat, names=names, lang=lang))
+def render_hand(view: dict[str, Any], seat: str, *, names: dict[str, str], translator: Translator,
+                lang: str | None = None) -> bytes:
+    """PNG of one seat's cards from its own view (`translator`, `lang`: see `render_board`)."""
+    del lang
+    return encode_png(hand_image(view, seat, names=names, translator=translator))
 
 
-def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], lang: str = "en") -> Image.Image:
-    lang = lang if lang in TEXT else "en"
+def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], translator: Translator,
+               lang: str | None = None) -> Image.Image:
+    del lang
+    tr = translator
     mine = [p for p in view["pawns"] if p["seat"] == seat]
     private = view.get("private") or {}
     chosen = private.get("chosen", {})
     row_h = 390
     img = Image.new("RGB", (1200, 80 + row_h * max(1, len(mine))), PAPER)
     d = ImageDraw.Draw(img)
-    round_text = _t(lang, "round", n=view.get("round", 1))
+    round_text = _t(tr, "round", n=view.get("round", 1))
     d.text((1170, 24), round_text, font=font(30, "bold"), fill=INK, anchor="ra")
     f_title = font(34, "bold")
     room = 1170 - 30 - 24 - font(30, "bold").getlength(round_text)
-    name = fit_text(names.get(seat, seat), f_title, room - text_length(_t(lang, "hand_title", name=""), f_title))
-    draw_text(d, (30, 20), _t(lang, "hand_title", name=name), font=f_title, fill=INK, max_width=room)
+    name = fit_text(names.get(seat, seat), f_title, room - text_length(_t(tr, "hand_title", name=""), f_title))
+    draw_text(d, (30, 20), _t(tr, "hand_title", name=name), font=f_title, fill=INK, max_width=room)
     y = 80
     for p in mine:
         draw_token(d, (50, y + 30), 22, p["index"])
         f_line = font(26, "semibold")
-        extra = [_t(lang, "blocked")] if p["blocked"] else []
-        extra.append(_where(p, lang))
+        extra = [_t(tr, "blocked")] if p["blocked"] else []
+        extra.append(_where(p, tr))
         rest = "  ·  " + "  ·  ".join(extra)
-        line = _label(view, p, names, lang, f_line, 1170 - 85 - text_length(rest, f_line))
+        line = _label(view, p, names, tr, f_line, 1170 - 85 - text_length(rest, f_line))
         draw_text(d, (85, y + 30), line + rest, font=f_line, fill=INK, anchor="lm")
         x = 45
         now = chosen.get(p["colour"]) or p.get("card")
         for value in M.CARDS:
             state = "now" if value == now else ("hand" if value in p["hand"] else "played")
-            _big_card(d, x, y + 62, value, state, lang)
+            _big_card(d, x, y + 62, value, state, tr)
             x += 285
         y += row_h
     return img

@@ -10,6 +10,14 @@ from PIL import Image
 
 from engine import registry
 from render import detour as R
+from tests.render_support import translator
+
+
+def TR(lang: str):  # noqa: N802
+    return translator("detour", lang)
+
+
+EN = TR("en")
 
 RULES = registry.get("detour")
 NAMES = {"p1": "Alice", "p2": "Bob", "p3": "Chloé", "p4": "Dieter"}
@@ -36,7 +44,7 @@ def _png(data: bytes) -> Image.Image:
 @pytest.mark.parametrize("lang", ["en", "de", "fr"])
 def test_board_size_and_weight(players: int, lang: str) -> None:
     state, events = _midgame(players, 25)
-    data = R.render_board(RULES.view(state, None), names=NAMES, lang=lang, events=events)
+    data = R.render_board(RULES.view(state, None), names=NAMES, translator=TR(lang), events=events)
     img = _png(data)
     assert img.width >= 1200 and 600 <= img.height <= 1200
     assert len(data) < 500_000
@@ -45,13 +53,13 @@ def test_board_size_and_weight(players: int, lang: str) -> None:
 def test_board_is_deterministic_and_depends_on_the_view() -> None:
     state, events = _midgame(4, 30)
     view = RULES.view(state, None)
-    a = R.render_board(view, names=NAMES, events=events)
-    b = R.render_board(copy.deepcopy(view), names=NAMES, events=events)
+    a = R.render_board(view, names=NAMES, events=events, translator=EN)
+    b = R.render_board(copy.deepcopy(view), names=NAMES, events=events, translator=EN)
     assert a == b
     moved = copy.deepcopy(view)
     moved["pawns"][0]["space"] = 15 if moved["pawns"][0]["space"] != 15 else 14
-    assert R.render_board(moved, names=NAMES, events=events) != a
-    assert R.render_board(view, names=NAMES, lang="de", events=events) != a
+    assert R.render_board(moved, names=NAMES, events=events, translator=EN) != a
+    assert R.render_board(view, names=NAMES, translator=TR("de"), events=events) != a
 
 
 def test_board_never_shows_a_secret_choice() -> None:
@@ -62,20 +70,20 @@ def test_board_never_shows_a_secret_choice() -> None:
     RULES.apply(s2, "p1", {"type": "choose", "card": 5})
     v1, v2 = RULES.view(s1, None), RULES.view(s2, None)
     assert "private" not in v1
-    assert R.render_board(v1, names=NAMES) == R.render_board(v2, names=NAMES)
+    assert R.render_board(v1, names=NAMES, translator=EN) == R.render_board(v2, names=NAMES, translator=EN)
 
 
 def test_board_shows_who_has_chosen() -> None:
     s = RULES.new_game(["p1", "p2", "p3"], 4)
-    before = R.render_board(RULES.view(s, None), names=NAMES)
+    before = R.render_board(RULES.view(s, None), names=NAMES, translator=EN)
     RULES.apply(s, "p2", {"type": "choose", "card": 6})
-    assert R.render_board(RULES.view(s, None), names=NAMES) != before
+    assert R.render_board(RULES.view(s, None), names=NAMES, translator=EN) != before
 
 
 def test_finished_game_board() -> None:
     state, events = _midgame(3, 10_000)
     assert RULES.is_over(state)
-    data = R.render_board(RULES.view(state, None), names=NAMES, events=events)
+    data = R.render_board(RULES.view(state, None), names=NAMES, events=events, translator=EN)
     assert _png(data).width >= 1200
 
 
@@ -83,24 +91,24 @@ def test_finished_game_board() -> None:
 def test_hand_image(players: int) -> None:
     state, _ = _midgame(players, 5)
     view = RULES.view(state, "p1")
-    data = R.render_hand(view, "p1", names=NAMES, lang="fr")
+    data = R.render_hand(view, "p1", names=NAMES, translator=TR("fr"))
     img = _png(data)
     assert img.width == 1200
     assert len(data) < 500_000
-    assert R.render_hand(view, "p1", names=NAMES, lang="fr") == data
+    assert R.render_hand(view, "p1", names=NAMES, translator=TR("fr")) == data
     if players == 2:
         assert img.height > 800  # two colours, two rows of cards
 
 
 def test_hand_marks_the_secret_choice_only_for_its_owner() -> None:
     s = RULES.new_game(["p1", "p2", "p3"], 4)
-    plain = R.render_hand(RULES.view(s, "p1"), "p1", names=NAMES)
+    plain = R.render_hand(RULES.view(s, "p1"), "p1", names=NAMES, translator=EN)
     RULES.apply(s, "p1", {"type": "choose", "card": 8})
-    assert R.render_hand(RULES.view(s, "p1"), "p1", names=NAMES) != plain
+    assert R.render_hand(RULES.view(s, "p1"), "p1", names=NAMES, translator=EN) != plain
     # p2's hand image does not change because of p1's secret choice
     s2 = RULES.new_game(["p1", "p2", "p3"], 4)
-    assert R.render_hand(RULES.view(s, "p2"), "p2", names=NAMES) == R.render_hand(
-        RULES.view(s2, "p2"), "p2", names=NAMES)
+    assert R.render_hand(RULES.view(s, "p2"), "p2", names=NAMES, translator=EN) == R.render_hand(
+        RULES.view(s2, "p2"), "p2", names=NAMES, translator=EN)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -109,7 +117,7 @@ def test_board_palette_keeps_the_player_colours(players: int) -> None:
     from render.common import PAPER, PLAYER_COLOURS
 
     state, events = _midgame(players, 12)
-    img = _png(R.render_board(RULES.view(state, None), names=NAMES, events=events)).convert("RGB")
+    img = _png(R.render_board(RULES.view(state, None), names=NAMES, events=events, translator=EN)).convert("RGB")
     colours = [c for _, c in img.getcolors(maxcolors=1 << 16)]
 
     def present(want: tuple[int, int, int]) -> bool:

@@ -51,6 +51,8 @@ COUNT_ALWAYS_PLURAL: set[tuple[str, str]] = {
     ("bot/games/rails_and_sails/locales", "event.mix_revealed"),
     ("bot/games/rails_and_sails/locales", "hand.mix"),
     ("bot/games/rails_and_sails/locales", "illegal.bad_mix"),
+    # the board's last leg back to London is a fixed 10 days (engine.games.detour.mapdata.LAST_LEG)
+    ("bot/games/detour/locales", "img.back"),
 }
 
 

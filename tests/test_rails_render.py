@@ -10,10 +10,18 @@ import pytest
 from PIL import Image
 
 from bot.games.rails_and_sails import UI
-from bot.i18n import Translator
+from bot.i18n import Translator, load_catalog
 from engine import registry
 from render import rails_and_sails as R
 from render.common import PLAYER_COLOURS
+from tests.render_support import locales, translator
+
+
+def TR(lang: str):  # noqa: N802
+    return translator("rails-and-sails", lang)
+
+
+EN = TR("en")
 
 NAMES = {"p1": "Alice", "p2": "Bartholomew", "p3": "Chloé", "p4": "Dmitri", "p5": "Eun-ji"}
 
@@ -58,12 +66,12 @@ def test_board_and_hand_from_real_views(n: int, steps: int) -> None:
     rs, state = play(n, steps, seed=n * 7 + steps)
     public = rs.view(state, None)
     assert "private" not in public
-    board = R.render_board(public, names=NAMES, lang="en")
+    board = R.render_board(public, names=NAMES, translator=EN)
     assert len(board) < 1_000_000
     img = decode(board)
     assert img.size == (R.WIDTH, R.HEIGHT)
     for seat in public["seats"]:
-        hand = R.render_hand(rs.view(state, seat), seat, names=NAMES, lang="en")
+        hand = R.render_hand(rs.view(state, seat), seat, names=NAMES, translator=EN)
         himg = decode(hand)
         assert himg.width == R.HAND_W
         assert 300 < himg.height < 2400
@@ -73,19 +81,19 @@ def test_board_and_hand_from_real_views(n: int, steps: int) -> None:
 def test_board_is_deterministic_and_ignores_private_data(midgame) -> None:
     rs, state = midgame
     public = rs.view(state, None)
-    once = R.render_board(public, names=NAMES)
-    again = R.render_board(json.loads(json.dumps(public)), names=NAMES)
+    once = R.render_board(public, names=NAMES, translator=EN)
+    again = R.render_board(json.loads(json.dumps(public)), names=NAMES, translator=EN)
     assert once == again
     # a seat's own view carries its secrets; the board must not show any of them
     for seat in public["seats"]:
-        assert R.render_board(rs.view(state, seat), names=NAMES) == once
+        assert R.render_board(rs.view(state, seat), names=NAMES, translator=EN) == once
 
 
 def test_hand_is_deterministic_and_shows_the_seat(midgame) -> None:
     rs, state = midgame
-    a = R.render_hand(rs.view(state, "p2"), "p2", names=NAMES)
-    b = R.render_hand(rs.view(state, "p2"), "p2", names=NAMES)
-    c = R.render_hand(rs.view(state, "p3"), "p3", names=NAMES)
+    a = R.render_hand(rs.view(state, "p2"), "p2", names=NAMES, translator=EN)
+    b = R.render_hand(rs.view(state, "p2"), "p2", names=NAMES, translator=EN)
+    c = R.render_hand(rs.view(state, "p3"), "p3", names=NAMES, translator=EN)
     assert a == b
     assert a != c
 
@@ -102,16 +110,18 @@ def test_languages_differ_and_localise_cities(midgame) -> None:
     assert R.city_name("lima", _t("de")) == "Lima"
     # without a translator: the map data's names
     assert R.city_name("moskva") == "Moskva"
-    assert R.render_board(public, names=NAMES, lang="en") != images["en"]
     # an unknown language falls back to English rather than failing
     assert R.render_board(public, names=NAMES, lang="xx", translator=_t("xx")) == images["en"]
 
 
 def test_text_tables_have_the_same_keys() -> None:
-    keys = set(R.TEXTS["en"])
+    """The image's words live in the game's catalogs under `img.*` (see test_i18n_catalogs)."""
+    tables = {lang: {k: v for k, v in load_catalog(str(locales("rails-and-sails")), lang).items()
+                     if k.startswith("img.")} for lang in ("en", "de", "fr")}
+    keys = set(tables["en"])
     for lang in ("de", "fr"):
-        assert set(R.TEXTS[lang]) == keys, lang
-        assert R.TEXTS[lang] != R.TEXTS["en"]
+        assert set(tables[lang]) == keys, lang
+        assert tables[lang] != tables["en"]
 
 
 # -- what the board shows ----------------------------------------------------------------------------------------
@@ -131,8 +141,8 @@ def test_claimed_route_and_harbor_take_the_owner_colour(midgame) -> None:
     view["claimed"][route] = seats[2]
     city = next(c for c in md.CITIES.values() if c.harbor and c.id not in public["harbors"])
     view["harbors"][city.id] = seats[1]
-    before = decode(R.render_board(public, names=NAMES))
-    after = decode(R.render_board(view, names=NAMES))
+    before = decode(R.render_board(public, names=NAMES, translator=EN))
+    after = decode(R.render_board(view, names=NAMES, translator=EN))
     colour = PLAYER_COLOURS[2]
     g = geom.routes[route]
     hits = 0
@@ -156,8 +166,8 @@ def test_last_claim_is_highlighted(midgame) -> None:
     public["last"] = {"seat": seat, "type": "claim", "route": route, "points": 2}
     plain = json.loads(json.dumps(public))
     plain["last"] = None
-    lit = decode(R.render_board(public, names=NAMES))
-    dark = decode(R.render_board(plain, names=NAMES))
+    lit = decode(R.render_board(public, names=NAMES, translator=EN))
+    dark = decode(R.render_board(plain, names=NAMES, translator=EN))
     sp = R.geometry().routes[route].spaces[0]
     box = (round(sp.x) - 20, round(sp.y) - 20, round(sp.x) + 20, round(sp.y) + 20)
     yellow = _count_yellow(lit.crop(box))
@@ -186,7 +196,7 @@ def test_board_shows_land_and_sea_where_they_are() -> None:
 
 
 def test_coastline_data_is_small_and_real() -> None:
-    path = Path(R.__file__).parent / "data" / "coastlines.json"
+    path = Path(R.__file__).parent.parent / "data" / "coastlines.json"
     assert path.stat().st_size < 2_000_000
     data = json.loads(path.read_text())
     land = [coords for level, coords in data["polygons"] if level == 1]
@@ -264,11 +274,11 @@ def test_game_over_shows_the_final_table() -> None:
     rs, state = play(3, 100_000, seed=5)
     assert rs.is_over(state)
     public = rs.view(state, None)
-    img = R.board_image(public, names=NAMES)
+    img = R.board_image(public, names=NAMES, translator=EN)
     # the same view without its result is drawn with the running table instead
     running = json.loads(json.dumps(public))
     running["over"], running["result"], running["phase"] = False, None, "play"
-    other = R.board_image(running, names=NAMES)
+    other = R.board_image(running, names=NAMES, translator=EN)
     panel = (0, R.PANEL_TOP + 1, 870, R.HEIGHT)
     assert img.crop(panel).tobytes() != other.crop(panel).tobytes()
     # the winner's row is highlighted: the first row carries the highlight colour
@@ -284,10 +294,10 @@ def test_the_unusable_twin_of_a_double_is_veiled_with_two_or_three_players(midga
                  and r.double not in public["claimed"])
     public["claimed"][route.id] = public["seats"][0]
     twin = R.geometry().routes[route.double].spaces[0]
-    four = R.board_image(public, names=NAMES)
+    four = R.board_image(public, names=NAMES, translator=EN)
     three = json.loads(json.dumps(public))
     three["seats"] = three["seats"][:3]
-    small = R.board_image(three, names=NAMES)
+    small = R.board_image(three, names=NAMES, translator=EN)
     assert R._twins()[route.id] == route.double
     x, y = round(twin.x) % R.WIDTH, round(twin.y)
     box = (x - 4, y - 4, x + 4, y + 4)
@@ -298,7 +308,7 @@ def test_setup_views_keep_pieces_secret() -> None:
     rs, state = play(4, 2, seed=3)
     public = rs.view(state, None)
     assert public["phase"] == "setup_tickets"
-    img = decode(R.render_board(public, names=NAMES, lang="de"))
+    img = decode(R.render_board(public, names=NAMES, translator=TR("de")))
     assert img.size == (R.WIDTH, R.HEIGHT)
 
 
@@ -314,10 +324,10 @@ def test_hand_lists_every_card_and_ticket(midgame) -> None:
     view = rs.view(state, "p1")
     view["private"]["hand"] = ["t:red", "t:red:h", "t:wild", "s:black:2", "s:yellow"] * 3
     view["private"]["pending_tickets"] = [{"id": "x", "cities": ["lima", "sydney"], "points": [9]}]
-    img = R.hand_image(view, "p1", names=NAMES)
+    img = R.hand_image(view, "p1", names=NAMES, translator=EN)
     empty = json.loads(json.dumps(view))
     empty["private"]["pending_tickets"] = []
-    assert R.hand_image(empty, "p1", names=NAMES).height < img.height
+    assert R.hand_image(empty, "p1", names=NAMES, translator=EN).height < img.height
     # a ship card (yellow) and the wild card's stripes are on the image
     raw = img.tobytes()
     pixels = {tuple(raw[i:i + 3]) for i in range(0, len(raw), 3)}
@@ -327,22 +337,22 @@ def test_hand_lists_every_card_and_ticket(midgame) -> None:
 @pytest.mark.parametrize("lang", ["en", "de", "fr"])
 def test_legend_fits_in_every_language(lang: str) -> None:
     img = Image.new("RGB", (R.WIDTH, R.HEIGHT), R.PANEL_BG)
-    assert R._draw_legend(img, lang) == 0
+    assert R._draw_legend(img, TR(lang)) == 0
 
 
 def test_minimal_views_and_unknown_names_still_render() -> None:
     view = {"game": "rails-and-sails", "seats": ["p1", "p2"], "to_act": ["p1"], "over": False}
-    assert decode(R.render_board(view, names={})).size == (R.WIDTH, R.HEIGHT)
-    assert decode(R.render_hand(view, "p1", names={})).width == R.HAND_W
+    assert decode(R.render_board(view, names={}, translator=EN)).size == (R.WIDTH, R.HEIGHT)
+    assert decode(R.render_hand(view, "p1", names={}, translator=EN)).width == R.HAND_W
 
 
 def test_header_says_when_a_second_card_is_being_taken(midgame) -> None:
     rs, state = midgame
     view = json.loads(json.dumps(rs.view(state, None)))
     view["drawn"] = 0
-    plain = R.board_image(view, names=NAMES)
+    plain = R.board_image(view, names=NAMES, translator=EN)
     view["drawn"] = 1
-    second = R.board_image(view, names=NAMES)
+    second = R.board_image(view, names=NAMES, translator=EN)
     header = (0, 0, R.WIDTH, R.MAP_TOP)
     assert plain.crop(header).tobytes() != second.crop(header).tobytes()
 

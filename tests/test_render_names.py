@@ -13,6 +13,9 @@ from render import around_the_world as ATW
 from render import common as C
 from render import detour as DT
 from render import rails_and_sails as RS
+from tests.render_support import translator
+
+T_DT, T_ATW, T_RS = (translator(g, "en") for g in ("detour", "around-the-world", "rails-and-sails"))
 
 HARD = ["Zoë 🚂✨", "太郎", "Ωμέγα", "Влад", "محمد", "שלום", "नमस्ते", "김철수", "👍🏽 ❤️"]
 LONG = ["W" * 32, "漢" * 32, "Wolfgang Amadeus Mozart-Schmidtt"]
@@ -151,11 +154,12 @@ def _panel_diff(render, names_a, names_b, crop: tuple[int, int, int, int]) -> tu
 def test_detour_long_names_stay_left_of_the_card_chips() -> None:
     rules, state, events = _play("detour", 4, 30)
     view = rules.view(state, None)
-    img = DT.board_image(view, names=SHORT_NAMES, events=events)
+    img = DT.board_image(view, names=SHORT_NAMES, events=events, translator=T_DT)
     crop = (0, DT.PANEL_TOP, img.width, img.height)
     for long in LONG:
         names = {s: long for s in SHORT_NAMES}
-        box = _panel_diff(lambda n: DT.board_image(view, names=n, events=events), SHORT_NAMES, names, crop)
+        box = _panel_diff(lambda n: DT.board_image(view, names=n, events=events, translator=T_DT), SHORT_NAMES,
+                names, crop)
         assert box is not None and box[2] <= DT.CHIPS_X - 14 + 1, (long, box)
 
 
@@ -163,10 +167,12 @@ def test_around_the_world_long_names_stay_in_the_name_column() -> None:
     rules, state, events = _play("around-the-world", 6, 30)
     view = rules.view(state, None)
     cols = ATW._panel_columns()
-    crop = (0, ATW.PANEL_TOP + ATW.PANEL_HEAD_H, ATW.W, ATW.board_image(view, names=SHORT_NAMES).height)
+    crop = (0, ATW.PANEL_TOP + ATW.PANEL_HEAD_H, ATW.W, ATW.board_image(view, names=SHORT_NAMES,
+            translator=T_ATW).height)
     for long in LONG:
         names = {s: long for s in SHORT_NAMES}
-        box = _panel_diff(lambda n: ATW.board_image(view, names=n, events=events), SHORT_NAMES, names, crop)
+        box = _panel_diff(lambda n: ATW.board_image(view, names=n, events=events, translator=T_ATW), SHORT_NAMES,
+                names, crop)
         assert box is not None and box[2] <= cols["where"] - 70 + 1, (long, box)
 
 
@@ -176,7 +182,7 @@ def test_rails_long_names_stay_in_the_name_column() -> None:
     crop = (0, RS.PANEL_TOP + 44, 860, RS.HEIGHT)
     for long in LONG:
         names = {s: long for s in SHORT_NAMES}
-        box = _panel_diff(lambda n: RS.board_image(view, names=n), SHORT_NAMES, names, crop)
+        box = _panel_diff(lambda n: RS.board_image(view, names=n, translator=T_RS), SHORT_NAMES, names, crop)
         assert box is not None and box[2] <= 54 + 250 + 1, (long, box)
 
 
@@ -189,10 +195,10 @@ def test_boards_and_hands_with_hard_names(game: str, module, players: int, steps
     names = dict(list(HARD_NAMES.items())[:players])
     names["p2"] = "Wolfgang Amadeus Mozart-Schmidtt"
     kwargs = {} if module is RS else {"events": events}
-    board = module.render_board(rules.view(state, None), names=names, **kwargs)
+    board = module.render_board(rules.view(state, None), names=names, translator=translator(game, "en"), **kwargs)
     assert len(board) < 500_000
     Image.open(io.BytesIO(board)).verify()
     for seat in ("p1", "p2"):
-        hand = module.render_hand(rules.view(state, seat), seat, names=names)
+        hand = module.render_hand(rules.view(state, seat), seat, names=names, translator=translator(game, "en"))
         assert len(hand) < 500_000
         Image.open(io.BytesIO(hand)).verify()

@@ -1,0 +1,518 @@
+"""The around-the-world board: the static layer plus what changes (header, pawns, chits,
+detective, action display, decks, time track, player panel)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+from PIL import Image, ImageDraw, ImageFont
+
+from render.around_the_world.geometry import (
+    ARRIVALS_AT,
+    CHIT_R,
+    DISPLAY_H,
+    DISPLAY_TOP,
+    GREY_EVENTS,
+    HEADER_H,
+    HILITE,
+    LATE,
+    LOCATIONS,
+    PANEL_BG,
+    PANEL_HEAD_H,
+    PANEL_TOP,
+    ROUTE,
+    ROUTE_GLOW,
+    ROW_H,
+    SOFT,
+    TRACK_LINE_Y,
+    TRACK_MAX,
+    TRACK_ROWS,
+    WHITE,
+    W,
+    _badge_point,
+    _dashed,
+    _leg_key,
+    _leg_segments,
+    _legs_of,
+    _place,
+    _track_x,
+    node_point,
+)
+from render.around_the_world.sprites import (
+    _badge,
+    _card_label,
+    _chit_sprite,
+    _die,
+    _paste,
+    _token_sprite,
+    icon,
+    travel_card_sprite,
+)
+from render.around_the_world.static import _plate_geometry, _static_board, static_texts
+from render.around_the_world.texts import (
+    PHASES,
+    Translator,
+    _fit,
+    _fit_font,
+    _fit_name,
+    _int,
+    _name,
+    _t,
+    city_name,
+    event_card_text,
+)
+from render.common import INK, PAPER, draw_text, font, text_length
+
+
+def _seat_index(view: dict) -> dict[str, int]:
+    return {seat: i for i, seat in enumerate(view.get("seats") or [])}
+
+
+def _travelled_legs(events: list[dict] | None, locations: list[str]) -> list[tuple[str, str, str | None]]:
+    """(from, to, seat) of every journey in `events`, read from common field names."""
+    out: list[tuple[str, str, str | None]] = []
+    for ev in events or []:
+        if not isinstance(ev, dict):
+            continue
+        frm, to = ev.get("from"), ev.get("to")
+        if isinstance(frm, str) and isinstance(to, str) and frm in locations and to in locations:
+            seat = ev.get("seat")
+            out.append((frm, to, seat if isinstance(seat, str) else None))
+    return out
+
+
+def _draw_header(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, names: dict[str, str], t: Translator,
+                 index: dict[str, int]) -> None:
+    d.text((24, HEADER_H / 2), _t(t, "title"), font=font(34, "bold"), fill=WHITE, anchor="lm")
+    f = font(30, "semibold")
+    x = W - 24
+    if view.get("over"):
+        result = view.get("result") or {}
+        winners = [s for s in result.get("winners", []) if isinstance(s, str)]
+        text = _t(t, "winner", names=", ".join(_fit(_name(names, s), f, 300) for s in winners)) if winners else _t(
+            t, "no_winner")
+        text = f"{_t(t, 'over')} · {text}"
+        draw_text(d, (x, HEADER_H / 2), text, font=f, fill=HILITE, anchor="rm", max_width=900)
+        return
+    current = view.get("current")
+    if not isinstance(current, str):
+        to_act = view.get("to_act") or []
+        current = to_act[0] if to_act else None
+    parts = []
+    rnd = view.get("round")
+    if isinstance(rnd, int):
+        parts.append(_t(t, "round", n=rnd))
+    left_text = " · ".join(parts)
+    if current is not None:
+        phase = view.get("phase")
+        phase_text = _t(t, f"phase.{phase}") if phase in PHASES else ""
+        turn = _fit_name(t, "turn", _name(names, current), f, 560)
+        tw = text_length(turn, f)
+        if phase_text:
+            pf = font(24, "regular")
+            d.text((x, HEADER_H / 2 + 2), f"({phase_text})", font=pf, fill=(200, 210, 225), anchor="rm")
+            x -= pf.getlength(f"({phase_text})") + 12
+        draw_text(d, (x, HEADER_H / 2), turn, font=f, fill=HILITE, anchor="rm")
+        x -= tw + 30
+        _paste(img, _token_sprite(index.get(current, 0), 18), (x, HEADER_H / 2))
+        x -= 40
+    if left_text:
+        d.text((x, HEADER_H / 2), left_text, font=f, fill=WHITE, anchor="rm")
+
+
+def _draw_map_dynamic(img: Image.Image, view: dict, names: dict[str, str], t: Translator, index: dict[str, int],
+                      events: list[dict] | None) -> None:
+    d = ImageDraw.Draw(img)
+    locations = [loc for loc in (view.get("locations") or LOCATIONS) if isinstance(loc, str)]
+    _draw_travelled(img, d, view, t, events, locations)
+    _draw_chits(img, d, view, t, events, locations)
+    _draw_detective(img, d, view, events, locations)
+    _draw_arrivals(img, d, view, t, index)
+    _draw_pawns(img, view, index, locations)
+
+
+def _draw_travelled(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Translator, events: list[dict] | None,
+                    locations: list[str]) -> None:
+    """Legs just travelled, highlighted under a fresh copy of their badge."""
+    legs = _legs_of(view)
+    for frm, to, _seat in _travelled_legs(events, locations):
+        for a, b in _leg_segments(frm, to):
+            d.line((a, b), fill=ROUTE_GLOW, width=14)
+            d.line((a, b), fill=ROUTE, width=6)
+        leg = next((lg for lg in legs if lg.get("from") == frm and lg.get("to") == to), None)
+        if leg is not None:
+            _paste(img, _badge(_leg_key(leg), _t(t, "days_unit")), _badge_point(frm, to))
+        for loc in (frm, to):
+            nx, ny = node_point(loc)
+            d.ellipse((nx - 10, ny - 10, nx + 10, ny + 10), fill=WHITE, outline=INK, width=4)
+
+
+def _draw_chits(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Translator, events: list[dict] | None,
+                locations: list[str]) -> None:
+    """Bonus chits in the name plates; one taken by these events is shown once more, ringed."""
+    chits = view.get("chits") or {}
+    just_taken = {(ev.get("location"), ev.get("colour")): ev.get("chit") for ev in events or []
+                  if isinstance(ev, dict) and ev.get("type") == "chit" and isinstance(ev.get("chit"), str)}
+    for loc in locations:
+        if loc == "london":
+            continue
+        spot = chits.get(loc) if isinstance(chits, dict) else None
+        spot = spot if isinstance(spot, dict) else {}
+        for centre, colour in zip(_plate_geometry(loc, city_name(loc, t))[1], ("red", "blue"), strict=False):
+            kind = spot.get(colour)
+            taken_now = just_taken.get((loc, colour))
+            if kind is None and taken_now:  # taken by these events: shown once more, ringed
+                cx, cy = centre
+                d.ellipse((cx - CHIT_R - 6, cy - CHIT_R - 6, cx + CHIT_R + 6, cy + CHIT_R + 6), fill=ROUTE_GLOW,
+                          outline=INK, width=2)
+                kind = taken_now
+            _paste(img, _chit_sprite(colour, kind if isinstance(kind, str) else None, CHIT_R), centre)
+
+
+def _draw_detective(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, events: list[dict] | None,
+                    locations: list[str]) -> None:
+    det = view.get("detective")
+    if isinstance(det, str) and det in locations:
+        dx, dy = _place(det, "detective")
+        nx, ny = node_point(det)
+        _dashed(d, (dx, dy), (nx, ny), INK, 3, 6, 5)
+        if any(isinstance(ev, dict) and ev.get("type") == "detective" for ev in events or []):
+            d.ellipse((dx - 36, dy - 36, dx + 36, dy + 36), fill=ROUTE_GLOW, outline=INK, width=2)
+        _paste(img, icon("detective", 56), (dx, dy))
+
+
+def _draw_arrivals(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Translator,
+                   index: dict[str, int]) -> None:
+    """The arrivals in London, in order."""
+    order = [s for s in view.get("arrival_order") or [] if isinstance(s, str) and s in index]
+    if order:
+        f_arr = font(22, "bold")
+        label = _t(t, "arrivals")
+        bx0, by0 = ARRIVALS_AT
+        width = f_arr.getlength(label) + 24 + len(order) * 62
+        d.rounded_rectangle((bx0, by0, bx0 + width, by0 + 40), 10, fill=(255, 252, 244), outline=INK, width=2)
+        d.text((bx0 + 12, by0 + 20), label, font=f_arr, fill=INK, anchor="lm")
+        x = bx0 + 20 + f_arr.getlength(label)
+        for k, seat in enumerate(order):
+            d.text((x + 6, by0 + 20), f"{k + 1}.", font=f_arr, fill=SOFT, anchor="lm")
+            _paste(img, _token_sprite(index[seat], 14), (x + 40, by0 + 20))
+            x += 62
+
+
+def _draw_pawns(img: Image.Image, view: dict, index: dict[str, int], locations: list[str]) -> None:
+    """Every pawn on its city, clustered when several share one; the player to act ringed."""
+    positions = view.get("positions") or {}
+    arrived = view.get("arrived") or {}
+    current = view.get("current") if not view.get("over") else None
+    groups: dict[str, list[str]] = {}
+    for seat in view.get("seats") or []:
+        pos = _int(positions.get(seat), 0)
+        loc = locations[pos] if 0 <= pos < len(locations) else locations[0]
+        groups.setdefault(loc, []).append(seat)
+    for loc, seats in groups.items():
+        cx, cy = _place(loc, "pawns")
+        n = len(seats)
+        cols = 3 if n > 4 else 2 if n > 1 else 1
+        rows = math.ceil(n / cols)
+        step = 40
+        for k, seat in enumerate(seats):
+            row, col = divmod(k, cols)
+            in_row = min(cols, n - row * cols)
+            x = cx + (col - (in_row - 1) / 2) * step
+            y = cy + (row - (rows - 1) / 2) * step
+            _paste(img, _token_sprite(index.get(seat, 0), 18, seat == current), (x, y))
+            if arrived.get(seat) is True:
+                _paste(img, icon("flag", 26), (x + 16, y - 20))
+
+
+def _draw_display(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Translator, index: dict[str, int],
+                  names: dict[str, str]) -> None:
+    # one pass over the layout, top to bottom: splitting it would scatter shared coordinates
+    display = [s for s in (view.get("display") or []) if isinstance(s, dict)]
+    slot_w = 168
+    x0 = 24
+    top = DISPLAY_TOP + 48
+    if view.get("over") and isinstance(view.get("result"), dict):
+        _draw_final(img, d, view, t, index, names)
+        display = []
+    order = view.get("order")
+    current = view.get("current")
+    if (len(index) == 6 and view.get("phase") == "take" and isinstance(order, list) and order
+            and current == order[-1] and isinstance(current, str)):
+        # 6 players: the round's last player may take the top travel card instead
+        hx = 24 + font(24, "bold").getlength(_t(t, "display").upper()) + 18
+        f_hint = font(21, "semibold")
+        hint = _fit_name(t, "top_card", _name(names, current), f_hint, 1010 - hx)
+        draw_text(d, (hx, DISPLAY_TOP + 25), hint, font=f_hint, fill=INK, anchor="lm", max_width=1010 - hx)
+    for i, slot in enumerate(display):
+        x = x0 + i * slot_w
+        action = slot.get("action")
+        cx = x + slot_w / 2 - 6
+        d.rounded_rectangle((x, top, x + slot_w - 12, DISPLAY_TOP + DISPLAY_H - 12), 12, fill=PANEL_BG,
+                            outline=(190, 180, 160), width=2)
+        if isinstance(action, str):
+            _draw_action_label(img, d, action, _t(t, f"action.{action}"), x, top, slot_w - 12)
+        card = slot.get("card")
+        if isinstance(card, str) and _card_label(card):
+            _paste(img, travel_card_sprite(card, 92, 128, _t(t, "days_unit")), (cx, top + 48 + 64))
+        else:
+            d.rounded_rectangle((cx - 46, top + 48, cx + 46, top + 176), 10, outline=(190, 180, 160), width=2)
+            ft = _fit_font(_t(t, "taken"), 82, (20, 18, 16), "regular")
+            d.text((cx, top + 112), _fit(_t(t, "taken"), ft, 84), font=ft, fill=SOFT, anchor="mm")
+    # decks and supplies at the right
+    x = x0 + 6 * slot_w + 4
+    fb = font(30, "bold")
+    rows = [
+        ("travel_card", _t(t, "travel_deck"), _int(view.get("travel_deck")), None),
+        ("travel_card", _t(t, "discard"), _int(view.get("travel_discard")), view.get("travel_discard_top")),
+        ("event_card", _t(t, "event_deck"), _int(view.get("event_deck")), None),
+        ("coin", _t(t, "gold_supply"), _int(view.get("gold_supply")), None),
+    ]
+    y = DISPLAY_TOP + 16
+    for kind, label, value, top_card in rows:
+        cy = y + 24
+        _paste(img, icon(kind, 36), (x + 18, cy))
+        fl = _fit_font(label, 176, (22, 20, 18))
+        d.text((x + 42, cy), _fit(label, fl, 176), font=fl, fill=INK, anchor="lm")
+        d.text((x + 268, cy), str(value), font=fb, fill=INK, anchor="rm")
+        if isinstance(top_card, str) and _card_label(top_card):
+            _paste(img, travel_card_sprite(top_card, 34, 46, _t(t, "days_unit")), (x + 206, cy))
+        y += 52
+    # top of the event discard, and the last die roll
+    ex = x + 286
+    ev_top = view.get("event_discard_top")
+    d.text((ex, DISPLAY_TOP + 14), _t(t, "event_discard"), font=font(19, "semibold"), fill=SOFT)
+    box = (ex, DISPLAY_TOP + 40, W - 16, DISPLAY_TOP + 146)
+    if isinstance(ev_top, str):
+        grey = ev_top in GREY_EVENTS
+        d.rounded_rectangle(box, 10, fill=(214, 214, 214) if grey else (236, 226, 246),
+                            outline=(90, 90, 90) if grey else (122, 70, 160), width=3)
+        name, effect = event_card_text(ev_top, t)
+        fn = font(25, "bold")
+        d.text((ex + 12, box[1] + 20), _fit(name, fn, box[2] - box[0] - 24), font=fn, fill=INK, anchor="lm")
+        _wrap(d, effect, font(18, "regular"), ex + 12, box[1] + 38, box[2] - box[0] - 22, 3, SOFT)
+    else:
+        d.rounded_rectangle(box, 10, outline=(190, 180, 160), width=2)
+        d.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), _t(t, "empty"), font=font(20), fill=SOFT,
+               anchor="mm")
+    roll = view.get("last_roll")
+    if isinstance(roll, list) and roll:
+        values = [v for v in roll if isinstance(v, int)][-5:]
+        ry = DISPLAY_TOP + 158
+        d.text((ex, ry), _t(t, "last_roll"), font=font(19, "semibold"), fill=SOFT)
+        for k, value in enumerate(values):
+            last = k == len(values) - 1
+            _die(d, ex + k * 46, ry + 26, 40 if last else 34, value)
+
+
+def _draw_action_label(img: Image.Image, d: ImageDraw.ImageDraw, action: str, label: str, x: float, top: float,
+                       width: float) -> None:
+    """Icon and name of a display action on one line, or two lines when the name is long."""
+    room = width - 52
+    lines = [label]
+    f = font(21, "semibold")
+    for size in (21, 19, 17):
+        f = font(size, "semibold")
+        if f.getlength(label) <= room:
+            break
+    else:
+        words = label.split()
+        f = font(18 if len(words) > 1 else 16, "semibold")
+        if len(words) > 1:
+            cut = max(range(1, len(words)), key=lambda k: -abs(len(" ".join(words[:k])) - len(" ".join(words[k:]))))
+            lines = [" ".join(words[:cut]), " ".join(words[cut:])]
+        lines = [_fit(line, f, room) for line in lines]
+    text_w = max(f.getlength(line) for line in lines)
+    left = x + (width - 42 - text_w) / 2
+    _paste(img, icon(action, 36), (left + 16, top + 24))
+    for k, line in enumerate(lines):
+        dy = (k - (len(lines) - 1) / 2) * (f.size + 1)
+        d.text((left + 40, top + 24 + dy), line, font=f, fill=INK, anchor="lm")
+
+
+def _draw_final(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Translator, index: dict[str, int],
+                names: dict[str, str]) -> None:
+    """The final standing where the action display was."""
+    result = view["result"]
+    ranking = [e for e in result.get("ranking") or [] if isinstance(e, dict) and isinstance(e.get("seat"), str)]
+    winners = {s for s in result.get("winners") or [] if isinstance(s, str)}
+    days = view.get("days") or {}
+    arrived = view.get("arrived") or {}
+    box = (24, DISPLAY_TOP + 48, 1024, DISPLAY_TOP + DISPLAY_H - 12)
+    d.rounded_rectangle(box, 12, fill=(232, 244, 214), outline=(60, 120, 60), width=3)
+    f_name = font(26, "bold")
+    f_days = font(24, "semibold")
+    col_w = (box[2] - box[0] - 20) / 2
+    for k, entry in enumerate(ranking[:6]):
+        seat = entry["seat"]
+        col, row = divmod(k, 3)
+        x = box[0] + 14 + col * col_w
+        y = box[1] + 30 + row * 56
+        rank = _int(entry.get("rank"))
+        colour = (40, 110, 40) if seat in winners else INK
+        d.text((x + 28, y), f"{rank}.", font=font(28, "bold"), fill=colour, anchor="rm")
+        _paste(img, _token_sprite(index.get(seat, 0), 16, seat in winners), (x + 56, y))
+        d = ImageDraw.Draw(img)
+        dv = _int(entry.get("days"), _int(days.get(seat)))
+        note = f"{dv} {_t(t, 'days_unit')}"
+        if arrived.get(seat) is not True:
+            note += f" · {_t(t, 'not_arrived')}"
+        nw = f_days.getlength(note)
+        draw_text(d, (x + 86, y), _name(names, seat), font=f_name, fill=colour, anchor="lm",
+                  max_width=col_w - 110 - nw)
+        d.text((x + col_w - 14, y), note, font=f_days, fill=LATE if dv > 80 else SOFT, anchor="rm")
+
+
+def _wrap(d: ImageDraw.ImageDraw, text: str, f: ImageFont.FreeTypeFont, x: float, y: float, width: float,
+          max_lines: int, fill: tuple[int, int, int]) -> None:
+    words = text.split()
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        trial = f"{line} {word}".strip()
+        if f.getlength(trial) <= width or not line:
+            line = trial
+        else:
+            lines.append(line)
+            line = word
+    if line:
+        lines.append(line)
+    if len(lines) > max_lines:
+        lines = lines[:max_lines]
+        lines[-1] = _fit(lines[-1] + "…", f, width)
+    for k, ln in enumerate(lines):
+        d.text((x, y + k * (f.size + 3)), ln, font=f, fill=fill)
+
+
+def _draw_track(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, index: dict[str, int]) -> None:
+    days = view.get("days") or {}
+    entries = sorted((_int(days.get(s)), index[s], s) for s in view.get("seats") or [] if s in index)
+    rows_last: list[float] = []
+    current = view.get("current") if not view.get("over") else None
+    arrived = view.get("arrived") or {}
+    f = font(18, "bold")
+    gap = 34
+    placed: list[tuple[float, float, float, int, int, str]] = []
+    for value, i, seat in entries:
+        true_x = _track_x(value)
+        row = next((r for r, last in enumerate(rows_last) if true_x - last >= gap), None)
+        if row is None and len(rows_last) < TRACK_ROWS:
+            row = len(rows_last)
+            rows_last.append(-1e9)
+        x = true_x
+        if row is None:  # all rows taken here: move along the lowest free spot, joined to the scale
+            row = min(range(len(rows_last)), key=lambda r: rows_last[r])
+            x = rows_last[row] + gap
+        rows_last[row] = x
+        placed.append((x, TRACK_LINE_Y - 30 - row * gap, true_x, value, i, seat))
+    for x, y, true_x, _value, _i, _seat in placed:  # leaders first, under every token
+        if y != TRACK_LINE_Y - 30 or x != true_x:
+            d.line((x, y, true_x, TRACK_LINE_Y - 10), fill=INK, width=1)
+    for x, y, _true_x, value, i, seat in placed:
+        _paste(img, _token_sprite(i, 14, seat == current), (x, y))
+        if arrived.get(seat) is True:
+            _paste(img, icon("flag", 20), (x + 14, y - 14))
+        if value > TRACK_MAX:
+            d.text((x + 20, y), f"{value}", font=f, fill=LATE, anchor="lm")
+
+
+def _panel_columns() -> dict[str, int]:
+    return {"token": 40, "name": 72, "where": 520, "days": 900, "gold": 1040, "cards": 1180, "events": 1320,
+            "mark": 1460}
+
+
+def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, names: dict[str, str], t: Translator,
+                index: dict[str, int]) -> None:
+    # one pass over the layout, top to bottom: splitting it would scatter shared coordinates
+    cols = _panel_columns()
+    seats = [s for s in view.get("seats") or [] if isinstance(s, str)]
+    top = PANEL_TOP
+    d.rectangle((0, top, W, top + PANEL_HEAD_H), fill=(226, 216, 196))
+    fh = font(22, "bold")
+    d.text((cols["token"] - 16, top + PANEL_HEAD_H / 2), _t(t, "players").upper(), font=fh, fill=SOFT, anchor="lm")
+    for key, label in (("where", "col_where"), ("days", "col_days"), ("gold", "col_gold"), ("cards", "col_cards"),
+                       ("events", "col_events")):
+        d.text((cols[key], top + PANEL_HEAD_H / 2), _t(t, label), font=fh, fill=SOFT, anchor="lm")
+    positions = view.get("positions") or {}
+    arrived = view.get("arrived") or {}
+    order = [s for s in view.get("arrival_order") or [] if isinstance(s, str)]
+    days = view.get("days") or {}
+    gold = view.get("gold") or {}
+    hands = view.get("hands") or {}
+    locations = [loc for loc in (view.get("locations") or LOCATIONS) if isinstance(loc, str)]
+    current = view.get("current") if not view.get("over") else None
+    first = view.get("first_player")
+    ranks: dict[str, int] = {}
+    result = view.get("result")
+    if isinstance(result, dict):
+        for entry in result.get("ranking") or []:
+            if isinstance(entry, dict) and isinstance(entry.get("seat"), str):
+                ranks[entry["seat"]] = _int(entry.get("rank"))
+    winners = set(result.get("winners") or []) if isinstance(result, dict) else set()
+    f_name = font(30, "bold")
+    f_val = font(30, "semibold")
+    f_where = font(26, "regular")
+    for k, seat in enumerate(seats):
+        y0 = top + PANEL_HEAD_H + k * ROW_H
+        cy = y0 + ROW_H / 2
+        if seat == current:
+            d.rectangle((0, y0, W, y0 + ROW_H), fill=HILITE)
+            d.polygon([(4, cy - 12), (20, cy), (4, cy + 12)], fill=INK)
+        elif seat in winners:
+            d.rectangle((0, y0, W, y0 + ROW_H), fill=(232, 244, 214))
+        elif k % 2:
+            d.rectangle((0, y0, W, y0 + ROW_H), fill=(248, 243, 233))
+        _paste(img, _token_sprite(index.get(seat, 0), 17), (cols["token"], cy))
+        draw_text(d, (cols["name"], cy), _name(names, seat), font=f_name, fill=INK, anchor="lm",
+                  max_width=cols["where"] - cols["name"] - 70)
+        if seat == first:
+            _paste(img, icon("first_player", 40), (cols["where"] - 34, cy))
+        pos = _int(positions.get(seat))
+        if arrived.get(seat) is True:
+            n = order.index(seat) + 1 if seat in order else 0
+            where = _t(t, "arrived", n=n) if n else city_name("london", t)
+            _paste(img, icon("flag", 30), (cols["where"] + 14, cy))
+            d.text((cols["where"] + 36, cy), where, font=f_where, fill=INK, anchor="lm")
+        else:
+            loc = locations[pos] if 0 <= pos < len(locations) else "?"
+            d.text((cols["where"], cy), city_name(loc, t), font=f_where, fill=INK, anchor="lm")
+        dv = _int(days.get(seat))
+        d.text((cols["days"], cy), str(dv), font=font(32, "bold"), fill=LATE if dv > 80 else INK, anchor="lm")
+        _paste(img, icon("coin", 30), (cols["gold"] + 14, cy))
+        d.text((cols["gold"] + 36, cy), str(_int(gold.get(seat))), font=f_val, fill=INK, anchor="lm")
+        hand = hands.get(seat) if isinstance(hands.get(seat), dict) else {}
+        _paste(img, icon("travel_card", 34), (cols["cards"] + 14, cy))
+        d.text((cols["cards"] + 36, cy), str(_int(hand.get("travel"))), font=f_val, fill=INK, anchor="lm")
+        _paste(img, icon("event_card", 34), (cols["events"] + 14, cy))
+        d.text((cols["events"] + 36, cy), str(_int(hand.get("event"))), font=f_val, fill=INK, anchor="lm")
+        if seat in ranks:
+            d.text((W - 24, cy), _t(t, "rank", n=ranks[seat]), font=font(30, "bold"),
+                   fill=(40, 120, 40) if seat in winners else INK, anchor="rm")
+
+
+def board_image(view: dict, *, names: dict[str, str], translator: Translator, events: list[dict] | None = None,
+                lang: str | None = None) -> Image.Image:
+    """The board as a Pillow image (see `render_board`; `lang` is ignored: the translator knows)."""
+    del lang
+    t = translator
+    locations = [loc for loc in (view.get("locations") or LOCATIONS) if isinstance(loc, str)] or LOCATIONS
+    legs = _legs_of(view)
+    legs_key = json.dumps([{"from": lg.get("from"), "to": lg.get("to"), "options": lg.get("options") or [],
+                            "days": lg.get("days")} for lg in legs], sort_keys=True)
+    static = _static_board(static_texts(t, locations), legs_key, json.dumps(locations))
+    seats = [s for s in view.get("seats") or [] if isinstance(s, str)]
+    height = PANEL_TOP + PANEL_HEAD_H + ROW_H * len(seats) + 14
+    img = Image.new("RGB", (W, height), PAPER)
+    img.paste(static, (0, 0))
+    index = _seat_index(view)
+    d = ImageDraw.Draw(img)
+    _draw_header(img, d, view, names, t, index)
+    _draw_map_dynamic(img, view, names, t, index, events)
+    d = ImageDraw.Draw(img)
+    _draw_display(img, d, view, t, index, names)
+    _draw_track(img, d, view, index)
+    _draw_panel(img, d, view, names, t, index)
+    return img
+
+

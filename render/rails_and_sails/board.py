@@ -1,0 +1,414 @@
+"""The rails-and-sails board: the static layer plus claimed routes, harbors, the last move,
+the header, the players (or the final scores), the market and the legend."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.common import INK, MUTED, draw_text, draw_token, encode_png, font, player_style, text_length
+from render.rails_and_sails.geometry import (
+    COLOUR_ORDER,
+    HARBOR_BLUE,
+    HEIGHT,
+    HIGHLIGHT,
+    MAP_TOP,
+    PANEL_BG,
+    PANEL_H,
+    PANEL_TOP,
+    ROUTE_COLOURS,
+    WIDTH,
+    Space,
+    _edge_crossings,
+    _twins,
+    geometry,
+)
+from render.rails_and_sails.sprites import (
+    CARD_W,
+    _blocked_sprite,
+    _claimed_sprite,
+    _draw_anchor,
+    _draw_card_back,
+    _draw_space,
+    _draw_symbol,
+    _icon_ship,
+    _icon_train,
+    _shifts,
+    _space_outline,
+    _wrap_arrow,
+    draw_card,
+)
+from render.rails_and_sails.static import _label_sprites, _palette, _static
+from render.rails_and_sails.texts import (
+    NAME_IN_LINE_W,
+    Translator,
+    _fit,
+    _fit_name,
+    _plural,
+    _route_label,
+    _t,
+    city_labels,
+)
+
+
+def _seat_index(view: dict[str, Any]) -> dict[str, int]:
+    return {s: i for i, s in enumerate(view.get("seats", []))}
+
+
+
+def _highlight_route(board: Image.Image, route_id: str, player: int) -> None:
+    """The last claimed route: a bright frame around each of its spaces."""
+    g = geometry().routes.get(route_id)
+    if g is None:
+        return
+    draw = ImageDraw.Draw(board)
+    xs = [p[0] for p in g.path]
+    for shift in _shifts(min(xs), max(xs)):
+        for sp in g.spaces:
+            poly = _space_outline(sp, g.kind, shift, 1.0, widen=6.0)
+            draw.polygon(poly, outline=HIGHLIGHT, width=4)
+            poly = _space_outline(sp, g.kind, shift, 1.0, widen=8.0)
+            draw.polygon(poly, outline=(120, 90, 0), width=2)
+
+
+def _draw_harbor(draw: ImageDraw.ImageDraw, x: float, y: float, player: int, highlight: bool) -> None:
+    if highlight:
+        draw.ellipse((x - 21, y - 21, x + 21, y + 21), fill=HIGHLIGHT, outline=(120, 90, 0), width=2)
+    draw.ellipse((x - 15, y - 15, x + 15, y + 15), fill=HARBOR_BLUE, outline=(255, 255, 255), width=3)
+    draw_token(draw, (x, y), 10, player)
+
+
+def _draw_header(board: Image.Image, view: dict[str, Any], names: dict[str, str], t: Translator) -> None:
+    draw = ImageDraw.Draw(board)
+    draw.rectangle((0, 0, WIDTH, MAP_TOP - 1), fill=PANEL_BG)
+    idx = _seat_index(view)
+    phase = view.get("phase")
+    big = font(30, "bold")
+    mid = font(24, "semibold")
+    x = 18
+    cy = MAP_TOP / 2
+    if view.get("over") or phase == "over":
+        text = _t(t, "over")
+        draw.text((x, cy), text, font=big, fill=INK, anchor="lm")
+        x += big.getlength(text) + 24
+        result = view.get("result") or {}
+        winners = result.get("winners") or []
+        if winners:
+            who = ", ".join(_fit(names.get(w, w), mid, NAME_IN_LINE_W) for w in winners)
+            draw_text(draw, (x, cy), _t(t, "winner", names=who), font=mid, fill=INK, anchor="lm",
+                      max_width=WIDTH - 16 - x)
+        return
+    turn = view.get("turn")
+    if turn is not None and phase == "play":
+        text = _t(t, "turn", n=turn)
+        draw.text((x, cy), text, font=mid, fill=MUTED, anchor="lm")
+        x += mid.getlength(text) + 20
+    if phase in ("setup_tickets", "setup_pieces"):
+        draw.text((x, cy), _t(t, phase), font=big, fill=INK, anchor="lm")
+    else:
+        current = view.get("current") or (view.get("to_act") or [None])[0]
+        if current is not None:
+            draw_token(draw, (x + 16, cy), 16, idx.get(current, 0))
+            x += 42
+            text = _fit_name(t, "to_play", names.get(current, current), big, 700)
+            width = draw_text(draw, (x, cy), text, font=big, fill=INK, anchor="lm")
+            if view.get("drawn"):
+                draw.text((x + width + 16, cy), _t(t, "second_card"), font=mid, fill=MUTED, anchor="lm")
+    final = view.get("final_turns_left")
+    if final:
+        f = font(24, "bold")
+        parts = [f"{_fit(names.get(s, s), f, NAME_IN_LINE_W)} {n}" for s, n in final.items()]
+        text = _fit(f"{_t(t, 'final_round')}: " + " · ".join(parts), f, 820)
+        w = text_length(text, f)
+        x1 = WIDTH - 16
+        draw.rounded_rectangle((x1 - w - 28, 10, x1, MAP_TOP - 10), radius=10, fill=(200, 40, 30))
+        draw_text(draw, (x1 - 14, cy), text, font=f, fill=(255, 255, 255), anchor="rm")
+
+
+def _count_text(t: Translator, key: str, n: Any, /, **fields: Any) -> str:
+    """A counted text: singular or plural by the language's rule, the plural for a missing count."""
+    if isinstance(n, int) and not isinstance(n, bool):
+        return _plural(t, key, n, n=n, **fields)
+    return _t(t, f"{key}.other", n=n, **fields)
+
+
+def _last_text(view: dict[str, Any], names: dict[str, str], t: Translator, cities: dict[str, str]) -> str | None:
+    """One line about the last move (the engine's public `last`)."""
+    last = view.get("last")
+    if not last:
+        return None
+    seat = last.get("seat")
+    name = _fit(names.get(seat, seat or "?"), font(22, "semibold"), NAME_IN_LINE_W)
+    kind = last.get("type", "")
+    if kind == "claim" and last.get("route"):
+        text = _t(t, "last.claim", name=name, route=_route_label(last["route"], cities))
+        points = last.get("points")
+        return f"{text}  +{points}" if isinstance(points, int) else text
+    if kind == "harbor" and last.get("city"):
+        return _t(t, "last.harbor", name=name, city=cities.get(last["city"], last["city"]))
+    if kind == "draw":
+        return _t(t, "last.draw", name=name)
+    if kind in ("tickets", "keep_tickets"):
+        return _count_text(t, "last.tickets", last.get("count", "?"), name=name)
+    if kind == "exchange":
+        n = last.get("trains", 0)
+        return _count_text(t, "last.exchange", abs(n) if isinstance(n, int) else n, name=name,
+                  what=_t(t, "trains" if isinstance(n, int) and n > 0 else "ships"))
+    if kind == "choose_mix":
+        return _t(t, "last.mix", name=name)
+    if kind == "pass":
+        return _t(t, "last.pass", name=name)
+    return _t(t, "last.other_move", name=name, type=kind.replace("_", " "))
+
+
+def _last_cards(view: dict[str, Any]) -> list[str]:
+    """Cards shown with the last move: the face-up cards taken (blind draws as card backs)."""
+    last = view.get("last") or {}
+    if last.get("type") != "draw":
+        return []
+    out = []
+    for item in last.get("cards") or []:
+        if isinstance(item, dict) and isinstance(item.get("face_up"), str):
+            out.append(item["face_up"])
+        elif isinstance(item, dict) and item.get("blind") in ("train", "ship"):
+            out.append("back:" + item["blind"])
+    return out
+
+
+def _draw_final(board: Image.Image, view: dict[str, Any], names: dict[str, str], t: Translator) -> None:
+    """The final table: rank, total and where the points came from."""
+    draw = ImageDraw.Draw(board)
+    ranking = (view.get("result") or {}).get("ranking") or []
+    idx = _seat_index(view)
+    top = PANEL_TOP + 10
+    head = font(19, "semibold")
+    body = font(24, "regular")
+    bold = font(24, "bold")
+    cols = {"total": 380, "routes": 480, "tickets": 580, "harbors": 680, "completed": 790}
+    for key, x in cols.items():
+        draw.text((x, top + 12), _t(t, "final." + key), font=head, fill=MUTED, anchor="mm")
+    n = max(1, len(ranking))
+    row_h = min(40, (PANEL_H - 50) / n)
+    for i, row in enumerate(ranking):
+        seat = row.get("seat")
+        y = top + 44 + row_h * i + row_h / 2
+        if row.get("rank") == 1:
+            draw.rounded_rectangle((8, y - row_h / 2 + 2, 850, y + row_h / 2 - 2), radius=8, fill=(255, 236, 170),
+                                   outline=(200, 160, 40), width=2)
+        draw.text((22, y), f"{row.get('rank', '?')}.", font=bold, fill=INK, anchor="mm")
+        draw_token(draw, (56, y), min(15, row_h / 2 - 3), idx.get(seat, 0))
+        draw_text(draw, (80, y), names.get(seat, str(seat)), font=body, fill=INK, anchor="lm", max_width=230)
+        draw.text((cols["total"], y), str(row.get("score", "–")), font=bold, fill=INK, anchor="mm")
+        for key in ("routes", "tickets", "harbors"):
+            value = row.get(key)
+            text = "–" if value is None else (f"+{value}" if isinstance(value, int) and value > 0 else str(value))
+            draw.text((cols[key], y), text, font=body, fill=INK, anchor="mm")
+        detail = row.get("ticket_detail")
+        done = row.get("completed")
+        if done is not None:
+            total = len(detail) if isinstance(detail, list) else None
+            draw.text((cols["completed"], y), f"{done}/{total}" if total is not None else str(done), font=body,
+                      fill=INK, anchor="mm")
+
+
+def _draw_players(board: Image.Image, view: dict[str, Any], names: dict[str, str], t: Translator) -> None:
+    draw = ImageDraw.Draw(board)
+    seats = view.get("seats", [])
+    top = PANEL_TOP + 10
+    head = font(19, "semibold")
+    body = font(24, "regular")
+    bold = font(24, "bold")
+    cols = {"score": 360, "trains": 450, "ships": 540, "harbors": 630, "cards": 720, "tickets": 810}
+    # column heads with small icons
+    draw.text((cols["score"], top + 12), _t(t, "score"), font=head, fill=MUTED, anchor="mm")
+    _icon_train(draw, cols["trains"], top + 4, MUTED)
+    draw.text((cols["trains"], top + 22), _t(t, "trains"), font=head, fill=MUTED, anchor="mm")
+    _icon_ship(draw, cols["ships"], top + 4, MUTED)
+    draw.text((cols["ships"], top + 22), _t(t, "ships"), font=head, fill=MUTED, anchor="mm")
+    draw.text((cols["harbors"], top + 22), _t(t, "harbors"), font=head, fill=MUTED, anchor="mm")
+    _draw_anchor(draw, cols["harbors"], top + 3, 8, (255, 255, 255))
+    draw.text((cols["cards"], top + 12), _t(t, "cards"), font=head, fill=MUTED, anchor="mm")
+    draw.text((cols["tickets"], top + 12), _t(t, "tickets"), font=head, fill=MUTED, anchor="mm")
+    n = max(1, len(seats))
+    row_h = min(40, (PANEL_H - 50) / n)
+    current = view.get("current")
+    to_act = set(view.get("to_act") or [])
+    pieces = view.get("pieces") or {}
+    chosen = view.get("chosen") or {}
+    for i, seat in enumerate(seats):
+        y = top + 44 + row_h * i + row_h / 2
+        if seat == current or (current is None and seat in to_act):
+            draw.rounded_rectangle((8, y - row_h / 2 + 2, 850, y + row_h / 2 - 2), radius=8, fill=(255, 236, 170),
+                                   outline=(200, 160, 40), width=2)
+        draw_token(draw, (30, y), min(15, row_h / 2 - 3), i)
+        draw_text(draw, (54, y), names.get(seat, seat), font=bold if seat == current else body, fill=INK,
+                  anchor="lm", max_width=250)
+        draw.text((cols["score"], y), str((view.get("scores") or {}).get(seat, 0)), font=bold, fill=INK, anchor="mm")
+        p = pieces.get(seat)
+        if p is None:
+            if chosen:
+                label = _t(t, "chosen") if chosen.get(seat) else _t(t, "choosing")
+            else:
+                label = _t(t, "secret")
+            draw.text(((cols["trains"] + cols["ships"]) / 2, y), label, font=head, fill=MUTED, anchor="mm")
+        else:
+            draw.text((cols["trains"], y), str(p.get("trains", 0)), font=body, fill=INK, anchor="mm")
+            draw.text((cols["ships"], y), str(p.get("ships", 0)), font=body, fill=INK, anchor="mm")
+        for key, col in (("harbors_left", "harbors"), ("hand_sizes", "cards"), ("ticket_counts", "tickets")):
+            value = (view.get(key) or {}).get(seat)
+            draw.text((cols[col], y), "–" if value is None else str(value), font=body, fill=INK, anchor="mm")
+
+
+
+
+def _draw_market(board: Image.Image, view: dict[str, Any], t: Translator) -> None:
+    draw = ImageDraw.Draw(board)
+    x0 = 900
+    top = PANEL_TOP + 10
+    head = font(19, "semibold")
+    draw.text((x0, top + 12), _t(t, "face_up"), font=head, fill=MUTED, anchor="lm")
+    face_up = list(view.get("face_up") or [])
+    for k in range(6):
+        card = face_up[k] if k < len(face_up) else None
+        cx = x0 + k * (CARD_W + 10)
+        draw_card(board, cx, top + 30, card, t)
+    decks = view.get("decks") or {}
+    body = font(22, "regular")
+    bold = font(26, "bold")
+    dx = x0 + 6 * (CARD_W + 10) + 30
+    rows = [
+        ("train", _t(t, "train_deck"), decks.get("train"), decks.get("train_discard")),
+        ("ship", _t(t, "ship_deck"), decks.get("ship"), decks.get("ship_discard")),
+        ("tickets", _t(t, "ticket_deck"), decks.get("tickets"), None),
+    ]
+    for i, (kind, label, n, discard) in enumerate(rows):
+        y = top + 40 + i * 42
+        if kind == "train":
+            _icon_train(draw, dx + 12, y, INK)
+        elif kind == "ship":
+            _icon_ship(draw, dx + 12, y, INK)
+        else:
+            draw.rectangle((dx + 2, y - 9, dx + 22, y + 9), fill=(245, 240, 220), outline=INK, width=2)
+        draw.text((dx + 34, y), _fit(label, body, 150), font=body, fill=INK, anchor="lm")
+        draw.text((dx + 222, y), "–" if n is None else str(n), font=bold, fill=INK, anchor="rm")
+        if discard is not None:
+            draw.text((dx + 230, y), f"+{discard} {_t(t, 'discard')}", font=font(17), fill=MUTED, anchor="lm")
+
+
+def _draw_legend(board: Image.Image, t: Translator) -> int:
+    """Short rows under the last move: what the marks mean, and each colour's shape.
+    Returns how many items did not fit (0 when the legend is complete)."""
+    draw = ImageDraw.Draw(board)
+    f = font(17, "regular")
+    x0, x1 = 906.0, WIDTH - 14.0
+    x, y = x0, PANEL_TOP + 234.0
+
+    def icon(key: str, cx: float, cy: float) -> None:
+        if key in ("train", "ship"):
+            _draw_space(draw, Space(cx, cy, 0.0, 22, False), key, "grey", 0, 1.0, symbol=False)
+        elif key == "rough":
+            _draw_space(draw, Space(cx, cy + 3, 0.0, 22, True), "train", "grey", 0, 1.0, symbol=False)
+        elif key == "harbor_city":
+            draw.ellipse((cx - 7, cy - 7, cx + 7, cy + 7), fill=HARBOR_BLUE, outline=(255, 255, 255), width=2)
+            _draw_anchor(draw, cx, cy, 6.5, (255, 255, 255), badge=None)
+        elif key == "harbor":
+            draw.ellipse((cx - 11, cy - 11, cx + 11, cy + 11), fill=HARBOR_BLUE, outline=(255, 255, 255), width=2)
+            draw_token(draw, (cx, cy), 7, 0)
+        elif key == "wrap":
+            _wrap_arrow(draw, cx + 8, cy, 1, "grey", 1.0)
+        elif key in ROUTE_COLOURS:
+            draw.rounded_rectangle((cx - 11, cy - 9, cx + 11, cy + 9), radius=3, fill=ROUTE_COLOURS[key],
+                                   outline=(40, 40, 40), width=1)
+            _draw_symbol(draw, cx, cy, key, 5)
+
+    items = [(k, _t(t, "legend." + k)) for k in ("train", "ship", "rough", "harbor_city", "harbor", "wrap")]
+    items += [(c, _t(t, "colour." + c)) for c in COLOUR_ORDER]
+    for n, (key, label) in enumerate(items):
+        w = 30 + f.getlength(label)
+        if x + w > x1:
+            x, y = x0, y + 28
+            if y > HEIGHT - 10:
+                return len(items) - n
+        icon(key, x + 12, y)
+        draw.text((x + 30, y), label, font=f, fill=MUTED, anchor="lm")
+        x += w + 13
+    return 0
+
+
+def render_board(view: dict[str, Any], *, names: dict[str, str], translator: Translator,
+                 events: list[dict[str, Any]] | None = None, lang: str | None = None) -> bytes:
+    """The public board: map, claimed routes, harbors, last move, scores, cards, decks. Every
+    word comes from `translator` (the game's catalog in the image's language); `lang` is
+    accepted for compatibility and ignored."""
+    del lang
+    image = board_image(view, names=names, events=events, translator=translator)
+    return encode_png(image.quantize(palette=_palette(), dither=Image.Dither.NONE))
+
+
+def board_image(view: dict[str, Any], *, names: dict[str, str], translator: Translator,
+                events: list[dict[str, Any]] | None = None, lang: str | None = None) -> Image.Image:
+    """The board as a Pillow image (RGB). `events` is accepted for the renderer contract but
+    not needed: the view's own `last` says what to highlight."""
+    # one pass over the image, top to bottom: splitting it would scatter the running y offset
+    del events, lang
+    t = translator
+    labels = city_labels(t)
+    board = _static(labels).copy()
+    geom = geometry()
+    idx = _seat_index(view)
+    last = view.get("last") or {}
+    claimed = view.get("claimed") or {}
+    if len(view.get("seats", [])) <= 3:
+        twins = _twins()
+        for route_id in sorted(claimed):
+            twin = twins.get(route_id)
+            if twin and twin not in claimed and twin in geom.routes:
+                for x0, y0, sprite in _blocked_sprite(twin):
+                    board.paste(sprite, (x0, y0), sprite)
+    for route_id, seat in sorted(claimed.items()):
+        if route_id not in geom.routes:
+            continue
+        for x0, y0, sprite in _claimed_sprite(route_id, idx.get(seat, 0)):
+            board.paste(sprite, (x0, y0), sprite)
+        g = geom.routes[route_id]
+        if g.wraps:
+            arrows = ImageDraw.Draw(board)
+            for x, y, direction in _edge_crossings(g):
+                _wrap_arrow(arrows, x, y, direction, player_style(idx.get(seat, 0))[0], 1.0)
+    if last.get("type") == "claim" and last.get("route") in geom.routes:
+        _highlight_route(board, last["route"], idx.get(last.get("seat"), 0))
+    draw = ImageDraw.Draw(board)
+    last_city = last.get("city") if last.get("type") in ("harbor", "build_harbor") else None
+    for city_id, seat in sorted((view.get("harbors") or {}).items()):
+        if city_id in geom.nodes:
+            x, y = geom.nodes[city_id]
+            _draw_harbor(draw, x, y, idx.get(seat, 0), city_id == last_city)
+    for x, y, sprite in _label_sprites(labels):
+        board.paste(sprite, (x, y), sprite)
+    _draw_header(board, view, names, t)
+    text = _last_text(view, names, t, dict(labels))
+    if text:
+        f = font(22, "semibold")
+        label = f"{_t(t, 'last_move')}: {text}"
+        x0, x1 = 900, WIDTH - 14
+        y0 = PANEL_TOP + 176
+        draw.rounded_rectangle((x0, y0, x1, y0 + 40), radius=8, fill=(255, 236, 170), outline=(200, 160, 40),
+                               width=2)
+        shown = _fit(label, f, x1 - x0 - 28)
+        cx = x0 + 14 + draw_text(draw, (x0 + 14, y0 + 20), shown, font=f, fill=INK, anchor="lm") + 12
+        for card in _last_cards(view):
+            if card.startswith("back:"):
+                _draw_card_back(board, cx, y0 + 4, card[5:], 24, 32)
+            else:
+                draw_card(board, cx, y0 + 4, card, t, 24, 32)
+            cx += 30
+    if view.get("over") and (view.get("result") or {}).get("ranking"):
+        _draw_final(board, view, names, t)
+    else:
+        _draw_players(board, view, names, t)
+    _draw_market(board, view, t)
+    _draw_legend(board, t)
+    return board
+
+
