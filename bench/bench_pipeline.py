@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.games import get as game_spec  # noqa: E402
 from bot.store import SeatRecord, SQLiteStore  # noqa: E402
 from engine import registry  # noqa: E402
-from render import for_game  # noqa: E402
 
 
 def pct(values: list[float], q: float) -> float:
@@ -31,7 +31,8 @@ def pct(values: list[float], q: float) -> float:
 
 async def run(game_id: str, players: int, games: int) -> None:
     rules = registry.get(game_id)
-    renderer = for_game(game_id)
+    spec = game_spec(game_id)
+    renderer, translator = spec.renderer, spec.ui.translator("en")
     seats = [f"p{i + 1}" for i in range(players)]
     names = {s: f"Player {i + 1}" for i, s in enumerate(seats)}
     stages: dict[str, list[float]] = {"apply": [], "commit": [], "render+encode": [], "pipeline": []}
@@ -54,7 +55,8 @@ async def run(game_id: str, players: int, games: int) -> None:
                                           events=events, state=rules.dump(state), status="running", actor="human",
                                           remind_at=None, timeout_at=None)
                 t2 = time.perf_counter()
-                png = renderer.render_board(rules.view(state, None), names=names, lang="en", events=events)
+                png = renderer.render_board(rules.view(state, None), names=names, translator=translator,
+                                            events=events)
                 t3 = time.perf_counter()
                 stages["apply"].append((t1 - t0) * 1000)
                 stages["commit"].append((t2 - t1) * 1000)
