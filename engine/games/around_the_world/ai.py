@@ -15,7 +15,8 @@ import zlib
 from typing import Any
 
 from . import data as D
-from .rules import _multiset_combos, leg_days
+from .cards import leg_days
+from .cards import multiset_combos as _multiset_combos
 
 Action = dict[str, Any]
 NLOC = len(D.LOCATIONS)
