@@ -329,6 +329,7 @@ def _choose_discard(ctx: _Ctx) -> Action:
 
 
 def _choose_travel_phase(ctx: _Ctx) -> Action:
+    # long: one decision ladder, read top to bottom; splitting it would scatter the priorities
     legal = ctx.legal
     p = ctx.progress
     types = {a["type"] for a in legal}

@@ -96,6 +96,7 @@ class LegalMoves(Flow):
         return acts
 
     def _claims(self, state: RSState, i: int) -> tuple[list[Action], list[tuple[str, ...]]]:
+        # long: the hot path of `legal_actions`, kept in one loop for speed (bench/bench_rails.py)
         """The claim actions: per free route the distinct cheapest payments (see `train_payment`
         and `ship_payments`); and, read on the way, the harbor payments of the hand (as
         `harbor_payments`, shared tuples).

@@ -103,6 +103,7 @@ class RailsAndSails(MoveHandlers, Rules):
 
     # -- views ----------------------------------------------------------------------------------------------
     def view(self, state: RSState, seat: str | None) -> View:
+        # long: one flat literal of the public view, field by field
         seats = state.seats
         revealed = state.phase in ("play", "over")
         chosen = None
