@@ -49,11 +49,11 @@ class KeepAction(TypedDict):
     roll: int
 
 
-class EventAction(TypedDict):
-    """Play an event card; the princess copies the top discard (`as`); a detective names a place."""
-    type: Literal["event"]
-    card: str
-    location: NotRequired[str]
+#: play an event card; the princess copies the top discard (`as`); a detective names a place
+#: (functional form: `as` is a Python keyword)
+EventAction = TypedDict("EventAction", {
+    "type": Literal["event"], "card": str, "as": NotRequired[str], "location": NotRequired[str],
+})
 
 
 class BuyAction(TypedDict):
