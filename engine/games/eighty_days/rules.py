@@ -80,10 +80,12 @@ def _may_act(state: DaysState, i: int) -> bool:
     return not any(state.pending) and state.current == i and not state.period_over and state.phase != SETUP
 
 
-def _handler(do: M.Do) -> Move:
-    """The move handler for one action type: its check's plan, the move, then the flow settles."""
+def _handler(check: M.Check, do: M.Do) -> Move:
+    """The move handler for one action type (called once `apply` knows the action is legal):
+    its check's plan, the move, then the flow settles."""
     def handle(rules: Rules, state: DaysState, seat: str, action: Action) -> list[Event]:
-        i, plan = _checked(state, seat, action)
+        i = state.seats.index(seat)
+        plan = check(state, i, action)
         events: list[Event] = []
         do(state, i, action, plan, events)
         F.settle(state, events)
@@ -109,7 +111,7 @@ class EightyDaysRules(Rules):
     option_defaults: dict[str, Any] = {"side": "A", "assistants": False, "colors_festival": False}
     option_choices: dict[str, Any] = {"side": ["A", "B"], "assistants": [False, True],
                                       "colors_festival": [False, True]}
-    moves: ClassVar[Mapping[str, Move]] = {kind: _handler(do) for kind, (_, do) in MOVES.items()}
+    moves: ClassVar[Mapping[str, Move]] = {kind: _handler(check, do) for kind, (check, do) in MOVES.items()}
 
     # -- life cycle -------------------------------------------------------------------------
     def new_game(self, seats: list[str], seed: int, options: dict[str, Any] | None = None) -> DaysState:
