@@ -8,12 +8,35 @@ class, so anything a game needs from the platform must be expressed here.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar
+from collections.abc import Callable, Mapping
+from dataclasses import fields
+from functools import cache
+from typing import Any, ClassVar, NotRequired, TypedDict
 
 Action = dict[str, Any]
 Event = dict[str, Any]
 View = dict[str, Any]
 JSON = Any
+#: an AI policy: decides from the seat's view and its legal actions only
+Policy = Callable[[View, str, list[Action]], Action]
+#: a move handler, as boardgame.io declares moves: (rules, state, seat, action) -> events.
+#: `Rules.apply` calls it only once the action is known to be legal.
+Move = Callable[[Any, Any, str, Action], list[Event]]
+
+
+class RankRow(TypedDict):
+    """One seat's line in the final standing; games add their own score details."""
+
+    seat: str
+    rank: int
+    score: NotRequired[int]
+
+
+class Result(TypedDict):
+    """The final standing of a finished game (see `Rules.result`)."""
+
+    ranking: list[dict[str, Any]]
+    winners: list[str]
 
 
 class IllegalAction(Exception):
@@ -35,6 +58,55 @@ class IllegalAction(Exception):
         return f"IllegalAction({self.code!r}, {self.message!r})"
 
 
+def malformed() -> IllegalAction:
+    return IllegalAction("malformed", "That is not a valid move.")
+
+
+def game_over() -> IllegalAction:
+    return IllegalAction("game_over", "The game is over.")
+
+
+def not_your_turn() -> IllegalAction:
+    return IllegalAction("not_your_turn", "It is not your turn.")
+
+
+def not_a_player() -> IllegalAction:
+    return IllegalAction("not_a_player", "You are not playing in this game.")
+
+
+def not_allowed() -> IllegalAction:
+    return IllegalAction("illegal", "That move is not allowed now.")
+
+
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
+def json_copy(value: JSON) -> JSON:
+    """A deep copy of JSON-like data (dicts, lists; tuples become lists); atoms are shared."""
+    t = type(value)
+    if t is list or t is tuple:
+        return [x if type(x) in _ATOMS else json_copy(x) for x in value]
+    if t is dict:
+        return {k: x if type(x) in _ATOMS else json_copy(x) for k, x in value.items()}
+    return value
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
+
+
+def dump_state(state: Any) -> dict[str, JSON]:
+    """A dataclass state as a JSON-safe dict, field by field (no shared lists or dicts)."""
+    data = state.__dict__
+    return {name: json_copy(data[name]) for name in _field_names(type(state))}
+
+
+def load_state(cls: type, data: dict[str, JSON]) -> Any:
+    """The inverse of `dump_state`: a fresh `cls` that shares nothing with `data`."""
+    return cls(**{name: json_copy(data[name]) for name in _field_names(cls)})
+
+
 class Rules(ABC):
     """One game's rules. Stateless: every method takes the state it works on.
 
@@ -42,7 +114,11 @@ class Rules(ABC):
     - `new_game` is deterministic in (seats, seed, options).
     - `apply` validates first and mutates only when the action is legal.
     - `legal_actions(state, seat)` lists every legal action; an action not in it
-      is refused by `apply` (compare with `==` on the JSON-safe dicts).
+      is refused by `apply` (compare with `==` on the JSON-safe dicts); `is_legal`
+      gives the same answer, often without listing them all.
+    - `apply` is written once, here: it checks the format, the end of the game, the
+      turn and legality, then dispatches to the game's `moves` table. A game says why
+      an action is refused in `refusal` (its precise, translated code).
     - `view(state, None)` is public and has no ``"private"`` key; `view(state, seat)`
       adds that seat's secrets under ``"private"``.
     - `dump`/`load` round-trip exactly: ``load(dump(s)) == s``.
@@ -57,6 +133,14 @@ class Rules(ABC):
     #: allowed values per option, for validation and the `/game new` form:
     #: a list of values, or ``("int", lo, hi)``.
     option_choices: ClassVar[dict[str, Any]] = {}
+    #: action type -> move handler; `apply` dispatches through it
+    moves: ClassVar[Mapping[str, Move]] = {}
+    #: the dataclass of the game's state, for the default `dump`/`load`
+    state_class: ClassVar[type | None] = None
+
+    def __init__(self, policy: Policy | None = None) -> None:
+        #: the AI policy (`ai.choose`), attached by the game package so rules never import the AI
+        self.policy = policy
 
     # -- life cycle ---------------------------------------------------------
     @abstractmethod
@@ -71,9 +155,52 @@ class Rules(ABC):
     def legal_actions(self, state: Any, seat: str) -> list[Action]:
         """Every legal action for `seat` now, as JSON-safe dicts with a ``"type"``."""
 
-    @abstractmethod
     def apply(self, state: Any, seat: str, action: Action) -> list[Event]:
-        """Apply one action in place; return JSON-safe events. Raise IllegalAction."""
+        """Apply one action in place; return JSON-safe events. Raise IllegalAction and
+        leave the state untouched when the action is refused."""
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise malformed()
+        if self.is_over(state):
+            raise game_over()
+        if not self.may_act(state, seat) or not self.is_legal(state, seat, action):
+            raise self.refusal(state, seat, action)
+        return self.moves[action["type"]](self, state, seat, action)
+
+    def may_act(self, state: Any, seat: str) -> bool:
+        """`seat in to_act(state)`; games may answer without building the list."""
+        return seat in self.to_act(state)
+
+    def is_legal(self, state: Any, seat: str, action: Action) -> bool:
+        """Whether `apply` accepts the action: exactly `action in legal_actions(state, seat)`.
+        Games may answer more cheaply but must agree."""
+        return action in self.legal_actions(state, seat)
+
+    def check(self, state: Any, seat: str, action: Action) -> None:
+        """Raise the precise `IllegalAction` for a well-formed action in a running game that
+        `apply` must refuse; never mutates. Games override it with their own codes
+        (players see them); the default: not your turn, then not a legal action."""
+        if not self.may_act(state, seat):
+            raise not_your_turn()
+        if action not in self.legal_actions(state, seat):
+            raise not_allowed()
+
+    def passes_check(self, state: Any, seat: str, action: Action) -> bool:
+        """`is_legal` through `check`: for games whose `check` is cheaper than listing."""
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str) or self.is_over(state):
+            return False
+        try:
+            self.check(state, seat, action)
+        except IllegalAction:
+            return False
+        return True
+
+    def refusal(self, state: Any, seat: str, action: Action) -> IllegalAction:
+        """Why `apply` refuses this well-formed action in a running game (only called then)."""
+        try:
+            self.check(state, seat, action)
+        except IllegalAction as exc:
+            return exc
+        return not_allowed()
 
     @abstractmethod
     def view(self, state: Any, seat: str | None) -> View:
@@ -83,16 +210,20 @@ class Rules(ABC):
     def is_over(self, state: Any) -> bool: ...
 
     @abstractmethod
-    def result(self, state: Any) -> dict[str, JSON]:
-        """Final standing, once over:
+    def result(self, state: Any) -> Result | None:
+        """Final standing, once over (None while the game runs):
         ``{"ranking": [{"seat": s, "rank": 1, "score": n, ...}, ...], "winners": [s, ...]}``.
         Ranks are 1-based; tied seats share a rank."""
 
-    @abstractmethod
-    def dump(self, state: Any) -> dict[str, JSON]: ...
+    def dump(self, state: Any) -> dict[str, JSON]:
+        """The state as a JSON-safe dict (the store keeps it)."""
+        return dump_state(state)
 
-    @abstractmethod
-    def load(self, data: dict[str, JSON]) -> Any: ...
+    def load(self, data: dict[str, JSON]) -> Any:
+        """The inverse of `dump`: ``load(dump(s)) == s``."""
+        if self.state_class is None:
+            raise NotImplementedError(f"{type(self).__name__} has no state_class")
+        return load_state(self.state_class, data)
 
     # -- hidden information ---------------------------------------------------
     @abstractmethod
@@ -108,10 +239,13 @@ class Rules(ABC):
 
     # -- AI seats -----------------------------------------------------------
     def ai_action(self, state: Any, seat: str) -> Action:
-        """A sensible action for an AI seat. Must decide only from what
-        `view(state, seat)` shows (no peeking at decks or other hands).
-        Default: the first legal action; every game overrides it."""
-        return self.legal_actions(state, seat)[0]
+        """A sensible action for an AI seat: the game's policy, fed only
+        `view(state, seat)` and the seat's legal actions (no peeking at decks or other
+        hands). Without a policy: the first legal action."""
+        legal = self.legal_actions(state, seat)
+        if self.policy is None:
+            return legal[0]
+        return self.policy(self.view(state, seat), seat, legal)
 
     # -- helpers shared by all games -----------------------------------------
     def validate_options(self, options: dict[str, JSON] | None) -> dict[str, JSON]:
@@ -152,19 +286,16 @@ class Rules(ABC):
             raise IllegalAction("duplicate_seat", "Each seat must be different.")
 
     def require_legal(self, state: Any, seat: str, action: Action) -> None:
-        """Generic guard for `apply`: refuse anything not in `legal_actions`.
-
-        Games with a huge action space may validate more cleverly, but must give
-        the same answer.
-        """
+        """The checks of `apply` in one call, for a game that writes its own `apply`
+        (the platform's test game does)."""
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction("malformed", "That is not a valid move.")
+            raise malformed()
         if self.is_over(state):
-            raise IllegalAction("game_over", "The game is over.")
+            raise game_over()
         if seat not in self.to_act(state):
-            raise IllegalAction("not_your_turn", "It is not your turn.")
+            raise not_your_turn()
         if action not in self.legal_actions(state, seat):
-            raise IllegalAction("illegal", "That move is not allowed now.")
+            raise not_allowed()
 
 
 def _option_text(value: JSON) -> str:

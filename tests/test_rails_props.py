@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import IllegalAction, registry
-from engine.games.rails_and_sails.rules import RSState
+from engine.games.rails_and_sails.state import RSState
 from engine.rng import Rng
 
 R = registry.get("rails-and-sails")
@@ -214,7 +214,7 @@ def test_a_route_is_listed_exactly_when_some_cards_of_the_hand_pay_for_it(hand, 
     from itertools import combinations
 
     from engine.games.rails_and_sails.mapdata import ROUTES_BY_ID
-    from engine.games.rails_and_sails.rules import check_ship_payment, check_train_payment
+    from engine.games.rails_and_sails.payments import check_ship_payment, check_train_payment
 
     r = ROUTES_BY_ID[route]
     if r.kind == "train":
@@ -250,14 +250,9 @@ def test_rough_payments_are_valid_distinct_and_use_the_fewest_wilds(hand, length
     pays and is held; none uses more wilds than needed (all wilds aside)."""
     from itertools import combinations
 
+    from engine.games.rails_and_sails.board import TRAIN_HARBOR, TRAIN_PLAIN
     from engine.games.rails_and_sails.mapdata import COLOURS, WILD
-    from engine.games.rails_and_sails.rules import (
-        ROUGH_OPTIONS,
-        TRAIN_HARBOR,
-        TRAIN_PLAIN,
-        _rough_payments,
-        check_train_payment,
-    )
+    from engine.games.rails_and_sails.payments import ROUGH_OPTIONS, _rough_payments, check_train_payment
 
     counts: dict[str, int] = {}
     for card in hand:
@@ -280,7 +275,7 @@ def test_rough_payments_are_valid_distinct_and_use_the_fewest_wilds(hand, length
 def test_a_harbor_is_listed_exactly_when_four_cards_of_the_hand_pay_for_it(hand):
     from itertools import combinations
 
-    from engine.games.rails_and_sails.rules import check_harbor_payment
+    from engine.games.rails_and_sails.payments import check_harbor_payment
 
     payable = any(check_harbor_payment(list(c)) for c in combinations(sorted(hand), 4))
     s = R.new_game(["p1", "p2"], 1)
@@ -328,7 +323,7 @@ def _trail_brute_force(route_ids: list[str], cities: tuple[str, ...]) -> bool:
 @given(routes=st.sets(st.sampled_from(AREA), min_size=3, max_size=12),
        cities=st.lists(st.sampled_from(AREA_CITIES), min_size=3, max_size=4, unique=True))
 def test_in_order_matches_a_brute_force_trail_search(routes, cities):
-    from engine.games.rails_and_sails.rules import in_order, network
+    from engine.games.rails_and_sails.network import in_order, network
 
     ids = sorted(routes)
     assert in_order(network(ids), tuple(cities)) == _trail_brute_force(ids, tuple(cities))
@@ -338,7 +333,7 @@ def test_in_order_on_the_whole_map():
     """Every route could be anyone's: the search must still find the direct trails (a plain
     depth-first search ran out of its budget here before it did)."""
     from engine.games.rails_and_sails.mapdata import ROUTES, TICKETS
-    from engine.games.rails_and_sails.rules import in_order, network
+    from engine.games.rails_and_sails.network import in_order, network
 
     adj = network([r.id for r in ROUTES])
     assert all(in_order(adj, t.cities) for t in TICKETS if t.is_route)

@@ -8,16 +8,9 @@ import pytest
 
 from engine import IllegalAction, registry
 from engine.games.rails_and_sails.mapdata import ROUTES_BY_ID, TICKETS_BY_ID
-from engine.games.rails_and_sails.rules import (
-    RSState,
-    check_harbor_payment,
-    check_ship_payment,
-    check_train_payment,
-    components,
-    in_order,
-    network,
-    ticket_status,
-)
+from engine.games.rails_and_sails.network import components, in_order, network, ticket_status
+from engine.games.rails_and_sails.payments import check_harbor_payment, check_ship_payment, check_train_payment
+from engine.games.rails_and_sails.state import RSState
 
 R = registry.get("rails-and-sails")
 
@@ -418,7 +411,7 @@ def test_rough_route_of_length_three_lists_the_fewest_wilds_payments():
 
 
 def test_rough_route_payments_are_capped():
-    from engine.games.rails_and_sails.rules import ROUGH_OPTIONS
+    from engine.games.rails_and_sails.payments import ROUGH_OPTIONS
 
     s = started()
     empty_hand(s, 0)
@@ -768,7 +761,7 @@ def test_pass_only_when_nothing_else_possible():
 
 
 def test_empty_face_up_place_refilled_when_discards_return():
-    from engine.games.rails_and_sails.rules import train_payment
+    from engine.games.rails_and_sails.payments import train_payment
 
     s = started()
     for pile in (s.train_deck, s.ship_deck):  # p2 holds every card of both decks

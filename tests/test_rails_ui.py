@@ -55,7 +55,7 @@ def test_catalogs_same_keys_and_translated():
 def test_every_illegal_code_has_a_message():
     source = "".join(
         p.read_text(encoding="utf-8")
-        for p in (ROOT / "engine/games/rails_and_sails/rules.py", ROOT / "engine/core.py")
+        for p in [*sorted((ROOT / "engine/games/rails_and_sails").glob("*.py")), ROOT / "engine/core.py"]
     )
     codes = set(re.findall(r'IllegalAction\(\s*"(\w+)"', source))
     assert {"bad_payment", "wild_second", "double_closed", "no_route_to_city"} <= codes

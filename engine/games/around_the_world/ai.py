@@ -15,7 +15,8 @@ import zlib
 from typing import Any
 
 from . import data as D
-from .rules import _multiset_combos, leg_days
+from .cards import leg_days
+from .cards import multiset_combos as _multiset_combos
 
 Action = dict[str, Any]
 NLOC = len(D.LOCATIONS)
@@ -328,6 +329,7 @@ def _choose_discard(ctx: _Ctx) -> Action:
 
 
 def _choose_travel_phase(ctx: _Ctx) -> Action:
+    # long: one decision ladder, read top to bottom; splitting it would scatter the priorities
     legal = ctx.legal
     p = ctx.progress
     types = {a["type"] for a in legal}

@@ -2,8 +2,9 @@
 
 from engine import registry
 
+from .ai import choose
 from .rules import DetourRules, DetourState
 
-RULES = registry.register(DetourRules())
+RULES = registry.register(DetourRules(policy=choose))
 
-__all__ = ["RULES", "DetourRules", "DetourState"]
+__all__ = ["RULES", "DetourRules", "DetourState", "choose"]

@@ -174,7 +174,7 @@ def _pawn_index(view: dict[str, Any], seat: str, colour: str | None) -> int:
     raise ValueError("no such pawn")
 
 
-def choose_action(view: dict[str, Any], seat: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
+def choose(view: dict[str, Any], seat: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
     if not legal:
         raise ValueError("no legal action")
     ctx = _Ctx(view, seat)

@@ -15,10 +15,11 @@ the start. See docs/games/detour.md for every decision the rulebook leaves open.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-from engine.core import Action, Event, IllegalAction, Rules, View
+from engine.core import Action, Event, IllegalAction, Move, Result, Rules, View, malformed, not_a_player
 from engine.rng import Rng
 
 from . import mapdata as M
@@ -179,21 +180,21 @@ class DetourRules(Rules):
         return []
 
     # -- doing it -------------------------------------------------------------------
-    def apply(self, state: DetourState, seat: str, action: Action) -> list[Event]:
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction("malformed", "That is not a valid move.")
-        if state.phase == OVER:
-            raise IllegalAction("game_over", "The game is over.")
+    def is_legal(self, state: DetourState, seat: str, action: Action) -> bool:
+        return self.passes_check(state, seat, action)
+
+    def check(self, state: DetourState, seat: str, action: Action) -> None:
+        """The game's own refusal codes, in the order players have always seen them."""
         if seat not in state.seats:
-            raise IllegalAction("not_a_player", "You are not playing in this game.")
+            raise not_a_player()
         kind = action["type"]
         if state.phase == CHOOSE:
             if kind != "choose":
-                if kind in ("move", "detour", "backward", "block"):
+                if kind in _ACTION_KINDS:
                     raise IllegalAction("not_resolving", "Cards are being chosen: pick a card first.")
                 raise IllegalAction("unknown_action", "That is not a move of this game.")
-            return self._choose(state, seat, action)
-        # resolve phase
+            self._choice_pawn(state, seat, action)
+            return
         if kind == "choose":
             raise IllegalAction("already_revealed", "The cards of this round are already revealed.")
         if kind not in _ACTION_KINDS:
@@ -201,26 +202,19 @@ class DetourRules(Rules):
         p = state.queue[0]
         if state.seats[state.owner[p]] != seat:
             raise IllegalAction("not_your_turn", "It is not your card that resolves now.")
-        card = state.chosen[p]
         if kind == "move":
             if len(action) != 1:
-                raise IllegalAction("malformed", "That is not a valid move.")
+                raise malformed()
             if state.blocked[p]:
                 raise IllegalAction("blocked", "You are blocked: this card cannot use its Move.")
-            q = -1
-        else:
-            if _KIND[card] != kind:
-                raise IllegalAction("wrong_card", "Your card does not have that action.", card=card)
-            q = self._target_of(state, p, action)
-            if q < 0:
-                raise IllegalAction("bad_target", "That pawn cannot be targeted by this action now.")
-        events: list[Event] = []
-        self._resolve(state, p, kind, q, events)
-        state.queue.pop(0)
-        self._advance(state, events)
-        return events
+            return
+        if _KIND[state.chosen[p]] != kind:
+            raise IllegalAction("wrong_card", "Your card does not have that action.", card=state.chosen[p])
+        if self._target_of(state, p, action) < 0:
+            raise IllegalAction("bad_target", "That pawn cannot be targeted by this action now.")
 
-    def _choose(self, state: DetourState, seat: str, action: Action) -> list[Event]:
+    def _choice_pawn(self, state: DetourState, seat: str, action: Action) -> int:
+        """The pawn a legal `choose` action plays for; raises the refusal otherwise."""
         si = state.seats.index(seat)
         card = action.get("card")
         two = len(state.seats) == 2
@@ -240,13 +234,32 @@ class DetourRules(Rules):
         if not state.hand[p] & _BIT[card]:
             raise IllegalAction("card_played", "That card is already played; it comes back when all four are.",
                                 card=card)
-        state.chosen[p] = card
-        events: list[Event] = [{"type": "chose", "seat": seat, "colour": COLOURS[p]} if two
+        return p
+
+    def _do_choose(self, state: DetourState, seat: str, action: Action) -> list[Event]:
+        p = self._choice_pawn(state, seat, action)
+        state.chosen[p] = action["card"]
+        events: list[Event] = [{"type": "chose", "seat": seat, "colour": COLOURS[p]} if len(state.seats) == 2
                                else {"type": "chose", "seat": seat}]
         if all(state.chosen):
             self._reveal(state, events)
             self._advance(state, events)
         return events
+
+    def _do_card(self, state: DetourState, seat: str, action: Action) -> list[Event]:
+        """The resolving card used as a move or as its action (`detour`, `backward`, `block`)."""
+        p = state.queue[0]
+        kind = action["type"]
+        q = -1 if kind == "move" else self._target_of(state, p, action)
+        events: list[Event] = []
+        self._resolve(state, p, kind, q, events)
+        state.queue.pop(0)
+        self._advance(state, events)
+        return events
+
+    moves: ClassVar[Mapping[str, Move]] = {
+        "choose": _do_choose, "move": _do_card, "detour": _do_card, "backward": _do_card, "block": _do_card,
+    }
 
     def _reveal(self, state: DetourState, events: list[Event]) -> None:
         n = len(state.owner)
@@ -339,7 +352,7 @@ class DetourRules(Rules):
         state.chosen = [0] * n
         if state.arrivals:
             state.phase = OVER
-            res = self.result(state)
+            res = self._standing(state)
             ev = {"type": "game_over", "winners": res["winners"], "round": state.round}
             if len(state.seats) == 2:  # which 2-player win condition decided it
                 ev["rule"] = res["ranking"][0]["rule"]
@@ -386,7 +399,7 @@ class DetourRules(Rules):
             "two_colours": len(seats) == 2,
         }
         if state.phase == OVER:
-            v["result"] = self.result(state)
+            v["result"] = self._standing(state)
         if seat is not None and seat in seats:
             si = seats.index(seat)
             mine = [p for p in range(len(state.owner)) if state.owner[p] == si]
@@ -396,12 +409,17 @@ class DetourRules(Rules):
             }
         return v
 
-    def result(self, state: DetourState) -> dict[str, Any]:
+    def result(self, state: DetourState) -> Result | None:
+        if state.phase != OVER:
+            return None
+        return self._standing(state)
+
+    def _standing(self, state: DetourState) -> Result:
         if len(state.seats) == 2:
             return self._result_two(state)
         return self._result_multi(state)
 
-    def _result_multi(self, state: DetourState) -> dict[str, Any]:
+    def _result_multi(self, state: DetourState) -> Result:
         seats = state.seats
         arrived = set(state.arrivals)
         rows = []
@@ -432,7 +450,7 @@ class DetourRules(Rules):
             return (10_000, 1)
         return (M.COLUMN[sp], 0 if M.SIDE_OF[sp] >= 0 else 1)
 
-    def _result_two(self, state: DetourState) -> dict[str, Any]:
+    def _result_two(self, state: DetourState) -> Result:
         seats = state.seats
         pawns_of = {0: [0, 2], 1: [1, 3]}
         enders = [s for s in (0, 1) if any(p in state.arrivals for p in pawns_of[s])]
@@ -468,21 +486,7 @@ class DetourRules(Rules):
         return {"ranking": ranking, "winners": [seats[winner]] if winner is not None else []}
 
     # -- storage ---------------------------------------------------------------------
-    def dump(self, state: DetourState) -> dict[str, Any]:
-        return {
-            "seats": list(state.seats), "owner": list(state.owner), "pos": list(state.pos),
-            "hand": list(state.hand), "blocked": list(state.blocked), "chosen": list(state.chosen),
-            "queue": list(state.queue), "first": state.first, "round": state.round, "phase": state.phase,
-            "arrivals": list(state.arrivals), "rng": state.rng,
-        }
-
-    def load(self, data: dict[str, Any]) -> DetourState:
-        return DetourState(
-            seats=list(data["seats"]), owner=list(data["owner"]), pos=list(data["pos"]), hand=list(data["hand"]),
-            blocked=list(data["blocked"]), chosen=list(data["chosen"]), queue=list(data["queue"]),
-            first=data["first"], round=data["round"], phase=data["phase"], arrivals=list(data["arrivals"]),
-            rng=data["rng"],
-        )
+    state_class = DetourState
 
     def resample_hidden(self, state: DetourState, seed: int) -> DetourState:
         """The only secret of this game is the card a pawn has chosen before the reveal (hands
@@ -496,9 +500,3 @@ class DetourRules(Rules):
             if card:
                 out.chosen[p] = rng.choice(list(_HAND_CARDS[out.hand[p]]))
         return out
-
-    # -- AI ---------------------------------------------------------------------------
-    def ai_action(self, state: DetourState, seat: str) -> Action:
-        from .ai import choose_action
-
-        return choose_action(self.view(state, seat), seat, self.legal_actions(state, seat))

@@ -2,9 +2,10 @@
 
 from engine import registry
 
+from .ai import choose
 from .rules import EightyDaysRules
 from .state import DaysState
 
-RULES = registry.register(EightyDaysRules())
+RULES = registry.register(EightyDaysRules(policy=choose))
 
-__all__ = ["RULES", "DaysState", "EightyDaysRules"]
+__all__ = ["RULES", "DaysState", "EightyDaysRules", "choose"]

@@ -13,9 +13,10 @@ the rulebook leaves open.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
-from engine.core import Action, Event, IllegalAction, Rules, View
+from engine.core import Action, Event, IllegalAction, Move, Result, Rules, View, not_a_player, not_your_turn
 from engine.rng import Rng
 
 from . import content as C
@@ -23,7 +24,7 @@ from . import extras as X
 from . import flow as F
 from . import moves as M
 from .legal import legal
-from .state import OVER, SETUP, DaysState, dump_state, load_state
+from .state import OVER, SETUP, DaysState
 from .views import public_view, seat_private
 
 #: action type -> (check, do); checks never mutate
@@ -50,6 +51,48 @@ MOVES: dict[str, tuple[M.Check, M.Do]] = {
     "free_travel": (X.check_free_travel, X.do_free_travel),
     "swap": (X.check_swap, X.do_swap),
 }
+
+
+def _checked(state: DaysState, seat: str, action: Action) -> tuple[int, Any]:
+    """The common refusals of this game, then the move's own check; (seat index, plan)."""
+    if seat not in state.seats:
+        raise not_a_player()
+    kind = action["type"]
+    move = MOVES.get(kind)
+    if move is None:
+        raise IllegalAction("unknown_action", "That is not a move of this game.", action=kind)
+    i = state.seats.index(seat)
+    if not _may_act(state, i):
+        raise not_your_turn()
+    queue = state.pending[i]
+    if queue:
+        if ANSWERS[queue[0]["kind"]] != kind:
+            raise IllegalAction("decide_first", "First decide what is asked of you.", decision=queue[0]["kind"])
+    elif kind in ANSWER_ONLY:
+        raise IllegalAction("nothing_to_decide", "There is no such decision to make now.")
+    return i, move[0](state, i, action)
+
+
+def _may_act(state: DaysState, i: int) -> bool:
+    """Whether seat i is among `to_act` (without building the list: the hot path of `apply`)."""
+    if state.pending[i]:
+        return True
+    return not any(state.pending) and state.current == i and not state.period_over and state.phase != SETUP
+
+
+def _handler(check: M.Check, do: M.Do) -> Move:
+    """The move handler for one action type (called once `apply` knows the action is legal):
+    its check's plan, the move, then the flow settles."""
+    def handle(rules: Rules, state: DaysState, seat: str, action: Action) -> list[Event]:
+        i = state.seats.index(seat)
+        plan = check(state, i, action)
+        events: list[Event] = []
+        do(state, i, action, plan, events)
+        F.settle(state, events)
+        return events
+    return handle
+
+
 #: a waiting decision -> the action that answers it
 ANSWERS: dict[str, str] = {
     "adventure": "keep_adventure", "assistant": "keep_assistant", "observer": "observer",
@@ -68,6 +111,7 @@ class EightyDaysRules(Rules):
     option_defaults: dict[str, Any] = {"side": "A", "assistants": False, "colors_festival": False}
     option_choices: dict[str, Any] = {"side": ["A", "B"], "assistants": [False, True],
                                       "colors_festival": [False, True]}
+    moves: ClassVar[Mapping[str, Move]] = {kind: _handler(check, do) for kind, (check, do) in MOVES.items()}
 
     # -- life cycle -------------------------------------------------------------------------
     def new_game(self, seats: list[str], seed: int, options: dict[str, Any] | None = None) -> DaysState:
@@ -130,13 +174,9 @@ class EightyDaysRules(Rules):
             return []
         return [state.seats[state.current]]
 
-    @staticmethod
-    def _may_act(state: DaysState, i: int) -> bool:
+    def may_act(self, state: DaysState, seat: str) -> bool:
         """`seat in to_act(state)` without building the list (the hot path of `apply`)."""
-        if state.pending[i]:
-            return True
-        return (not any(state.pending) and state.current == i and not state.period_over
-                and state.phase != SETUP)
+        return seat in state.seats and _may_act(state, state.seats.index(seat))
 
     def is_over(self, state: DaysState) -> bool:
         return state.phase == OVER
@@ -147,45 +187,13 @@ class EightyDaysRules(Rules):
             return []
         return legal(state, state.seats.index(seat))
 
-    def _validate(self, state: DaysState, seat: str, action: Action) -> tuple[int, M.Do, Any]:
-        """The common checks, then the move's own check; returns what `apply` needs."""
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction("malformed", "That is not a valid move.")
-        if state.phase == OVER:
-            raise IllegalAction("game_over", "The game is over.")
-        if seat not in state.seats:
-            raise IllegalAction("not_a_player", "You are not playing in this game.")
-        kind = action["type"]
-        move = MOVES.get(kind)
-        if move is None:
-            raise IllegalAction("unknown_action", "That is not a move of this game.", action=kind)
-        i = state.seats.index(seat)
-        if not self._may_act(state, i):
-            raise IllegalAction("not_your_turn", "It is not your turn.")
-        queue = state.pending[i]
-        if queue:
-            if ANSWERS[queue[0]["kind"]] != kind:
-                raise IllegalAction("decide_first", "First decide what is asked of you.",
-                                    decision=queue[0]["kind"])
-        elif kind in ANSWER_ONLY:
-            raise IllegalAction("nothing_to_decide", "There is no such decision to make now.")
-        check, do = move
-        return i, do, check(state, i, action)
+    def check(self, state: DaysState, seat: str, action: Action) -> None:
+        """The common refusals in the order players see them, then the move's own check."""
+        _checked(state, seat, action)
 
     def is_legal(self, state: DaysState, seat: str, action: Action) -> bool:
         """Cheaper than scanning `legal_actions`; the same answer as `apply`."""
-        try:
-            self._validate(state, seat, action)
-        except IllegalAction:
-            return False
-        return True
-
-    def apply(self, state: DaysState, seat: str, action: Action) -> list[Event]:
-        i, do, plan = self._validate(state, seat, action)
-        events: list[Event] = []
-        do(state, i, action, plan, events)
-        F.settle(state, events)
-        return events
+        return self.passes_check(state, seat, action)
 
     # -- reading it -------------------------------------------------------------------------
     def view(self, state: DaysState, seat: str | None) -> View:
@@ -196,23 +204,21 @@ class EightyDaysRules(Rules):
             v["private"] = seat_private(state, state.seats.index(seat))
         return v
 
-    def result(self, state: DaysState) -> dict[str, Any]:
+    def result(self, state: DaysState) -> Result | None:
+        if state.phase != OVER:
+            return None
         rows, winners = F.ranking(state)
-        return {"ranking": rows, "winners": winners if state.phase == OVER else []}
+        return {"ranking": rows, "winners": winners}
 
     # -- storage ----------------------------------------------------------------------------
-    def dump(self, state: DaysState) -> dict[str, Any]:
-        return dump_state(state)
-
-    def load(self, data: dict[str, Any]) -> DaysState:
-        return load_state(data)
+    state_class = DaysState
 
     def resample_hidden(self, state: DaysState, seed: int) -> DaysState:
         """Re-deal what nobody sees: the regular and London adventures among the decks, the
         held cards and the open drafts (each keeps its size); the future newspapers with the
         box; during the setup the assistants (kept ones are still secret) with the box; a
         new random generator."""
-        out = load_state(dump_state(state))
+        out = self.load(self.dump(state))
         rng = Rng.from_seed(seed)
         for london in (False, True):
             _redeal_adventures(out, rng, london)
@@ -225,12 +231,6 @@ class EightyDaysRules(Rules):
             _redeal_assistants(out, rng)
         out.rng = rng.next64() >> 1
         return out
-
-    # -- AI ---------------------------------------------------------------------------------
-    def ai_action(self, state: DaysState, seat: str) -> Action:
-        from .ai import choose
-
-        return choose(self.view(state, seat), seat, self.legal_actions(state, seat))
 
 
 def _redeal_adventures(state: DaysState, rng: Rng, london: bool) -> None:

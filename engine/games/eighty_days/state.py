@@ -1,14 +1,13 @@
 """The state of an `eighty-days` game and the typed shapes of its actions.
 
 The state is one dataclass of JSON-safe fields (lists, dicts of str, ints, bools) so
-`dump`/`load` are shallow copies and the hot paths index plain lists. Seats are indexed
+the core's `dump`/`load` copy them cheaply and the hot paths index plain lists. Seats are indexed
 0..n-1 in turn order; items are counts indexed like `content.ITEMS`.
 """
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
 SETUP, PLAY, OVER = "setup", "play", "over"
@@ -69,14 +68,6 @@ class DaysState:
     #: the last black market / bonus die roll shown on the board
     last_roll: dict[str, Any]
     rng: int
-
-
-def dump_state(state: DaysState) -> dict[str, Any]:
-    return {f.name: copy.deepcopy(getattr(state, f.name)) for f in fields(DaysState)}
-
-
-def load_state(data: dict[str, Any]) -> DaysState:
-    return DaysState(**{f.name: copy.deepcopy(data[f.name]) for f in fields(DaysState)})
 
 
 # -- action shapes --------------------------------------------------------------------------

@@ -2,8 +2,9 @@
 
 from engine import registry
 
+from .ai import choose
 from .rules import RailsAndSails, RSState
 
-RULES = registry.register(RailsAndSails())
+RULES = registry.register(RailsAndSails(policy=choose))
 
-__all__ = ["RULES", "RSState", "RailsAndSails"]
+__all__ = ["RULES", "RSState", "RailsAndSails", "choose"]

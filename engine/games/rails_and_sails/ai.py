@@ -170,6 +170,7 @@ def _hand_counts(hand: list[str]) -> dict[str, int]:
 
 
 def _turn(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
+    # long: the priority ladder of a turn in one place; splitting it would hide the order
     by_type: dict[str, list[Action]] = {}
     for a in legal:
         by_type.setdefault(a["type"], []).append(a)

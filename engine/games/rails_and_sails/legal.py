@@ -1,0 +1,207 @@
+"""What may be done in Rails & Sails: every legal action of a seat, listed fast."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from engine.core import (
+    Action,
+)
+
+from .board import (
+    _EXCHANGE_DOWN,
+    _EXCHANGE_UP,
+    _FACE_UP_DRAWS,
+    _HARBOR_ENDS,
+    GREY_GROUPS,
+    MAX_TRAINS,
+    MIN_TRAINS,
+    SETUP_KEEP,
+    _copy_dict,
+)
+from .flow import Flow
+from .mapdata import (
+    WILD,
+)
+from .payments import (
+    _COLOUR_SLOTS,
+    _HAND_COUNTS,
+    _HARBOR_WILDS,
+    _MAX_SHIP_LENGTH,
+    _MAX_TRAIN_LENGTH,
+    _NO_CARDS,
+    _TRAIN_COUNTS,
+    _colour_claims,
+    _grey_ship_payments,
+    _grey_train_payments,
+    _rough_payments,
+)
+from .state import RSState
+
+
+class LegalMoves(Flow):
+    """The legal-action half of `RailsAndSails` (a mixin)."""
+
+    def legal_actions(self, state: RSState, seat: str) -> list[Action]:
+        try:
+            i = state.seats.index(seat)
+        except ValueError:
+            return []
+        phase = state.phase
+        if phase == "play":
+            if i != state.current:
+                return []
+            if state.pending[i]:
+                return _keep_options(state.pending[i], 1)
+            if state.drawn:
+                return self._draw_options(state, second=True)
+            acts = self._draw_options(state, second=False)
+            claims, harbor_payments = self._claims(state, i)
+            acts += claims
+            if state.ticket_deck:
+                acts.append({"type": "tickets"})
+            if harbor_payments and state.harbors_left[i] > 0:
+                acts += [
+                    {"type": "harbor", "city": city, "cards": [*cards]}
+                    for city in self._harbor_cities(state, i)
+                    for cards in harbor_payments
+                ]
+            acts += self._exchange_options(state, i)
+            if not acts:
+                acts.append({"type": "pass"})
+            return acts
+        if phase == "setup_tickets":
+            return _keep_options(state.pending[i], SETUP_KEEP) if state.pending[i] else []
+        if phase == "setup_pieces":
+            if state.mix[i] is not None:
+                return []
+            return [{"type": "choose_mix", "trains": t} for t in range(MIN_TRAINS, MAX_TRAINS + 1)]
+        return []
+
+    def _draw_options(self, state: RSState, second: bool) -> list[Action]:
+        """Copies of the static draw actions (`_FACE_UP_DRAWS`): each face-up card with each deck
+        that can replace it, then the blind draws; none at all when both decks are empty."""
+        train, ship = bool(state.train_deck), bool(state.ship_deck)
+        table = _FACE_UP_DRAWS[train, ship]
+        acts: list[Action] = [
+            _copy_dict(action)
+            for slot, card in enumerate(state.face_up)
+            if card is not None and not (second and card == WILD)
+            for action in table[slot][card]
+        ]
+        if train:
+            acts.append({"type": "draw", "source": "train_deck"})
+        if ship:
+            acts.append({"type": "draw", "source": "ship_deck"})
+        return acts
+
+    def _claims(self, state: RSState, i: int) -> tuple[list[Action], list[tuple[str, ...]]]:
+        # long: the hot path of `legal_actions`, kept in one loop for speed (bench/bench_rails.py)
+        """The claim actions: per free route the distinct cheapest payments (see `train_payment`
+        and `ship_payments`); and, read on the way, the harbor payments of the hand (as
+        `harbor_payments`, shared tuples).
+
+        Routes are grouped statically by (kind, colour, length, rough), each colour's groups
+        sorted by the cards of that colour they need; `_colour_claims` (memoised on the card
+        counts of one colour and the pieces) lists the routes of a colour a hand could pay, with
+        their payments, so this only checks which of them are free. Grey routes and rough routes
+        (see `_rough_payments`) are paid with cards of any colour: they are worked out after the
+        loop, from all the counts. This is the hot path of random play."""
+        hand = state.hands[i]
+        counts = _HAND_COUNTS(_NO_CARDS | hand)
+        wild = counts[-1]
+        claimed = state.claimed
+        few = len(state.seats) <= 3
+        ptrains, pships = state.trains[i], state.ships[i]
+        tail = (
+            wild,
+            ptrains if ptrains < _MAX_TRAIN_LENGTH else _MAX_TRAIN_LENGTH,
+            pships if pships < _MAX_SHIP_LENGTH else _MAX_SHIP_LENGTH,
+        )
+        acts: list[Action] = []
+        append = acts.append
+        harbor_payments: list[tuple[str, ...]] = []
+        for c, colour_counts, memo in _COLOUR_SLOTS:
+            key = counts[colour_counts] + tail
+            info = memo.get(key)
+            if info is None:
+                info = _colour_claims(c, key)
+            entries, harbor_payment = info
+            if harbor_payment is not None:
+                harbor_payments.append(harbor_payment)
+            for rid, twin, options in entries:
+                if rid in claimed:
+                    continue
+                if twin is not None:
+                    owner = claimed.get(twin)
+                    if owner is not None and (few or owner == i):
+                        continue
+                for cards in options:
+                    append({"type": "claim", "route": rid, "cards": [*cards]})
+        if wild >= 4:
+            harbor_payments.append(_HARBOR_WILDS)
+        tkey: tuple[int, ...] | None = None  # train counts (plain, harbor per colour of COLOURS; wilds)
+        for kind, length, rough, routes in GREY_GROUPS:
+            if (ptrains if kind == "train" else pships) < length:
+                continue
+            free = []
+            for rid, twin in routes:
+                if rid in claimed:
+                    continue
+                if twin is not None:
+                    owner = claimed.get(twin)
+                    if owner is not None and (few or owner == i):
+                        continue
+                free.append(rid)
+            if not free:
+                continue
+            if kind == "train":
+                if tkey is None:
+                    tkey = _TRAIN_COUNTS(counts)
+                if rough:
+                    if sum(tkey) < 2 * length:
+                        continue
+                    seen = _rough_payments(length, tkey)
+                else:
+                    if sum(tkey) < length:
+                        continue
+                    seen = _grey_train_payments(length, tkey)
+            else:
+                seen = _grey_ship_payments(hand, length)
+            for rid in free:
+                for cards in seen:
+                    append({"type": "claim", "route": rid, "cards": [*cards]})
+        return acts, harbor_payments
+
+    def _harbor_cities(self, state: RSState, i: int) -> list[str]:
+        if state.harbors_left[i] <= 0:
+            return []
+        harbors = state.harbors
+        cities = []
+        for rid, owner in state.claimed.items():
+            if owner == i:
+                for c in _HARBOR_ENDS[rid]:
+                    if c not in harbors and c not in cities:
+                        cities.append(c)
+        cities.sort()
+        return cities
+
+    def _exchange_options(self, state: RSState, i: int) -> list[Action]:
+        if state.phase != "play":
+            return []
+        up = min(state.box_trains[i], state.ships[i])  # ships -> trains
+        down = min(state.box_ships[i], state.trains[i])  # trains -> ships
+        acts: list[Action] = list(map(_copy_dict, _EXCHANGE_UP[:up])) if up > 0 else []
+        if down > 0:
+            acts += map(_copy_dict, _EXCHANGE_DOWN[:down])
+        return acts
+
+
+
+def _keep_options(pending: list[str], minimum: int) -> list[Action]:
+    minimum = min(minimum, len(pending))
+    acts: list[Action] = []
+    for k in range(len(pending), minimum - 1, -1):
+        for combo in combinations(pending, k):
+            acts.append({"type": "keep_tickets", "ids": list(combo)})
+    return acts
