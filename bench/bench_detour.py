@@ -111,8 +111,10 @@ def ai_selfplay(rules, players: int, games: int, noise: int = 15):
 def bench_render(rules, players: int, samples: int = 60):
     """Board render + encode over a real game's views: wall ms (median, p95), CPU ms median,
     PNG bytes (median, max); hand render + encode wall ms median."""
+    from bot.games import get
     from render import detour as R
 
+    T = get("detour").ui.translator("en")  # noqa: N806 - the image's translator, as the bot passes it
     seats = [f"p{i + 1}" for i in range(players)]
     names = {s: f"Player {i + 1}" for i, s in enumerate(seats)}
     views = []
@@ -121,11 +123,11 @@ def bench_render(rules, players: int, samples: int = 60):
         seat = rules.to_act(state)[0]
         events = rules.apply(state, seat, rules.ai_action(state, seat))
         views.append((rules.view(state, None), events))
-    R.render_board(views[0][0], names=names, lang="en", events=views[0][1])  # the static layer is cached once
+    R.render_board(views[0][0], names=names, translator=T, events=views[0][1])  # the static layer is cached once
     times, cpu, sizes = [], [], []
     for v, ev in views:
         t0, c0 = time.perf_counter(), time.process_time()
-        png = R.render_board(v, names=names, lang="en", events=ev)
+        png = R.render_board(v, names=names, translator=T, events=ev)
         times.append((time.perf_counter() - t0) * 1000)
         cpu.append((time.process_time() - c0) * 1000)
         sizes.append(len(png))
@@ -133,7 +135,7 @@ def bench_render(rules, players: int, samples: int = 60):
     htimes = []
     for _ in range(20):
         t0 = time.perf_counter()
-        R.render_hand(rules.view(state, "p1"), "p1", names=names, lang="en")
+        R.render_hand(rules.view(state, "p1"), "p1", names=names, translator=T)
         htimes.append((time.perf_counter() - t0) * 1000)
     return (statistics.median(times), times[int(len(times) * 0.95) - 1], statistics.median(cpu),
             statistics.median(sizes), max(sizes), statistics.median(htimes))

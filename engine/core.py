@@ -137,6 +137,10 @@ class Rules(ABC):
     moves: ClassVar[Mapping[str, Move]] = {}
     #: the dataclass of the game's state, for the default `dump`/`load`
     state_class: ClassVar[type | None] = None
+    #: action types whose `legal_actions` list is a sensible sample, not every legal variant
+    #: (e.g. rails' payments: any valid payment is accepted, a capped set is listed);
+    #: `is_legal` and `apply` may accept more of these than are listed, never fewer
+    sampled_types: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, policy: Policy | None = None) -> None:
         #: the AI policy (`ai.choose`), attached by the game package so rules never import the AI

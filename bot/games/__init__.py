@@ -14,10 +14,10 @@ from engine import registry
 
 #: the games, in the order players see them listed
 GAMES: tuple[GameLine, ...] = (
-    GameLine("detour", "detour", ai="engine.games.detour.ai:choose_action"),
-    GameLine("around-the-world", "around_the_world", ai="engine.games.around_the_world.ai:choose"),
-    GameLine("rails-and-sails", "rails_and_sails", ai="engine.games.rails_and_sails.ai:choose"),
-    GameLine("eighty-days", "eighty_days", ai="engine.games.eighty_days.ai:choose"),
+    GameLine("detour", "detour"),
+    GameLine("around-the-world", "around_the_world"),
+    GameLine("rails-and-sails", "rails_and_sails"),
+    GameLine("eighty-days", "eighty_days"),
 )
 
 _specs: dict[str, GameSpec] | None = None  # built on first use: importing a game loads fonts and data

@@ -46,6 +46,8 @@ class RailsAndSails(MoveHandlers, Rules):
     option_defaults: dict[str, Any] = {}
     option_choices: dict[str, Any] = {}
     moves: ClassVar[Mapping[str, Move]] = MOVES
+    #: any valid payment is accepted; `legal_actions` lists a capped, sensible set of them
+    sampled_types: ClassVar[frozenset[str]] = frozenset({"claim", "harbor"})
 
     # -- life cycle -------------------------------------------------------------------------------
     def new_game(self, seats: list[str], seed: int, options: dict[str, Any] | None = None) -> RSState:
