@@ -21,6 +21,7 @@ _MODULES = {
     "detour": "render.detour",
     "around-the-world": "render.around_the_world",
     "rails-and-sails": "render.rails_and_sails",
+    "eighty-days": "render.eighty_days",
 }
 
 

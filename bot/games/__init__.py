@@ -11,6 +11,7 @@ PACKAGES: dict[str, str] = {
     "detour": "bot.games.detour",
     "around-the-world": "bot.games.around_the_world",
     "rails-and-sails": "bot.games.rails_and_sails",
+    "eighty-days": "bot.games.eighty_days",
 }
 
 
