@@ -7,18 +7,17 @@ language (`bot/games/eighty_days/locales`); the renderer holds no texts of its o
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from typing import Any
-
-import io
 
 from PIL import Image
 
 from render.common import encode_png
 
 from .board import board_image, labels
-from .static import map_keys, palette
 from .hand import hand_image
+from .static import map_keys, palette
 
 Translator = Callable[..., str]
 

@@ -11,8 +11,7 @@ from PIL import Image, ImageDraw
 
 from render.common import draw_text, draw_token, font, player_style
 
-from .geometry import (GOLD, HEADER_H, INK, ITEM_COLOUR, KIND_COLOUR, MAP_H, MAP_TOP, MUTED, PANEL, PAPER, WIDTH,
-                       city_xy)
+from .geometry import GOLD, HEADER_H, INK, ITEM_COLOUR, KIND_COLOUR, MAP_H, MAP_TOP, MUTED, PANEL, PAPER, WIDTH, city_xy
 from .static import draw_line, label_above, line_geometry, map_keys, market_symbol, static_layer
 
 Translator = Callable[..., str]
@@ -30,7 +29,10 @@ TABLE_HEAD = 56
 
 
 def labels(view: dict[str, Any], t: Translator) -> tuple[tuple[str, str], ...]:
-    return tuple((c["id"], t(f"city.{c['id']}")) for c in view["map"]["cities"])
+    """City names for the map; the arrival London is plain "London" there (its long name
+    does not fit the crowded east edge, and its place on the edge says it is the arrival)."""
+    return tuple((c["id"], t("city.london" if c["id"] == "london_arrival" else f"city.{c['id']}"))
+                 for c in view["map"]["cities"])
 
 
 def item_icon(draw: ImageDraw.ImageDraw, x: float, y: float, item: str, cell: float) -> tuple[float, float]:

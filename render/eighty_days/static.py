@@ -12,8 +12,7 @@ from PIL import Image, ImageDraw
 
 from render.common import draw_text, font
 
-from .geometry import (INK, KIND_COLOUR, MAP_H, MAP_TOP, MARKET_COLOUR, MUTED, PAPER, SEA, WIDTH, city_xy,
-                       line_offset)
+from .geometry import INK, KIND_COLOUR, MAP_H, MAP_TOP, MARKET_COLOUR, MUTED, PAPER, SEA, WIDTH, city_xy, line_offset
 
 Labels = tuple[tuple[str, str], ...]
 CITY_R = 17
@@ -137,7 +136,7 @@ def label_place(city: str) -> tuple[float, float, str]:
     if city == "london":
         return -CITY_R, -CITY_R - 8, "ld"
     if city == "london_arrival":
-        return CITY_R + 4, CITY_R + 4, "ra"
+        return CITY_R, -CITY_R - 8, "rd"
     if city in _LABEL_LEFT:
         return -CITY_R - 8, 0, "rm"
     if city in _LABEL_ABOVE:
