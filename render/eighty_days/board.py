@@ -214,7 +214,7 @@ def _players(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, s
                                    outline=GOLD, width=3)
         draw_token(draw, (56, y + 29), 22, k)
         name = names.get(p["seat"], p["seat"])
-        draw_text(draw, (92, y + 10), name, font=f, fill=colour, max_width=300)
+        draw_text(draw, (92, y + 10), name, font=f, fill=colour, max_width=260)
         tags = []
         if view.get("start") == p["seat"]:
             tags.append(t("img.start"))
@@ -225,7 +225,7 @@ def _players(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, s
         if p["seat"] in winners:
             tags.append("🏆 " + t("img.winner"))
         if tags:
-            draw_text(draw, (400, y + 16), " · ".join(tags), font=font(24, "semibold"), fill=MUTED, max_width=150)
+            draw_text(draw, (362, y + 18), " · ".join(tags), font=font(22, "semibold"), fill=MUTED, max_width=192)
         where = t("status.in_london") if p["in_london"] else t(f"city.{p['city']}")
         draw_text(draw, (560, y + 10), where, font=f, fill=INK, max_width=360)
         coin(draw, 915, y + 29, 16, "")
