@@ -1,4 +1,5 @@
-"""eighty-days is registered as an engine before it has a UI: the platform skips it cleanly."""
+"""eighty-days is offered once its UI package exists (an engine without one is skipped:
+tests/test_game_specs.py::test_a_line_whose_layers_are_missing_builds_no_spec)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ from bot import games
 from engine import registry
 
 
-def test_engine_registered_but_not_offered_without_a_ui() -> None:
+def test_engine_registered_and_offered_with_its_ui() -> None:
     assert "eighty-days" in {r.id for r in registry.all()}
-    offered = games.available()  # used to raise KeyError for an engine missing from PACKAGES
-    assert "eighty-days" not in offered
-    assert {"detour", "around-the-world", "rails-and-sails"} <= set(offered)
+    offered = games.available()
+    assert {"detour", "around-the-world", "rails-and-sails", "eighty-days"} <= set(offered)
+    assert offered["eighty-days"].group == "days"

@@ -612,3 +612,111 @@ async def test_around_the_world_balloon_autocomplete_offers_only_balloon_travels
     await h.run(h.slash(user, "atw balloon", cards=action_key(plain)))
     [answer] = h.ephemeral_for(user, since=mark)
     assert answer.content == refusal(user, "refuse.balloon", ATW_LOCALES)
+
+
+# -- 80 days -------------------------------------------------------------------------------------------------
+DAYS = "eighty-days"
+
+
+async def test_days_whole_game_through_menus_buttons_and_commands(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two humans and an AI play 80 Days to the end on side B with assistants: public quick
+    buttons, the private menus and `/days` subcommands with autocomplete values; the secret
+    drafts post a line, never a board; the boards are drawn from public views only."""
+    import bot.service
+
+    days_ui = ui_for(DAYS)
+    tiny = TinyRenderer()
+    monkeypatch.setattr(bot.service, "renderer_for", lambda game_id: tiny)
+    fixed_seed(monkeypatch, 8080)
+    rng = random.Random(8080)
+    rules = registry.get(DAYS)
+    await open_table(h, ALICE, [BOB], game=DAYS, ai=1, options="side=B assistants=true")
+    record = await game_record(h)
+    assert record.options == {"side": "B", "assistants": True, "colors_festival": False}
+    humans = humans_of(record)
+    human_ids = {u.id for u in humans.values()}
+    checked = len(h.channel_messages()) - 1
+    stats = {"quick": 0, "menu": 0, "command": 0}
+    commands = {"travel": ("travel", "line"), "buy": ("buy", "item"), "give_back": ("giveback", "item"),
+                "keep_adventure": ("keep", "card")}
+    steps = 0
+    while True:
+        record = await game_record(h)
+        messages = h.channel_messages()
+        for msg in messages[checked:]:
+            secret = msg.content.startswith(("📜", "🤝")) and "🗺" not in msg.content and not msg.files
+            check_public(msg, human_ids, image=not secret)
+        checked = len(messages)
+        if record.status == "finished":
+            break
+        state = rules.load(record.state)
+        seat = rng.choice(rules.to_act(state))
+        user = humans[seat]
+        legal = rules.legal_actions(state, seat)
+        by_hash = {action_hash(a): a for a in legal}
+        wanted = rules.ai_action(state, seat) if rng.random() < 0.85 else rng.choice(legal)
+        public = latest_public(h)
+        quick = {payload_of(b.custom_id): b for b in public.buttons if kind_of(b.custom_id) == "act"}
+        before = len(await h.bot.store.actions(record.id))
+        mark = h.mark()
+        if action_hash(wanted) in quick:
+            await h.run(h.click(user, public, quick[action_hash(wanted)].custom_id))  # type: ignore[arg-type]
+            made = wanted
+            stats["quick"] += 1
+        elif wanted["type"] in commands and rng.random() < 0.5:
+            name, param = commands[wanted["type"]]
+            choices = await autocomplete(h, user, f"days {name}", param)
+            value = next(c["value"] for c in choices if resolve(c["value"], legal) == wanted)
+            await h.run(h.slash(user, f"days {name}", **{param: value}))
+            made = wanted
+            stats["command"] += 1
+        else:
+            made = await via_menu(h, user, public, wanted, days_ui, rng, by_hash)
+            stats["menu"] += 1
+        log = await h.bot.store.actions(record.id)
+        assert len(log) > before and (log[before].seat, log[before].action) == (seat, made)
+        assert any(a.content.startswith("✅") for a in h.ephemeral_for(user, since=mark))
+        steps += 1
+        assert steps < 900, "the game does not end"
+    final = h.channel_messages()[-1]
+    assert_final(h, final)
+    assert_winners_announced(final, record)
+    await assert_log_verifies(h, record)
+    assert all("private" not in view for view in tiny.boards)
+    assert h.limit_violations == []
+    assert stats["quick"] > 5 and stats["menu"] > 10 and stats["command"] > 3, stats
+
+
+async def test_days_refuses_a_move_that_is_not_legal_privately(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`/days end` before the action and a juggle on a made-up stack: a private, translated
+    refusal and no change."""
+    import bot.service
+
+    monkeypatch.setattr(bot.service, "renderer_for", lambda game_id: TinyRenderer())
+    fixed_seed(monkeypatch, 99)
+    rules = registry.get(DAYS)
+    await open_table(h, ALICE, [BOB], game=DAYS, ai=0)
+    for _ in range(4):  # the adventure drafts
+        record = await game_record(h)
+        state = rules.load(record.state)
+        if state.phase != "setup":
+            break
+        seat = rules.to_act(state)[0]
+        await via_menu(h, humans_of(record)[seat], latest_public(h), rules.legal_actions(state, seat)[0],
+                       ui_for(DAYS), random.Random(1), {action_hash(a): a for a in rules.legal_actions(state, seat)})
+    record = await game_record(h)
+    state = rules.load(record.state)
+    [seat] = rules.to_act(state)
+    user = humans_of(record)[seat]
+    days_locales = Path(ui_for(DAYS).package_dir) / "locales"
+    for command, options in (("days end", {}), ("days juggle", {"stack": "juggle stack=7"})):
+        mark = h.mark()
+        await h.run(h.slash(user, command, **options))
+        [answer] = h.ephemeral_for(user, since=mark)
+        assert answer.content.startswith("⚠️"), answer.content
+        assert h.channel_messages(since=mark) == []
+        assert (await game_record(h)).version == record.version
+    mark = h.mark()
+    await h.run(h.slash(user, "days end"))
+    [answer] = h.ephemeral_for(user, since=mark)
+    assert answer.content == refusal(user, "refuse.end", days_locales)

@@ -23,6 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
     ("around-the-world", 2, 1, "en"),
     ("rails-and-sails", 1, 1, "en"),
     ("around-the-world", 2, 0, "de"),
+    ("eighty-days", 2, 1, "en"),
+    ("eighty-days", 2, 0, "fr"),
 ])
 @pytest.mark.wholegame
 async def test_whole_game_by_buttons(tmp_path: Path, game: str, humans: int, bots: int, lang: str) -> None:

@@ -60,6 +60,11 @@ def rails_mix_secret(rules: Rules, state: Any) -> bool:
     return state.phase == "setup_pieces" and any(m is not None for m in state.mix)
 
 
+def days_turn_or_draft(rules: Rules, state: Any) -> bool:
+    """A period under way, or a secret adventure draft open (the held cards differ per re-deal)."""
+    return state.phase == "play" and (any(state.pending) or not state.acted)
+
+
 CASES: list[tuple[str, int, int, int, Want]] = [
     # game, players, seed, first step to consider, which state
     ("around-the-world", 2, 11, 0, atw_can_travel_with_cards),
@@ -73,6 +78,9 @@ CASES: list[tuple[str, int, int, int, Want]] = [
     ("rails-and-sails", 5, 32, 0, rails_mix_secret),
     ("rails-and-sails", 2, 33, 20, rails_second_draw),
     ("rails-and-sails", 5, 34, 30, phase("play")),
+    ("eighty-days", 2, 41, 0, phase("setup")),
+    ("eighty-days", 4, 42, 10, days_turn_or_draft),
+    ("eighty-days", 3, 43, 60, phase("play")),
 ]
 
 

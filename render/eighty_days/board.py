@@ -1,0 +1,259 @@
+"""The public board image of `eighty-days`: header (period, newspaper and its effect), the
+map with line costs and pawns, the travel and market areas with what the next person pays,
+the juggler or pass tiles, arrival cards, supply, and one row per player."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render.common import draw_text, draw_token, font, player_style
+
+from .geometry import GOLD, HEADER_H, INK, ITEM_COLOUR, KIND_COLOUR, MAP_H, MAP_TOP, MUTED, PANEL, PAPER, WIDTH, city_xy
+from .static import draw_line, label_above, line_geometry, map_keys, market_symbol, static_layer
+
+Translator = Callable[..., str]
+ROMAN = ("", "I", "II", "III", "IV", "V")
+ITEMS = ("shoes", "revolver", "hat", "umbrella", "coat")
+#: item shapes as cells, as the engine's content defines them (drawn, never used for rules)
+SHAPE_CELLS = {
+    "shoes": ((0, 0), (0, 1)), "revolver": ((0, 0), (1, 0), (1, 1)), "hat": ((0, 0), (0, 1), (1, 0), (1, 1)),
+    "umbrella": ((0, 0), (0, 1), (0, 2), (0, 3)), "coat": ((0, 0), (0, 1), (1, 0), (1, 1), (2, 0)),
+}
+PANEL_TOP = MAP_TOP + MAP_H
+PANEL_H = 350
+ROW_H = 70
+TABLE_HEAD = 56
+
+
+def labels(view: dict[str, Any], t: Translator) -> tuple[tuple[str, str], ...]:
+    """City names for the map; the arrival London is plain "London" there (its long name
+    does not fit the crowded east edge, and its place on the edge says it is the arrival)."""
+    return tuple((c["id"], t("city.london" if c["id"] == "london_arrival" else f"city.{c['id']}"))
+                 for c in view["map"]["cities"])
+
+
+def item_icon(draw: ImageDraw.ImageDraw, x: float, y: float, item: str, cell: float) -> tuple[float, float]:
+    """The item's shape in its colour with its top-left at (x, y); returns its size."""
+    cells = SHAPE_CELLS[item]
+    for r, c in cells:
+        draw.rectangle((x + c * cell, y + r * cell, x + (c + 1) * cell - 1, y + (r + 1) * cell - 1),
+                       fill=ITEM_COLOUR[item], outline=INK, width=1)
+    return (max(c for _, c in cells) + 1) * cell, (max(r for r, _ in cells) + 1) * cell
+
+
+def coin(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, text: str, size: int = 24) -> None:
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=GOLD, outline=INK, width=2)
+    draw.text((x, y), text, font=font(size, "bold"), fill=INK, anchor="mm")
+
+
+def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], t: Translator) -> None:
+    draw.rectangle((0, 0, WIDTH, HEADER_H), fill=(58, 44, 30))
+    light = (250, 240, 220)
+    draw.text((30, 18), t("title"), font=font(46, "bold"), fill=light)
+    if view.get("over"):
+        period = t("img.over")
+    elif view["phase"] == "setup":
+        period = t("img.setup")
+    else:
+        period = t("img.period", period=ROMAN[view["period"]])
+    draw_text(draw, (30, 78), period + "  ·  " + t("img.side", side=view["map"]["side"]), font=font(34, "semibold"),
+              fill=GOLD, max_width=640)
+    paper = view.get("newspaper")
+    x0 = 700
+    if paper:
+        draw.text((x0, 14), t("img.newspaper"), font=font(24), fill=(210, 195, 170))
+        name = t(f"newspaper.{paper['id']}") + "  +" + t.plural("count.coins", paper["coins"])  # type: ignore[attr-defined]
+        draw_text(draw, (x0, 40), name, font=font(38, "bold"), fill=light, max_width=WIDTH - x0 - 30)
+        draw_text(draw, (x0, 92), t(f"newspaper_effect.{paper['id']}"), font=font(29), fill=light,
+                  max_width=WIDTH - x0 - 30)
+    else:
+        draw_text(draw, (x0, 50), t("img.newspapers_left", count=view["newspapers_left"]), font=font(32),
+                  fill=light)
+
+
+def _map_dynamic(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], t: Translator) -> None:
+    geo = line_geometry(view["map"])
+    side_b = view["map"]["side"] == "B"
+    for ln in view["map"]["lines"]:
+        p, q = geo[ln["id"]]
+        mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
+        cost = ln["cost"]
+        if side_b and ln["tile_space"]:
+            draw.rounded_rectangle((mx - 24, my - 24, mx + 24, my + 24), radius=6, fill=(255, 255, 255),
+                                   outline=KIND_COLOUR[ln["kind"]], width=4)
+        if cost is None:
+            continue
+        if cost["kind"] == "coins":
+            coin(draw, mx, my, 19, str(cost["coins"]), 26)
+        else:
+            cells = SHAPE_CELLS[cost["item"]]
+            w = (max(c for _, c in cells) + 1) * 9
+            h = (max(r for r, _ in cells) + 1) * 9
+            if not side_b:
+                draw.rounded_rectangle((mx - w / 2 - 6, my - h / 2 - 6, mx + w / 2 + 6, my + h / 2 + 6), radius=5,
+                                       fill=(255, 255, 255), outline=INK, width=2)
+            item_icon(draw, mx - w / 2, my - h / 2, cost["item"], 9)
+    # pawns: each seat's token around its city
+    at: dict[str, list[int]] = {}
+    for k, p in enumerate(view["players"]):
+        at.setdefault(p["city"], []).append(k)
+    where = {c["id"]: city_xy(c["x"], c["y"]) for c in view["map"]["cities"]}
+    for cid, seats in at.items():
+        x, y = where[cid]
+        dy = 40 if label_above(cid) else -40  # on the side away from the name
+        for j, k in enumerate(seats):
+            dx = (j - (len(seats) - 1) / 2) * 34
+            draw_token(draw, (x + dx, y + dy), 17, k)
+
+
+def _stacks(draw: ImageDraw.ImageDraw, x: float, y: float, area: dict[str, Any], t: Translator, width: float) -> None:
+    """The coin stacks of an area (oldest first) and what the next person pays."""
+    stacks = area["stacks"]
+    cx = x
+    for n in stacks[-5:]:
+        coin(draw, cx + 16, y + 16, 16, str(n), 20)
+        cx += 36
+    if area["fix"]:
+        draw.rounded_rectangle((cx, y + 2, cx + 30, y + 30), radius=6, fill=(200, 200, 200), outline=INK, width=2)
+        draw.text((cx + 15, y + 16), "F", font=font(20, "bold"), fill=INK, anchor="mm")
+    text = t("img.next", cost=t.plural("count.coins", area["next_cost"]))  # type: ignore[attr-defined]
+    draw_text(draw, (x, y + 40), text, font=font(30, "bold"), fill=INK, max_width=width)
+
+
+def _panels(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], t: Translator) -> None:
+    top = PANEL_TOP + 10
+    draw.rectangle((0, PANEL_TOP, WIDTH, PANEL_TOP + PANEL_H), fill=PAPER)
+    boxes = ((20, 560), (590, 1130), (1160, 1780))
+    for x0, x1 in boxes:
+        draw.rounded_rectangle((x0, top, x1, top + PANEL_H - 20), radius=16, fill=PANEL, outline=(190, 175, 150),
+                               width=3)
+    f_title = font(30, "bold")
+    f_label = font(27, "semibold")
+    # travel areas
+    x0 = boxes[0][0] + 18
+    draw.text((x0, top + 10), t("img.travel"), font=f_title, fill=INK)
+    for j, kind in enumerate(("ship", "train", "special")):
+        y = top + 56 + j * 92
+        draw_line(draw, (x0, y + 18), (x0 + 60, y + 18), kind)
+        draw_text(draw, (x0 + 72, y + 2), t(f"kind_cap.{kind}"), font=f_label, fill=KIND_COLOUR[kind], max_width=180)
+        _stacks(draw, x0 + 270, y - 8, view["areas"][kind], t, 260)
+    # markets
+    x0 = boxes[1][0] + 18
+    draw.text((x0, top + 10), t("img.markets"), font=f_title, fill=INK)
+    for j, market in enumerate(("boutique", "bazaar", "black")):
+        y = top + 56 + j * 92
+        if market == "black":
+            draw.rectangle((x0 + 4, y + 4, x0 + 36, y + 36), fill=INK)
+            draw.ellipse((x0 + 12, y + 12, x0 + 20, y + 20), fill=(255, 255, 255))
+            draw.ellipse((x0 + 22, y + 22, x0 + 30, y + 30), fill=(255, 255, 255))
+        else:
+            market_symbol(draw, x0 + 20, y + 20, 16, market)
+        draw_text(draw, (x0 + 50, y + 2), t(f"market.{market}").capitalize(), font=f_label, fill=INK, max_width=200)
+        _stacks(draw, x0 + 270, y - 8, view["areas"][market], t, 250)
+    # juggler or pass tiles, arrival cards, supply, last roll
+    x0 = boxes[2][0] + 18
+    if view.get("juggler") is not None:
+        draw.text((x0, top + 10), t("img.juggler"), font=f_title, fill=INK)
+        for k, n in enumerate(view["juggler"]):
+            cx = x0 + 220 + k * 64
+            if n:
+                coin(draw, cx, top + 30, 24, str(n), 26)
+            else:
+                draw.ellipse((cx - 24, top + 6, cx + 24, top + 54), outline=MUTED, width=2)
+        y = top + 70
+    else:
+        draw.text((x0, top + 10), t("img.pass_tiles"), font=f_title, fill=INK)
+        y = top + 50
+        tiles = view.get("pass_tiles") or []
+        for k, tile in enumerate(tiles):
+            cx = x0 + (k % 2) * 300
+            cy = y + (k // 2) * 40
+            coin(draw, cx + 14, cy + 16, 14, str(tile["coins"]), 18)
+            draw_text(draw, (cx + 34, cy), t(f"pass_tile.{tile['id']}"), font=font(25), fill=INK, max_width=260)
+        y += ((len(tiles) + 1) // 2) * 40 + 6
+    cards = view["arrival_cards"]
+    draw_text(draw, (x0, y), t("img.arrival_cards") + ":", font=f_label, fill=INK, max_width=300)
+    cx = x0 + 310
+    for n in cards:
+        draw.rounded_rectangle((cx, y - 2, cx + 44, y + 38), radius=6, fill=(255, 255, 255), outline=INK, width=2)
+        draw.text((cx + 22, y + 18), str(n), font=font(26, "bold"), fill=INK, anchor="mm")
+        cx += 54
+    if not cards:
+        draw_text(draw, (cx, y), t("img.none_left"), font=font(26), fill=MUTED)
+    y += 52
+    draw.text((x0, y), t("img.supply") + ":", font=f_label, fill=INK)
+    y += 38
+    cx = x0
+    for name in ITEMS:
+        w, h = item_icon(draw, cx, y, name, 12)
+        draw.text((cx + w + 6, y + 2), str(view["supply"][name]), font=font(28, "bold"), fill=INK)
+        cx += w + 62
+    roll = view.get("last_roll")
+    if roll and y + 60 < top + PANEL_H - 30:
+        face = t(f"face.{roll['face']}")
+        draw_text(draw, (x0, y + 58), t("img.last_roll", face=face), font=font(25), fill=MUTED, max_width=590)
+
+
+def _players(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str], t: Translator, top: int) -> None:
+    cols = ((30, "img.player"), (560, "img.where"), (900, "img.coins"), (1030, "img.items"),
+            (1160, "img.adventures"), (1300, "img.diary"), (1420, "img.score"))
+    f_head = font(26, "semibold")
+    for x, key in cols:
+        draw_text(draw, (x, top + 14), t(key), font=f_head, fill=MUTED, max_width=130 if x > 600 else 330)
+    f = font(32, "semibold")
+    to_act = set(view.get("to_act") or [])
+    winners = set((view.get("result") or {}).get("winners", []))
+    for k, p in enumerate(view["players"]):
+        y = top + TABLE_HEAD + k * ROW_H
+        colour, _letter, _shape = player_style(k)
+        if p["seat"] in to_act and not view.get("over"):
+            draw.rounded_rectangle((14, y - 4, WIDTH - 14, y + ROW_H - 8), radius=12, fill=(255, 244, 200),
+                                   outline=GOLD, width=3)
+        draw_token(draw, (56, y + 29), 22, k)
+        name = names.get(p["seat"], p["seat"])
+        draw_text(draw, (92, y + 10), name, font=f, fill=colour, max_width=260)
+        tags = []
+        if view.get("start") == p["seat"]:
+            tags.append(t("img.start"))
+        if p["passed"] and not view.get("over"):
+            tags.append(t("img.passed"))
+        elif p["seat"] in to_act and not view.get("over"):
+            tags.append(t("img.turn"))
+        if p["seat"] in winners:
+            tags.append("🏆 " + t("img.winner"))
+        if tags:
+            draw_text(draw, (362, y + 18), " · ".join(tags), font=font(22, "semibold"), fill=MUTED, max_width=192)
+        where = t("status.in_london") if p["in_london"] else t(f"city.{p['city']}")
+        draw_text(draw, (560, y + 10), where, font=f, fill=INK, max_width=360)
+        coin(draw, 915, y + 29, 16, "")
+        draw.text((940, y + 10), str(p["coins"]), font=f, fill=INK)
+        draw.text((1030, y + 10), str(p["item_count"]), font=f, fill=INK)
+        draw.text((1160, y + 10), str(p["adventures"]), font=f, fill=INK)
+        draw.text((1300, y + 10), str(p["score"]["diary"]), font=f, fill=INK)
+        score = p["score"]["score"]
+        draw.text((1420, y + 10), str(score).replace("-", "−"), font=font(34, "bold"), fill=INK)
+        extra = []
+        if p["assistant"]:
+            extra.append(t(f"assistant.{p['assistant']}"))
+        if p["distance"]:
+            extra.append(t("img.distance", penalty=5 * p["distance"]))
+        if extra:
+            draw_text(draw, (1510, y + 16), " · ".join(extra), font=font(23), fill=MUTED, max_width=WIDTH - 1530)
+
+
+def board_image(view: dict[str, Any], *, names: dict[str, str], t: Translator) -> Image.Image:
+    assert "private" not in view, "the board is drawn from the public view only"
+    n = len(view["players"])
+    table_top = PANEL_TOP + PANEL_H
+    height = table_top + TABLE_HEAD + n * ROW_H + 14
+    image = Image.new("RGB", (WIDTH, height), PAPER)
+    image.paste(static_layer(labels(view, t), *map_keys(view["map"])), (0, 0))
+    draw = ImageDraw.Draw(image)
+    _header(draw, view, t)
+    _map_dynamic(image, draw, view, t)
+    _panels(image, draw, view, t)
+    _players(draw, view, names, t, table_top)
+    return image
