@@ -622,11 +622,9 @@ async def test_days_whole_game_through_menus_buttons_and_commands(h: Harness, mo
     """Two humans and an AI play 80 Days to the end on side B with assistants: public quick
     buttons, the private menus and `/days` subcommands with autocomplete values; the secret
     drafts post a line, never a board; the boards are drawn from public views only."""
-    import bot.service
-
     days_ui = ui_for(DAYS)
     tiny = TinyRenderer()
-    monkeypatch.setattr(bot.service, "renderer_for", lambda game_id: tiny)
+    monkeypatch.setitem(games.RUNTIME, DAYS, dataclasses.replace(games.get(DAYS), renderer=tiny))
     fixed_seed(monkeypatch, 8080)
     rng = random.Random(8080)
     rules = registry.get(DAYS)
@@ -690,9 +688,8 @@ async def test_days_whole_game_through_menus_buttons_and_commands(h: Harness, mo
 async def test_days_refuses_a_move_that_is_not_legal_privately(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     """`/days end` before the action and a juggle on a made-up stack: a private, translated
     refusal and no change."""
-    import bot.service
 
-    monkeypatch.setattr(bot.service, "renderer_for", lambda game_id: TinyRenderer())
+    monkeypatch.setitem(games.RUNTIME, DAYS, dataclasses.replace(games.get(DAYS), renderer=TinyRenderer()))
     fixed_seed(monkeypatch, 99)
     rules = registry.get(DAYS)
     await open_table(h, ALICE, [BOB], game=DAYS, ai=0)

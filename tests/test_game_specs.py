@@ -17,7 +17,7 @@ from engine import registry
 from tests import fakegame
 
 ROOT = Path(__file__).resolve().parents[1]
-REAL = ["detour", "around-the-world", "rails-and-sails"]
+REAL = ["detour", "around-the-world", "rails-and-sails", "eighty-days"]
 
 
 def test_the_registry_offers_the_complete_games_in_listing_order() -> None:
@@ -39,11 +39,17 @@ def test_each_spec_ties_one_package_per_layer_together(game_id: str) -> None:
         spec.id = "other"  # type: ignore[misc]
 
 
-def test_a_line_whose_layers_are_missing_builds_no_spec() -> None:
-    assert games.GameLine("eighty-days", "eighty_days", ai="engine.games.eighty_days.ai:choose").build() is None
+def test_a_line_whose_layers_are_missing_builds_no_spec(monkeypatch: pytest.MonkeyPatch) -> None:
+    import bot.games.spec as spec_module
+
+    real = spec_module._optional
+    # eighty-days as it was while only its engine existed: no renderer and no UI package yet
+    monkeypatch.setattr(spec_module, "_optional", lambda m: None if m.endswith(("render.eighty_days",
+                                                                                 "bot.games.eighty_days")) else real(m))
+    assert games.GameLine("eighty-days", "eighty_days").build() is None
     assert games.GameLine("nothing-here", "nothing_here").build() is None
     with pytest.raises(KeyError):
-        games.get("eighty-days")
+        games.get("nothing-here")
 
 
 def test_engine_registry_finds_every_engine_package_without_a_list() -> None:
