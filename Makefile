@@ -38,11 +38,13 @@ local: $(STAMP)
 # the one full test command (CI calls it)
 test: $(STAMP)
 	$(BIN)/ruff check engine render bot tests bench
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -n 2
 
 # the edit loop: everything but the whole games (tests marked `wholegame`); `pytest --lf` reruns failures
 test-fast: $(STAMP)
 	$(BIN)/ruff check engine render bot tests bench
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -n 2 -m "not wholegame"
 
 bench: $(STAMP)
