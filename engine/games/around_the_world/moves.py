@@ -187,8 +187,9 @@ class MoveHandlers(LegalMoves):
             st.armed.remove("offer")
         balloon_card = action.get("balloon")
         b_idx = cards.index(balloon_card) if balloon_card is not None else None
+        used: list[str] = []
         if b_idx is None and not st.armed:
-            fixed, used = leg_days(cards), []
+            fixed = leg_days(cards)
         else:
             fixed, used = best_modified(cards, b_idx, st.armed)
         for m in used:

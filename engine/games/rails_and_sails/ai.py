@@ -255,7 +255,7 @@ def _harbor_wish(
     if view["harbors_left"].get(seat, 0) <= 0:
         return {}
     taken = view["harbors"]
-    targets = set()
+    targets: set[str] = set()
     for t in tickets:
         if t["status"] != "open" or t["id"] in feasible:
             targets.update(c for c in t["cities"] if c in HARBOR_CITIES and c not in taken)

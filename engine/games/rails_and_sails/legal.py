@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 
 from engine.core import (
@@ -155,6 +156,7 @@ class LegalMoves(Flow):
                 free.append(rid)
             if not free:
                 continue
+            seen: Sequence[tuple[str, ...]]
             if kind == "train":
                 if tkey is None:
                     tkey = _TRAIN_COUNTS(counts)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from engine.core import Action, Event, IllegalAction, Move, malformed, not_a_player, not_your_turn
 
@@ -34,6 +35,12 @@ from .state import RSState
 
 class MoveHandlers(LegalMoves):
     """The move half of `RailsAndSails` (a mixin)."""
+
+    if TYPE_CHECKING:
+        # provided by `Rules`, which `RailsAndSails` mixes this class with
+        def to_act(self, state: RSState) -> list[str]: ...
+
+        def passes_check(self, state: RSState, seat: str, action: Action) -> bool: ...
 
     # -- checks (never mutate; the refusal codes players see) -----------------------------------
     def is_legal(self, state: RSState, seat: str, action: Action) -> bool:
