@@ -112,6 +112,11 @@ class MoveHandlers(LegalMoves):
             if not (state.train_deck if source == "train_deck" else state.ship_deck):
                 raise IllegalAction("deck_empty", "That deck is empty.")
             return
+        self._check_face_up(state, action)
+
+    @staticmethod
+    def _check_face_up(state: RSState, action: Action) -> None:
+        """The face-up half of `_check_draw`: the slot, the card it names, the refill deck."""
         _keys(action, _KEYS_SOURCE_SLOT_CARD_REFILL)
         slot = action["slot"]
         refill = action["refill"]
