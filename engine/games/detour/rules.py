@@ -200,6 +200,10 @@ class DetourRules(Rules):
             raise IllegalAction("already_revealed", "The cards of this round are already revealed.")
         if kind not in _ACTION_KINDS:
             raise IllegalAction("unknown_action", "That is not a move of this game.")
+        self._check_resolving(state, seat, kind, action)
+
+    def _check_resolving(self, state: DetourState, seat: str, kind: str, action: Action) -> None:
+        """The refusals of an action card's action while the round's cards resolve."""
         p = state.queue[0]
         if state.seats[state.owner[p]] != seat:
             raise IllegalAction("not_your_turn", "It is not your card that resolves now.")
