@@ -99,7 +99,8 @@ def _field_names(cls: type) -> tuple[str, ...]:
 def dump_state(state: Any) -> dict[str, JSON]:
     """A dataclass state as a JSON-safe dict, field by field (no shared lists or dicts)."""
     data = state.__dict__
-    return {name: json_copy(data[name]) for name in _field_names(type(state))}
+    cls: type = type(state)
+    return {name: json_copy(data[name]) for name in _field_names(cls)}
 
 
 def load_state(cls: type, data: dict[str, JSON]) -> Any:

@@ -183,6 +183,7 @@ def choose(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
         raise ValueError("no legal action")
     ctx = _Ctx(view, seat, legal)
     phase = view["phase"]
+    act: Action | None
     try:
         if phase == "take":
             act = _choose_take(ctx)
@@ -253,7 +254,7 @@ def _action_bonus(ctx: _Ctx, action: str, hand: list[str]) -> float:
     return 0.0
 
 
-def _choose_pending(ctx: _Ctx) -> Action:
+def _choose_pending(ctx: _Ctx) -> Action | None:
     pending = ctx.turn.get("pending")
     if pending == "detective":
         target = _detective_target(ctx)
@@ -268,13 +269,13 @@ def _choose_pending(ctx: _Ctx) -> Action:
                     loc = D.LOCATIONS.index(a["location"])
                     if loc not in (ctx.progress, (ctx.progress + 1) % NLOC):
                         return a
-        return _find(ctx.legal, type="skip_action")  # type: ignore[return-value]
+        return _find(ctx.legal, type="skip_action")
     if pending == "exchange":
         return _choose_exchange(ctx)
-    return _find(ctx.legal, type="use_action") or _find(ctx.legal, type="skip_action")  # type: ignore[return-value]
+    return _find(ctx.legal, type="use_action") or _find(ctx.legal, type="skip_action")
 
 
-def _choose_exchange(ctx: _Ctx) -> Action:
+def _choose_exchange(ctx: _Ctx) -> Action | None:
     # cards the plan for the next three legs does not use, worst first
     remaining = list(ctx.hand)
     used: list[str] = []
@@ -293,15 +294,15 @@ def _choose_exchange(ctx: _Ctx) -> Action:
         a = _find(ctx.legal, type="exchange", cards=sorted(junk))
         if a:
             return a
-    return _find(ctx.legal, type="skip_action")  # type: ignore[return-value]
+    return _find(ctx.legal, type="skip_action")
 
 
-def _choose_roll(ctx: _Ctx) -> Action:
+def _choose_roll(ctx: _Ctx) -> Action | None:
     rolls = ctx.view.get("last_roll") or [1]
     die = rolls[-1]
     if ctx.gold >= 1 and (die >= 5 or (die == 4 and ctx.gold >= 3)):
         return {"type": "reroll"}
-    return _find(ctx.legal, type="keep")  # type: ignore[return-value]
+    return _find(ctx.legal, type="keep")
 
 
 def _event_value(ctx: _Ctx, card: str) -> float:
@@ -328,8 +329,8 @@ def _choose_discard(ctx: _Ctx) -> Action:
     return best[1]
 
 
-def _choose_travel_phase(ctx: _Ctx) -> Action:
-    # long: one decision ladder, read top to bottom; splitting it would scatter the priorities
+def _choose_travel_phase(ctx: _Ctx) -> Action | None:
+    """One decision ladder, read top to bottom (its steps are the helpers below)."""
     legal = ctx.legal
     p = ctx.progress
     types = {a["type"] for a in legal}
@@ -343,38 +344,71 @@ def _choose_travel_phase(ctx: _Ctx) -> Action:
         ride = _find(events, card="elephant") or _find(events, card="princess")
         if ride and (ride["card"] == "elephant" or ctx.view.get("event_discard_top") == "elephant"):
             return ride
-        return _find(legal, type="travel")  # type: ignore[return-value]
+        return _find(legal, type="travel")
     par = PAR[p % NLOC] + ctx.slack()
-    if can_travel:
-        cost, best = _best_travel(ctx)
-        fixed = _travel_cost(ctx, best) if best else 1e9
-        # boosters: play them before travelling when they pay
-        for a in events:
-            card = a["card"] if a["card"] != "princess" else ctx.view.get("event_discard_top")
-            if card in ("propeller_train", "submarine") and best is not None:
-                kind = "train" if card == "propeller_train" else "ship"
-                vals = [D.CARD_INFO[c][1] for c in best["cards"] if D.CARD_INFO[c][0] == kind]
-                if vals and max(vals) - (1 if kind == "train" else 2) >= 3 and fixed - 2 <= par + 2:
-                    return a
-            if card == "balloon" and best is not None and "balloon" not in best and best["cards"]:
-                vals = [D.CARD_INFO[c][1] for c in best["cards"]]
-                if max(vals) >= 6 and fixed - max(vals) + EXPECTED_DIE <= par + 2:
-                    return a
-            if card == "offer":
-                hyp, cards = _best_set(ctx.hand, p, offer=True)
-                if cards is not None and hyp + 3 <= fixed and hyp <= par + 3:
-                    return a
-        if best is not None and fixed <= par:
-            return best
-    else:
-        # after a journey: Connections when the next leg is cheap enough
-        conn = _find(events, card="connections") or (
-            _find(events, card="princess") if ctx.view.get("event_discard_top") == "connections" else None)
-        if conn and p < D.HOME and ctx.turn.get("travels", 0) >= 1:
-            cost, _ = _best_set(ctx.hand, p)
-            if cost <= PAR[p % NLOC] + ctx.slack():
-                return conn
-    # detective card: move him onto a leader, or off our location if we stay
+    step = _travel_at_par(ctx, events, par) if can_travel else _connections(ctx, events)
+    if step is None:
+        step = _detective_move(ctx, events)
+    if step is not None:
+        return step
+    # buy a travel card when stuck and rich
+    buy = _find(legal, type="buy", deck="travel")
+    if buy and can_travel is False and ctx.turn.get("travels", 0) == 0 and ctx.gold >= 3:
+        return buy
+    if buy and ctx.turn.get("travels", 0) == 0 and ctx.gold >= 4:
+        return buy
+    return _find(legal, type="stay") or _find(legal, type="done") or legal[0]
+
+
+def _travel_at_par(ctx: _Ctx, events: list[Action], par: float) -> Action | None:
+    """A booster worth playing before travelling, else the best travel if it is at par."""
+    cost, best = _best_travel(ctx)
+    fixed = _travel_cost(ctx, best) if best else 1e9
+    booster = _booster(ctx, events, best, fixed, par)
+    if booster is not None:
+        return booster
+    if best is not None and fixed <= par:
+        return best
+    return None
+
+
+def _booster(ctx: _Ctx, events: list[Action], best: Action | None, fixed: float, par: float) -> Action | None:
+    """The first event card that pays before travelling: propeller train / submarine on a slow
+    card, the balloon on a very slow one, the offer for a much cheaper set."""
+    p = ctx.progress
+    for a in events:
+        card = a["card"] if a["card"] != "princess" else ctx.view.get("event_discard_top")
+        if card in ("propeller_train", "submarine") and best is not None:
+            kind = "train" if card == "propeller_train" else "ship"
+            vals = [D.CARD_INFO[c][1] for c in best["cards"] if D.CARD_INFO[c][0] == kind]
+            if vals and max(vals) - (1 if kind == "train" else 2) >= 3 and fixed - 2 <= par + 2:
+                return a
+        if card == "balloon" and best is not None and "balloon" not in best and best["cards"]:
+            vals = [D.CARD_INFO[c][1] for c in best["cards"]]
+            if max(vals) >= 6 and fixed - max(vals) + EXPECTED_DIE <= par + 2:
+                return a
+        if card == "offer":
+            hyp, cards = _best_set(ctx.hand, p, offer=True)
+            if cards is not None and hyp + 3 <= fixed and hyp <= par + 3:
+                return a
+    return None
+
+
+def _connections(ctx: _Ctx, events: list[Action]) -> Action | None:
+    """After a journey: Connections when the next leg is cheap enough."""
+    p = ctx.progress
+    conn = _find(events, card="connections") or (
+        _find(events, card="princess") if ctx.view.get("event_discard_top") == "connections" else None)
+    if conn and p < D.HOME and ctx.turn.get("travels", 0) >= 1:
+        cost, _ = _best_set(ctx.hand, p)
+        if cost <= PAR[p % NLOC] + ctx.slack():
+            return conn
+    return None
+
+
+def _detective_move(ctx: _Ctx, events: list[Action]) -> Action | None:
+    """The detective card: move him onto a leader, or off our location if we stay."""
+    p = ctx.progress
     det = [a for a in events if a["card"] == "detective" or (
         a["card"] == "princess" and ctx.view.get("event_discard_top") == "detective")]
     if det:
@@ -387,10 +421,4 @@ def _choose_travel_phase(ctx: _Ctx) -> Action:
                 loc = D.LOCATIONS.index(a["location"])
                 if loc not in (p % NLOC, (p + 1) % NLOC):
                     return a
-    # buy a travel card when stuck and rich
-    buy = _find(legal, type="buy", deck="travel")
-    if buy and can_travel is False and ctx.turn.get("travels", 0) == 0 and ctx.gold >= 3:
-        return buy
-    if buy and ctx.turn.get("travels", 0) == 0 and ctx.gold >= 4:
-        return buy
-    return _find(legal, type="stay") or _find(legal, type="done") or legal[0]
+    return None

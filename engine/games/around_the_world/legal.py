@@ -16,6 +16,46 @@ NLOC = len(D.LOCATIONS)
 REROLL_COST = 1  # gold paid for each re-roll of the balloon or elephant die
 
 
+def _wanted(reqs: list[tuple[int, int]], offer: bool) -> list[tuple[int, int]]:
+    """The (ships, trains) counts that pay a leg: its requirements, and with the offer armed
+    each of them with one card fewer of either kind."""
+    wanted: list[tuple[int, int]] = list(reqs)
+    if offer:
+        for s, t in reqs:
+            if s and (s - 1, t) not in wanted:
+                wanted.append((s - 1, t))
+            if t and (s, t - 1) not in wanted:
+                wanted.append((s, t - 1))
+    return wanted
+
+
+def _card_sets(ships: list[str], trains: list[str], wanted: list[tuple[int, int]]) -> list[tuple[str, ...]]:
+    """The distinct card sets of the hand (ships, then trains) with one of the `wanted` counts,
+    in the order of `wanted`."""
+    sets: list[tuple[str, ...]] = []
+    seen = set()
+    for s, t in wanted:
+        if s > len(ships) or t > len(trains):
+            continue
+        for sc in multiset_combos(ships, s):
+            for tc in multiset_combos(trains, t):
+                combo = sc + tc
+                if combo not in seen:
+                    seen.add(combo)
+                    sets.append(combo)
+    return sets
+
+
+def _meets_leg(req: tuple[int, int], reqs: list[tuple[int, int]], offer: bool) -> bool:
+    """Whether a (ships, trains) count pays the leg: one of its requirements, or with the
+    offer armed one card fewer of either kind (the same sets as `_wanted`)."""
+    if req in reqs:
+        return True
+    if not offer:
+        return False
+    return any((s and (s - 1, t) == req) or (t and (s, t - 1) == req) for s, t in reqs)
+
+
 class LegalMoves(Flow):
     """The legal-action half of `AroundTheWorldRules` (a mixin: the methods read `self`'s
     other helpers)."""
@@ -96,26 +136,7 @@ class LegalMoves(Flow):
         hand = st.hand[i]
         ships = [c for c in hand if c[0] == "s"]
         trains = [c for c in hand if c[0] == "t"]
-        reqs = LEG_REQS[p]
-        offer = "offer" in st.armed
-        wanted: list[tuple[int, int]] = list(reqs)
-        if offer:
-            for s, t in reqs:
-                if s and (s - 1, t) not in wanted:
-                    wanted.append((s - 1, t))
-                if t and (s, t - 1) not in wanted:
-                    wanted.append((s, t - 1))
-        sets: list[tuple[str, ...]] = []
-        seen = set()
-        for s, t in wanted:
-            if s > len(ships) or t > len(trains):
-                continue
-            for sc in multiset_combos(ships, s):
-                for tc in multiset_combos(trains, t):
-                    combo = sc + tc
-                    if combo not in seen:
-                        seen.add(combo)
-                        sets.append(combo)
+        sets = _card_sets(ships, trains, _wanted(LEG_REQS[p], "offer" in st.armed))
         balloon = st.balloon or "balloon" in st.armed
         out: list[Action] = []
         simple = not any(m in st.armed for m in ("propeller_train", "submarine"))
@@ -155,13 +176,8 @@ class LegalMoves(Flow):
                 ships += 1
         if cards != sorted(cards):
             return False
-        req = (ships, len(cards) - ships)
-        reqs = LEG_REQS[p]
-        if req not in reqs:
-            if "offer" not in st.armed:
-                return False
-            if not any((s and (s - 1, t) == req) or (t and (s, t - 1) == req) for s, t in reqs):
-                return False
+        if not _meets_leg((ships, len(cards) - ships), LEG_REQS[p], "offer" in st.armed):
+            return False
         if balloon:
             return (st.balloon or "balloon" in st.armed) and action["balloon"] in cards
         simple = "propeller_train" not in st.armed and "submarine" not in st.armed

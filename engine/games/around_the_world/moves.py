@@ -65,16 +65,7 @@ class MoveHandlers(LegalMoves):
     def _explain_refusal(self, st: State, i: int, action: Action) -> None:
         t = action["type"]
         if t == "take":
-            slot = action.get("slot")
-            if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot < len(st.display):
-                raise IllegalAction("bad_slot", "There is no such card in the display.")
-            if st.display[slot] is None:
-                raise IllegalAction("slot_taken", "That card has already been taken.")
-            if D.DISPLAY_ACTIONS[slot] == "first_player" and i == st.first:
-                raise IllegalAction("first_player_card", "The first player may not take the first-player card.")
-            if action.get("card") != st.display[slot]:
-                raise IllegalAction("wrong_card", "That card is not in that space of the display.",
-                                    card=str(action.get("card")))
+            self._explain_take(st, i, action)
         if t in ("travel",):
             if not self._can_travel(st, i):
                 raise IllegalAction("cannot_travel", "You cannot travel any further this turn.")
@@ -95,6 +86,20 @@ class MoveHandlers(LegalMoves):
         if t in ("discard", "exchange") and not _held(st, i, action):
             raise IllegalAction("card_not_held", "You do not hold that card.")
         raise IllegalAction("illegal", "That move is not allowed now.")
+
+    @staticmethod
+    def _explain_take(st: State, i: int, action: Action) -> None:
+        """Why a refused `take` is refused, when it is the slot or the card it names."""
+        slot = action.get("slot")
+        if not isinstance(slot, int) or isinstance(slot, bool) or not 0 <= slot < len(st.display):
+            raise IllegalAction("bad_slot", "There is no such card in the display.")
+        if st.display[slot] is None:
+            raise IllegalAction("slot_taken", "That card has already been taken.")
+        if D.DISPLAY_ACTIONS[slot] == "first_player" and i == st.first:
+            raise IllegalAction("first_player_card", "The first player may not take the first-player card.")
+        if action.get("card") != st.display[slot]:
+            raise IllegalAction("wrong_card", "That card is not in that space of the display.",
+                                card=str(action.get("card")))
 
     # -- take
     def _do_take(self, st: State, i: int, action: Action, events: list[Event]) -> None:
@@ -187,8 +192,9 @@ class MoveHandlers(LegalMoves):
             st.armed.remove("offer")
         balloon_card = action.get("balloon")
         b_idx = cards.index(balloon_card) if balloon_card is not None else None
+        used: list[str] = []
         if b_idx is None and not st.armed:
-            fixed, used = leg_days(cards), []
+            fixed = leg_days(cards)
         else:
             fixed, used = best_modified(cards, b_idx, st.armed)
         for m in used:

@@ -81,8 +81,8 @@ class DetourRules(Rules):
     title = "Around the Worlds in 80 Days (Detour)"
     min_players = 2
     max_players = 4
-    option_defaults: dict[str, Any] = {}
-    option_choices: dict[str, Any] = {}
+    option_defaults: ClassVar[dict[str, Any]] = {}
+    option_choices: ClassVar[dict[str, Any]] = {}
 
     # -- life cycle -----------------------------------------------------------
     def new_game(self, seats: list[str], seed: int, options: dict[str, Any] | None = None) -> DetourState:
@@ -138,6 +138,7 @@ class DetourRules(Rules):
         acts: list[Action] = [] if state.blocked[p] else [{"type": "move"}]
         if card != 10:
             kind = _KIND[card]
+            assert kind is not None  # every card but the 10 has an action
             acts += [self._target_action(state, kind, q) for q in self._targets(state, p, card)]
         return acts
 
@@ -199,6 +200,10 @@ class DetourRules(Rules):
             raise IllegalAction("already_revealed", "The cards of this round are already revealed.")
         if kind not in _ACTION_KINDS:
             raise IllegalAction("unknown_action", "That is not a move of this game.")
+        self._check_resolving(state, seat, kind, action)
+
+    def _check_resolving(self, state: DetourState, seat: str, kind: str, action: Action) -> None:
+        """The refusals of an action card's action while the round's cards resolve."""
         p = state.queue[0]
         if state.seats[state.owner[p]] != seat:
             raise IllegalAction("not_your_turn", "It is not your card that resolves now.")
@@ -341,7 +346,9 @@ class DetourRules(Rules):
             else:
                 events.append({"type": "auto", "seat": seat, "colour": COLOURS[p], "card": card})
                 if blocked:
-                    self._resolve(state, p, _KIND[card], targets[0], events)
+                    kind = _KIND[card]
+                    assert kind is not None  # only a card with an action has targets
+                    self._resolve(state, p, kind, targets[0], events)
                 else:
                     self._resolve(state, p, "move", -1, events)
             queue.pop(0)
@@ -422,7 +429,7 @@ class DetourRules(Rules):
     def _result_multi(self, state: DetourState) -> Result:
         seats = state.seats
         arrived = set(state.arrivals)
-        rows = []
+        rows: list[dict[str, Any]] = []
         for p, sp in enumerate(state.pos):
             rows.append({"seat": seats[p], "score": M.TOTAL_DAYS - M.DIST[sp], "days_left": M.DIST[sp],
                          "finished": p in arrived, "hand_value": _hand_value(state.hand[p]) if p in arrived else 0})
@@ -430,7 +437,7 @@ class DetourRules(Rules):
         arrival_rank = {p: i for i, p in enumerate(state.arrivals)}
         order = sorted(range(len(rows)), key=lambda p: (
             0 if p in arrived else 1, -rows[p]["hand_value"], arrival_rank.get(p, 0), rows[p]["days_left"]))
-        ranking = []
+        ranking: list[dict[str, Any]] = []
         prev_key = None
         rank = 0
         for i, p in enumerate(order):

@@ -29,7 +29,7 @@ class _Me:
         self.view = view
         self.me = next(p for p in view["players"] if p["seat"] == seat)
         private = view.get("private") or {}
-        self.card = private.get("adventure")
+        self.card: dict[str, Any] | None = private.get("adventure")
         self.items = [self.me["items"][name] for name in C.ITEMS]
         revolvers = self.me["matilda_revolvers"]
         self.usable = list(self.items)
@@ -53,7 +53,9 @@ class _Me:
 
     def market_ok(self, city: str) -> bool:
         card = self.card
-        return bool(card) and (card["london"] or C.market_allows(C.CITIES[city][0], card["market"]))
+        if not card:
+            return False
+        return card["london"] or C.market_allows(C.CITIES[city][0], card["market"])
 
 
 def _card_value(me: _Me, card: dict[str, Any]) -> float:
@@ -97,11 +99,7 @@ def _decide(me: _Me, legal: list[Action]) -> Action:
         good = face == "joker" or C.ITEM_INDEX[face] in needed
         return next((a for a in legal if a["keep"] == good), legal[0])
     if kind == "observer":
-        if any(me.items):
-            spare = _spare_item(me)
-            if spare not in needed and me.items[spare] > (me.card or {"items": {}})["items"].get(C.ITEMS[spare], 0):
-                return next(a for a in legal if a.get("item") == C.ITEMS[spare])
-        return legal[0]
+        return _observe(me, legal, needed)
     if kind == "free_travel":
         return max(legal, key=lambda a: _travel_gain(me, a["line"], 0.0))
     if kind == "swap":
@@ -109,6 +107,16 @@ def _decide(me: _Me, legal: list[Action]) -> Action:
             if C.ITEM_INDEX[a["take"]] in needed and C.ITEM_INDEX[a["give"]] not in needed:
                 return a
         return legal[0]
+    return legal[0]
+
+
+def _observe(me: _Me, legal: list[Action], needed: set[int]) -> Action:
+    """Answer the observer: hand over a spare item the adventure does not need, else the first
+    answer."""
+    if any(me.items):
+        spare = _spare_item(me)
+        if spare not in needed and me.items[spare] > (me.card or {"items": {}})["items"].get(C.ITEMS[spare], 0):
+            return next(a for a in legal if a.get("item") == C.ITEMS[spare])
     return legal[0]
 
 

@@ -360,8 +360,9 @@ def score_parts(state: DaysState, i: int) -> dict[str, int]:
 
 def ranking(state: DaysState) -> tuple[list[dict[str, Any]], list[str]]:
     """Most points first; ties by coins; still tied: shared rank (and a shared victory)."""
-    rows = [{"seat": s, **score_parts(state, i), "coins": state.coins[i], "adventures": len(state.diary[i])}
-            for i, s in enumerate(state.seats)]
+    rows: list[dict[str, Any]] = [
+        {"seat": s, **score_parts(state, i), "coins": state.coins[i], "adventures": len(state.diary[i])}
+        for i, s in enumerate(state.seats)]
     rows.sort(key=lambda r: (-r["score"], -r["coins"]))
     rank = 0
     prev = None

@@ -27,7 +27,8 @@ def keys(action: Action, *names: str) -> None:
 
 
 def _item(action: Action, key: str = "item") -> int:
-    k = C.ITEM_INDEX.get(action.get(key)) if isinstance(action.get(key), str) else None
+    name = action.get(key)
+    k = C.ITEM_INDEX.get(name) if isinstance(name, str) else None
     if k is None:
         raise IllegalAction("bad_item", "There is no such item.")
     return k

@@ -108,9 +108,9 @@ class EightyDaysRules(Rules):
     title = "80 Days"
     min_players = 2
     max_players = 4
-    option_defaults: dict[str, Any] = {"side": "A", "assistants": False, "colors_festival": False}
-    option_choices: dict[str, Any] = {"side": ["A", "B"], "assistants": [False, True],
-                                      "colors_festival": [False, True]}
+    option_defaults: ClassVar[dict[str, Any]] = {"side": "A", "assistants": False, "colors_festival": False}
+    option_choices: ClassVar[dict[str, Any]] = {"side": ["A", "B"], "assistants": [False, True],
+                                                "colors_festival": [False, True]}
     moves: ClassVar[Mapping[str, Move]] = {kind: _handler(check, do) for kind, (check, do) in MOVES.items()}
 
     # -- life cycle -------------------------------------------------------------------------

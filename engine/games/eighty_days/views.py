@@ -88,8 +88,8 @@ def seat_private(state: DaysState, i: int) -> dict[str, Any]:
     """The seat's own secrets: its adventure card, its open drafts, its assistant while the
     others are still choosing theirs."""
     queue = state.pending[i]
-    draft = next((e["cards"] for e in queue if e["kind"] == "adventure"), [])
-    helpers = next((e["cards"] for e in queue if e["kind"] == "assistant"), [])
+    draft: list[str] = next((e["cards"] for e in queue if e["kind"] == "adventure"), [])
+    helpers: list[str] = next((e["cards"] for e in queue if e["kind"] == "assistant"), [])
     return {
         "seat": state.seats[i],
         "adventure": C.card_info(state.adventure[i]) if state.adventure[i] else None,

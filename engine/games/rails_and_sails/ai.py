@@ -170,7 +170,7 @@ def _hand_counts(hand: list[str]) -> dict[str, int]:
 
 
 def _turn(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
-    # long: the priority ladder of a turn in one place; splitting it would hide the order
+    """The priority ladder of a turn, in order (the longer steps are helpers below)."""
     by_type: dict[str, list[Action]] = {}
     for a in legal:
         by_type.setdefault(a["type"], []).append(a)
@@ -190,16 +190,9 @@ def _turn(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
     # 2. harbors in the cities of my tickets
     harbors = by_type.get("harbor", [])
     if harbors:
-        weight: dict[str, int] = {}
-        for t in tickets:
-            if t["status"] != "open" or t["id"] in feasible:
-                for c in t["cities"]:
-                    weight[c] = weight.get(c, 0) + 1
-        good = [a for a in harbors if weight.get(a["city"], 0) > 0]
-        if good:
-            return min(good, key=lambda a: (-weight[a["city"]], a["cards"].count(WILD)))
-        if final or planner.trains + planner.ships <= 20:  # an unbuilt harbor costs 4 points
-            return min(harbors, key=lambda a: a["cards"].count(WILD))
+        harbor = _harbor_choice(harbors, tickets, feasible, final, planner)
+        if harbor is not None:
+            return harbor
 
     # 1. claim a planned route (longest first, fewest wilds)
     planned_claims = [a for a in claims if a["route"] in needed]
@@ -207,36 +200,29 @@ def _turn(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
         return _best_claim(planned_claims)
 
     # 3. nothing left to plan: new tickets while there is room, else points
-    if not needed:
-        pieces = planner.trains + planner.ships
-        if by_type.get("tickets") and not final and pieces >= 22:
-            return by_type["tickets"][0]
-        if claims:
-            return _best_claim(claims)
-    elif final and claims:
-        return _best_claim(claims)
+    unplanned = _unplanned_choice(by_type, needed, final, planner)
+    if unplanned is not None:
+        return unplanned
 
     # 4. swap pieces when the plan needs the other kind
     exchanges = by_type.get("exchange", [])
     if exchanges and needed:
-        t_need = sum(ROUTES_BY_ID[r].length for r in needed if ROUTES_BY_ID[r].kind == "train")
-        s_need = sum(ROUTES_BY_ID[r].length for r in needed if ROUTES_BY_ID[r].kind == "ship")
-        want = 0
-        if t_need > planner.trains and planner.ships > s_need:
-            want = min(t_need - planner.trains, planner.ships - s_need)
-        elif s_need > planner.ships and planner.trains > t_need:
-            want = -min(s_need - planner.ships, planner.trains - t_need)
-        if want:
-            options = [a["trains"] for a in exchanges if (a["trains"] > 0) == (want > 0)]
-            if options:
-                n = max(options, key=lambda x: (-abs(abs(x) - abs(want)), -abs(x)))
-                return {"type": "exchange", "trains": n}
+        exchange = _exchange_choice(exchanges, needed, planner)
+        if exchange is not None:
+            return exchange
 
     # 5. cards
     if draws:
         pick = _pick_draw(draws, needed, hand, view, wanted)
         if pick is not None:
             return pick
+    return _last_resort(legal, by_type, final)
+
+
+def _last_resort(legal: list[Action], by_type: dict[str, list[Action]], final: bool) -> Action:
+    """No draw worth taking: the best claim, else new tickets (not in the final round), else
+    anything but an exchange."""
+    claims = by_type.get("claim", [])
     if claims:
         return _best_claim(claims)
     if by_type.get("tickets") and not final:
@@ -247,6 +233,59 @@ def _turn(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
     return legal[0]
 
 
+def _unplanned_choice(
+    by_type: dict[str, list[Action]], needed: set[str], final: bool, planner: Planner
+) -> Action | None:
+    """Nothing left to plan: new tickets while there is room, else the best claim; in the
+    final round the best claim too."""
+    claims = by_type.get("claim", [])
+    if not needed:
+        pieces = planner.trains + planner.ships
+        if by_type.get("tickets") and not final and pieces >= 22:
+            return by_type["tickets"][0]
+        if claims:
+            return _best_claim(claims)
+    elif final and claims:
+        return _best_claim(claims)
+    return None
+
+
+def _harbor_choice(
+    harbors: list[Action], tickets: list[dict[str, Any]], feasible: list[str], final: bool, planner: Planner
+) -> Action | None:
+    """A harbor in the cities of my done or feasible tickets (most of them, fewest wilds); any
+    harbor late in the game (an unbuilt harbor costs points); else none."""
+    weight: dict[str, int] = {}
+    for t in tickets:
+        if t["status"] != "open" or t["id"] in feasible:
+            for c in t["cities"]:
+                weight[c] = weight.get(c, 0) + 1
+    good = [a for a in harbors if weight.get(a["city"], 0) > 0]
+    if good:
+        return min(good, key=lambda a: (-weight[a["city"]], a["cards"].count(WILD)))
+    if final or planner.trains + planner.ships <= 20:  # an unbuilt harbor costs 4 points
+        return min(harbors, key=lambda a: a["cards"].count(WILD))
+    return None
+
+
+def _exchange_choice(exchanges: list[Action], needed: set[str], planner: Planner) -> Action | None:
+    """Swap pieces toward the kind the planned routes lack, as close to the shortfall as
+    offered; none when the pieces fit the plan."""
+    t_need = sum(ROUTES_BY_ID[r].length for r in needed if ROUTES_BY_ID[r].kind == "train")
+    s_need = sum(ROUTES_BY_ID[r].length for r in needed if ROUTES_BY_ID[r].kind == "ship")
+    want = 0
+    if t_need > planner.trains and planner.ships > s_need:
+        want = min(t_need - planner.trains, planner.ships - s_need)
+    elif s_need > planner.ships and planner.trains > t_need:
+        want = -min(s_need - planner.ships, planner.trains - t_need)
+    if want:
+        options = [a["trains"] for a in exchanges if (a["trains"] > 0) == (want > 0)]
+        if options:
+            n = max(options, key=lambda x: (-abs(abs(x) - abs(want)), -abs(x)))
+            return {"type": "exchange", "trains": n}
+    return None
+
+
 def _harbor_wish(
     view: dict[str, Any], seat: str, tickets: list[dict[str, Any]], feasible: list[str], hand: dict[str, int]
 ) -> dict[str, float]:
@@ -255,7 +294,7 @@ def _harbor_wish(
     if view["harbors_left"].get(seat, 0) <= 0:
         return {}
     taken = view["harbors"]
-    targets = set()
+    targets: set[str] = set()
     for t in tickets:
         if t["status"] != "open" or t["id"] in feasible:
             targets.update(c for c in t["cities"] if c in HARBOR_CITIES and c not in taken)

@@ -3,6 +3,8 @@ the end of a turn, the last round and the final scoring."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.core import (
     Event,
 )
@@ -138,7 +140,7 @@ class Flow:
     def _finish(self, state: RSState) -> list[Event]:
         state.phase = "over"
         state.final_left = [0] * len(state.seats)
-        rows = []
+        rows: list[dict[str, Any]] = []
         for i, seat in enumerate(state.seats):
             mine = [rid for rid, o in state.claimed.items() if o == i]
             adj = network(mine)

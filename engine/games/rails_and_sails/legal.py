@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 
 from engine.core import (
@@ -37,6 +38,21 @@ from .payments import (
     _rough_payments,
 )
 from .state import RSState
+
+
+def _free_routes(routes: list[tuple[str, str | None]], claimed: dict[str, int], few: bool, i: int) -> list[str]:
+    """The routes of a group seat i may still claim: unclaimed, and not the twin of a route
+    already claimed (by anyone in a game of 2-3 players, else by seat i)."""
+    free = []
+    for rid, twin in routes:
+        if rid in claimed:
+            continue
+        if twin is not None:
+            owner = claimed.get(twin)
+            if owner is not None and (few or owner == i):
+                continue
+        free.append(rid)
+    return free
 
 
 class LegalMoves(Flow):
@@ -96,7 +112,6 @@ class LegalMoves(Flow):
         return acts
 
     def _claims(self, state: RSState, i: int) -> tuple[list[Action], list[tuple[str, ...]]]:
-        # long: the hot path of `legal_actions`, kept in one loop for speed (bench/bench_rails.py)
         """The claim actions: per free route the distinct cheapest payments (see `train_payment`
         and `ship_payments`); and, read on the way, the harbor payments of the hand (as
         `harbor_payments`, shared tuples).
@@ -106,7 +121,8 @@ class LegalMoves(Flow):
         counts of one colour and the pieces) lists the routes of a colour a hand could pay, with
         their payments, so this only checks which of them are free. Grey routes and rough routes
         (see `_rough_payments`) are paid with cards of any colour: they are worked out after the
-        loop, from all the counts. This is the hot path of random play."""
+        loop, from all the counts (`_grey_claims`). This is the hot path of random play
+        (bench/bench_rails.py): plain loops, no helper calls per route."""
         hand = state.hands[i]
         counts = _HAND_COUNTS(_NO_CARDS | hand)
         wild = counts[-1]
@@ -140,21 +156,26 @@ class LegalMoves(Flow):
                     append({"type": "claim", "route": rid, "cards": [*cards]})
         if wild >= 4:
             harbor_payments.append(_HARBOR_WILDS)
+        self._grey_claims(state, i, counts, acts)
+        return acts, harbor_payments
+
+    @staticmethod
+    def _grey_claims(state: RSState, i: int, counts: tuple[int, ...], acts: list[Action]) -> None:
+        """Append the claims of the free grey and rough routes to `acts`: paid with cards of
+        any colour, so worked out from all the hand's `counts` (see `_claims`)."""
+        hand = state.hands[i]
+        claimed = state.claimed
+        few = len(state.seats) <= 3
+        ptrains, pships = state.trains[i], state.ships[i]
+        append = acts.append
         tkey: tuple[int, ...] | None = None  # train counts (plain, harbor per colour of COLOURS; wilds)
         for kind, length, rough, routes in GREY_GROUPS:
             if (ptrains if kind == "train" else pships) < length:
                 continue
-            free = []
-            for rid, twin in routes:
-                if rid in claimed:
-                    continue
-                if twin is not None:
-                    owner = claimed.get(twin)
-                    if owner is not None and (few or owner == i):
-                        continue
-                free.append(rid)
+            free = _free_routes(routes, claimed, few, i)
             if not free:
                 continue
+            seen: Sequence[tuple[str, ...]]
             if kind == "train":
                 if tkey is None:
                     tkey = _TRAIN_COUNTS(counts)
@@ -171,7 +192,6 @@ class LegalMoves(Flow):
             for rid in free:
                 for cards in seen:
                     append({"type": "claim", "route": rid, "cards": [*cards]})
-        return acts, harbor_payments
 
     def _harbor_cities(self, state: RSState, i: int) -> list[str]:
         if state.harbors_left[i] <= 0:

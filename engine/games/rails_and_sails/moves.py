@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from engine.core import Action, Event, IllegalAction, Move, malformed, not_a_player, not_your_turn
 
@@ -34,6 +35,12 @@ from .state import RSState
 
 class MoveHandlers(LegalMoves):
     """The move half of `RailsAndSails` (a mixin)."""
+
+    if TYPE_CHECKING:
+        # provided by `Rules`, which `RailsAndSails` mixes this class with
+        def to_act(self, state: RSState) -> list[str]: ...
+
+        def passes_check(self, state: RSState, seat: str, action: Action) -> bool: ...
 
     # -- checks (never mutate; the refusal codes players see) -----------------------------------
     def is_legal(self, state: RSState, seat: str, action: Action) -> bool:
@@ -105,6 +112,11 @@ class MoveHandlers(LegalMoves):
             if not (state.train_deck if source == "train_deck" else state.ship_deck):
                 raise IllegalAction("deck_empty", "That deck is empty.")
             return
+        self._check_face_up(state, action)
+
+    @staticmethod
+    def _check_face_up(state: RSState, action: Action) -> None:
+        """The face-up half of `_check_draw`: the slot, the card it names, the refill deck."""
         _keys(action, _KEYS_SOURCE_SLOT_CARD_REFILL)
         slot = action["slot"]
         refill = action["refill"]

@@ -3,6 +3,8 @@ search for a ticket's cities in order, ticket status and points."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .board import ORDER_BUDGET
 from .mapdata import (
     ROUTES_BY_ID,
@@ -53,6 +55,12 @@ def _distances(adj: dict[str, list[tuple[str, str]]], target: str) -> dict[str, 
     return dist
 
 
+def _closest_first(dist: dict[str, int], far: int) -> Callable[[tuple[str, str]], int]:
+    """Sort key for an edge (neighbour, route): the neighbour's hops to the target; `far`
+    (past every reachable node) when it cannot reach the target."""
+    return lambda e: dist.get(e[0], far)
+
+
 def in_order(adj: dict[str, list[tuple[str, str]]], cities: tuple[str, ...]) -> bool:
     """True if a trail (a walk that never reuses a route) through the network visits the cities
     in the printed order: equivalently, route-disjoint paths city1->city2, city2->city3, ...
@@ -70,7 +78,8 @@ def in_order(adj: dict[str, list[tuple[str, str]]], cities: tuple[str, ...]) -> 
     for k in range(last):
         dist = _distances(adj, cities[k + 1])
         far = len(dist) + 1
-        order.append({node: sorted(edges, key=lambda e, d=dist, f=far: d.get(e[0], f)) for node, edges in adj.items()})
+        key = _closest_first(dist, far)
+        order.append({node: sorted(edges, key=key) for node, edges in adj.items()})
 
     def segment(i: int) -> bool:
         if i == last:

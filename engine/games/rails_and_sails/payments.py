@@ -328,6 +328,7 @@ def check_train_payment(cards: list[str], colour: str, length: int, rough: int) 
             wilds += 1
         elif card[0] == "t":
             c = card_colour(card)
+            assert c is not None  # a train card, not the wild: it has a colour
             counts[c] = counts.get(c, 0) + 1
         else:
             return False

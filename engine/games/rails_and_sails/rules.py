@@ -43,8 +43,8 @@ class RailsAndSails(MoveHandlers, Rules):
     title = "Rails & Sails"
     min_players = 2
     max_players = 5
-    option_defaults: dict[str, Any] = {}
-    option_choices: dict[str, Any] = {}
+    option_defaults: ClassVar[dict[str, Any]] = {}
+    option_choices: ClassVar[dict[str, Any]] = {}
     moves: ClassVar[Mapping[str, Move]] = MOVES
     #: any valid payment is accepted; `legal_actions` lists a capped, sensible set of them
     sampled_types: ClassVar[frozenset[str]] = frozenset({"claim", "harbor"})
@@ -73,7 +73,7 @@ class RailsAndSails(MoveHandlers, Rules):
                 hand[c] = hand.get(c, 0) + 1
             hands.append(hand)
             pending.append([tickets.pop() for _ in range(SETUP_TICKETS)])
-        face_up: list[str | None] = [train.pop() for _ in range(3)] + [ship.pop() for _ in range(3)]
+        face_up: list[str | None] = [*(train.pop() for _ in range(3)), *(ship.pop() for _ in range(3))]
         state = RSState(
             seats=list(seats), rng=rng.state, phase="setup_tickets", current=0, turn=0, drawn=0,
             train_deck=train, ship_deck=ship, train_discard=[], ship_discard=[], face_up=face_up,
