@@ -11,7 +11,7 @@ from typing import Any
 
 from PIL import ImageFont
 
-from render.common import fit_text, font, text_length
+from render.common import Weight, fit_text, font, text_length
 
 #: `translator(key, **params) -> str`: the game's catalog in the image's language
 Translator = Callable[..., str]
@@ -58,11 +58,11 @@ def _fit_name(t: Translator, key: str, name: str, f: ImageFont.FreeTypeFont, wid
     return _t(t, key, name=fit_text(name, f, max(room, 0)), **fields)
 
 
-def _fit_font(text: str, width: float, sizes: tuple[int, ...], weight: str = "semibold") -> ImageFont.FreeTypeFont:
+def _fit_font(text: str, width: float, sizes: tuple[int, ...], weight: Weight = "semibold") -> ImageFont.FreeTypeFont:
     """The largest of `sizes` in which `text` fits `width` (else the smallest)."""
-    f = font(sizes[-1], weight)  # type: ignore[arg-type]
+    f = font(sizes[-1], weight)
     for size in sizes:
-        candidate = font(size, weight)  # type: ignore[arg-type]
+        candidate = font(size, weight)
         if candidate.getlength(text) <= width:
             return candidate
     return f

@@ -18,7 +18,8 @@ Labels = tuple[tuple[str, str], ...]
 CITY_R = 17
 
 
-def line_points(a: tuple[float, float], b: tuple[float, float], offset: float) -> tuple[tuple[float, float], ...]:
+def line_points(a: tuple[float, float], b: tuple[float, float],
+                offset: float) -> tuple[tuple[float, float], tuple[float, float]]:
     """A line from a to b shifted sideways by `offset` pixels."""
     dx, dy = b[0] - a[0], b[1] - a[1]
     length = math.hypot(dx, dy) or 1.0
@@ -32,7 +33,7 @@ def line_geometry(map_view: dict[str, Any]) -> dict[str, tuple[tuple[float, floa
     pairs: dict[frozenset[str], list[str]] = {}
     for ln in map_view["lines"]:
         pairs.setdefault(frozenset((ln["a"], ln["b"])), []).append(ln["id"])
-    out = {}
+    out: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {}
     for ln in map_view["lines"]:
         group = pairs[frozenset((ln["a"], ln["b"]))]
         out[ln["id"]] = line_points(where[ln["a"]], where[ln["b"]], line_offset(group.index(ln["id"]), len(group)))
@@ -97,8 +98,9 @@ def map_keys(map_view: dict[str, Any]) -> tuple[Cities, Lines]:
 @lru_cache(maxsize=8)
 def static_layer(labels: Labels, cities: Cities, lines: Lines) -> Image.Image:
     """The board without anything that changes during a game."""
-    map_view = {"cities": [{"id": c[0], "market": c[1], "x": c[2], "y": c[3], "distance": c[4]} for c in cities],
-                "lines": [{"id": ln[0], "a": ln[1], "b": ln[2], "kind": ln[3]} for ln in lines]}
+    map_view: dict[str, list[dict[str, Any]]] = {
+        "cities": [{"id": c[0], "market": c[1], "x": c[2], "y": c[3], "distance": c[4]} for c in cities],
+        "lines": [{"id": ln[0], "a": ln[1], "b": ln[2], "kind": ln[3]} for ln in lines]}
     names = dict(labels)
     image = Image.new("RGB", (WIDTH, MAP_TOP + MAP_H), PAPER)
     draw = ImageDraw.Draw(image)
