@@ -18,11 +18,20 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from PIL import Image, ImageDraw, ImageFont
 
 Weight = Literal["regular", "semibold", "bold"]
+
+
+class Translator(Protocol):
+    """The game's catalog in the image's language, as the bot hands it in (renderers never
+    import bot/): `t(key, **params)`, and `t.plural(key, count, **params)` for counted texts."""
+
+    def __call__(self, key: str, /, **params: Any) -> str: ...
+
+    def plural(self, key: str, count: int, /, **params: Any) -> str: ...
 
 _FONT_FILES: dict[str, str] = {
     "regular": "SourceSansPro-Regular.ttf",

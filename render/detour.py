@@ -8,7 +8,6 @@ depends only on the language and is cached per language.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -19,6 +18,7 @@ from render.common import (
     INK,
     MUTED,
     PAPER,
+    Translator,
     draw_text,
     draw_token,
     encode_png,
@@ -58,8 +58,6 @@ GOLD = (240, 190, 40)
 LIGHT = (222, 222, 222)
 
 ACTION_KEY = {10: "moveonly", 8: "block", 6: "detour", 5: "backward"}
-#: `translator(key, **params) -> str`: the game's catalog in the image's language
-Translator = Callable[..., str]
 
 
 def _t(tr: Translator, key: str, /, **params: Any) -> str:
@@ -69,7 +67,7 @@ def _t(tr: Translator, key: str, /, **params: Any) -> str:
 
 def _plural(tr: Translator, key: str, count: int, /, **params: Any) -> str:
     """`img.<key>.one` / `.other`, chosen by the language's plural rule (the translator's `plural`)."""
-    return tr.plural(f"img.{key}", count, **params)  # type: ignore[attr-defined]
+    return tr.plural(f"img.{key}", count, **params)
 
 
 def _city(tr: Translator, name: str) -> str:

@@ -4,18 +4,16 @@ coins, the assistant and the travel diary."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import draw_text, draw_token, font
+from render.common import Translator, draw_text, draw_token, font
 
 from .board import ITEMS, coin, item_icon
 from .geometry import GOLD, INK, ITEM_COLOUR, MUTED, PANEL, PAPER
 from .static import market_symbol
 
-Translator = Callable[..., str]
 WIDTH = 1500
 CELL = 64
 CARD_W, CARD_H = 600, 300
@@ -109,7 +107,7 @@ def _bonus(bonus: list[Any] | None, t: Translator) -> str:
     if not bonus:
         return t("bonus.none")
     if bonus[0] == "coins":
-        return t.plural("bonus.coins", bonus[1])  # type: ignore[attr-defined]
+        return t.plural("bonus.coins", bonus[1])
     if bonus[0] == "travel":
         return t("bonus.travel", kind=t(f"kind.{bonus[1]}"))
     return t(f"bonus.{bonus[0]}")
@@ -138,7 +136,7 @@ def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], t: Tra
         draw_text(draw, (30, y), t(f"assistant_effect.{helper}"), font=font(25), fill=MUTED, max_width=WIDTH - 60)
         y += 40
     if me["matilda_revolvers"]:
-        draw_text(draw, (30, y), t.plural("hand.matilda", me["matilda_revolvers"]),  # type: ignore[attr-defined]
+        draw_text(draw, (30, y), t.plural("hand.matilda", me["matilda_revolvers"]),
                   font=font(25), fill=MUTED, max_width=WIDTH - 60)
         y += 40
     # suitcase and legend
@@ -172,7 +170,7 @@ def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], t: Tra
                       fill=INK, max_width=WIDTH - 60)
             y += 40
     draw.text((30, y), t("img.diary_title"), font=font(34, "bold"), fill=INK)
-    score = t.plural("count.points", me["score"]["diary"])  # type: ignore[attr-defined]
+    score = t.plural("count.points", me["score"]["diary"])
     draw.text((WIDTH - 30, y), score, font=font(34, "bold"), fill=INK, anchor="ra")
     y += 52
     for c in diary:
