@@ -151,12 +151,17 @@ def _panels(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
             market_symbol(draw, x0 + 20, y + 20, 16, market)
         draw_text(draw, (x0 + 50, y + 2), t(f"market.{market}").capitalize(), font=f_label, fill=INK, max_width=200)
         _stacks(draw, x0 + 270, y - 8, view["areas"][market], t, 250)
-    # juggler or pass tiles, arrival cards, supply, last roll
-    x0 = boxes[2][0] + 18
+    _status_box(draw, view, t, boxes[2][0] + 18, top)
+
+
+def _status_box(draw: ImageDraw.ImageDraw, view: dict[str, Any], t: Translator, x0: int, top: int) -> None:
+    """The right-hand panel: juggler or pass tiles, arrival cards, supply, last roll."""
+    f_title = font(30, "bold")
+    f_label = font(27, "semibold")
     if view.get("juggler") is not None:
         draw.text((x0, top + 10), t("img.juggler"), font=f_title, fill=INK)
         for k, n in enumerate(view["juggler"]):
-            cx = x0 + 220 + k * 64
+            cx: float = x0 + 220 + k * 64
             if n:
                 coin(draw, cx, top + 30, 24, str(n), 26)
             else:

@@ -19,7 +19,7 @@ CELL = 64
 CARD_W, CARD_H = 600, 300
 
 
-def _suitcase(draw: ImageDraw.ImageDraw, x0: int, y0: int, me: dict[str, Any], t: Translator) -> int:
+def _suitcase(draw: ImageDraw.ImageDraw, x0: int, y0: float, me: dict[str, Any], t: Translator) -> float:
     """Draw the packed suitcase; returns its bottom."""
     layout = me["suitcase"]
     cols = layout["cols"]
@@ -57,7 +57,7 @@ def _suitcase(draw: ImageDraw.ImageDraw, x0: int, y0: int, me: dict[str, Any], t
     return bottom
 
 
-def _legend(draw: ImageDraw.ImageDraw, x0: int, y0: int, me: dict[str, Any], t: Translator) -> int:
+def _legend(draw: ImageDraw.ImageDraw, x0: int, y0: float, me: dict[str, Any], t: Translator) -> float:
     y = y0
     for name in ITEMS:
         w, h = item_icon(draw, x0, y, name, 16)
@@ -68,8 +68,8 @@ def _legend(draw: ImageDraw.ImageDraw, x0: int, y0: int, me: dict[str, Any], t: 
     return y
 
 
-def _card(draw: ImageDraw.ImageDraw, x0: int, y0: int, card: dict[str, Any], t: Translator, *,
-          width: int = CARD_W) -> int:
+def _card(draw: ImageDraw.ImageDraw, x0: int, y0: float, card: dict[str, Any], t: Translator, *,
+          width: int = CARD_W) -> float:
     """One adventure card: title, market symbol, items and coins to hand in, points, bonus."""
     h = 250
     draw.rounded_rectangle((x0, y0, x0 + width, y0 + h), radius=16, fill=PANEL, outline=INK, width=3)
@@ -88,7 +88,7 @@ def _card(draw: ImageDraw.ImageDraw, x0: int, y0: int, card: dict[str, Any], t: 
         draw_text(draw, (x0 + 60, y), text[:1].upper() + text[1:], font=font(26, "semibold"), fill=INK,
                   max_width=width - 80)
     y += 50
-    x = x0 + 18
+    x: float = x0 + 18
     for name in ITEMS:
         n = card["items"].get(name, 0)
         for _ in range(n):
@@ -131,7 +131,7 @@ def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], t: Tra
     helper = priv.get("assistant") or me.get("assistant")
     draw_text(draw, (920, 30), t(f"assistant.{helper}") if helper else t("img.no_assistant"), font=font(30, "semibold"),
               fill=INK if helper else MUTED, max_width=WIDTH - 950)
-    y = 100
+    y: float = 100
     if helper:
         draw_text(draw, (30, y), t(f"assistant_effect.{helper}"), font=font(25), fill=MUTED, max_width=WIDTH - 60)
         y += 40
