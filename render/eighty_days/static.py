@@ -152,7 +152,10 @@ def label_above(city: str) -> bool:
 
 
 def _ramp(a: tuple[int, int, int], b: tuple[int, int, int], steps: int) -> list[tuple[int, int, int]]:
-    return [tuple(round(a[k] + (b[k] - a[k]) * i / (steps - 1)) for k in range(3)) for i in range(steps)]  # type: ignore[misc]
+    """`steps` colours from a to b (both included), for the palette's anti-aliasing entries."""
+    def at(k: int, i: int) -> int:
+        return round(a[k] + (b[k] - a[k]) * i / (steps - 1))
+    return [(at(0, i), at(1, i), at(2, i)) for i in range(steps)]
 
 
 @lru_cache(maxsize=8)
@@ -166,13 +169,13 @@ def palette(labels: Labels, cities: Cities, lines: Lines) -> Image.Image:
 
     header, light = (58, 44, 30), (250, 240, 220)
     white, highlight = (255, 255, 255), (255, 244, 200)
-    fixed: list[tuple[int, int, int]] = [tuple(c) for c in PLAYER_COLOURS]  # type: ignore[misc]
+    fixed: list[tuple[int, int, int]] = list(PLAYER_COLOURS)
     fixed += list(ITEM_COLOUR.values()) + list(KIND_COLOUR.values()) + list(MARKET_COLOUR.values())
     for a, b in ((INK, PAPER), (INK, PANEL), (INK, white), (INK, GOLD), (INK, highlight), (MUTED, PAPER),
                  (MUTED, PANEL), (light, header), (GOLD, header), (white, INK), ((190, 30, 30), PAPER)):
         fixed += _ramp(a, b, 6)
     for colour in PLAYER_COLOURS:
-        fixed += _ramp(tuple(colour), PANEL, 4)[1:3]  # type: ignore[arg-type]
+        fixed += _ramp(colour, PANEL, 4)[1:3]
     fixed += [(210, 195, 170), (235, 225, 205), (170, 150, 120), (190, 175, 150), (200, 200, 200)]
     unique = list(dict.fromkeys(fixed))
     base = static_layer(labels, cities, lines).quantize(colors=256 - len(unique), method=Image.Quantize.FASTOCTREE,
