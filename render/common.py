@@ -15,13 +15,23 @@ from __future__ import annotations
 import io
 import struct
 import unicodedata
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, Protocol
 
 from PIL import Image, ImageDraw, ImageFont
 
 Weight = Literal["regular", "semibold", "bold"]
+
+
+class Translator(Protocol):
+    """The game's catalog in the image's language, as the bot hands it in (renderers never
+    import bot/): `t(key, **params)`, and `t.plural(key, count, **params)` for counted texts."""
+
+    def __call__(self, key: str, /, **params: Any) -> str: ...
+
+    def plural(self, key: str, count: int, /, **params: Any) -> str: ...
 
 _FONT_FILES: dict[str, str] = {
     "regular": "SourceSansPro-Regular.ttf",
@@ -43,8 +53,10 @@ def font(size: int, weight: Weight = "regular") -> ImageFont.FreeTypeFont:
         return ImageFont.truetype(str(real_path), size)
 
 
-class Face(NamedTuple):
-    """One font file of the fallback chain (`index` picks a face in a collection)."""
+@dataclass(frozen=True)
+class Face:
+    """One font file of the fallback chain (`index` picks a face in a collection); frozen, so
+    it keys the font caches (a NamedTuple's `index` field would clash with `tuple.index`)."""
 
     package: str
     file: str
@@ -94,9 +106,8 @@ def _face_path(face: Face) -> str:
         return str(real_path)
 
 
-def _read_cmap(path: str, index: int = 0) -> frozenset[int]:
-    """The code points a font maps to a real glyph, read straight from its `cmap`
-    (formats 4 and 12) so that only that table is read, even from a 30 MB collection."""
+def _cmap_table(path: str, index: int) -> bytes | None:
+    """The raw `cmap` table of face `index` in the font file at `path` (None if it has none)."""
     with open(path, "rb") as fh:
         head = fh.read(12)
         start = 0
@@ -111,10 +122,48 @@ def _read_cmap(path: str, index: int = 0) -> frozenset[int]:
             tag, _sum, offset, length = struct.unpack(">4sIII", directory[16 * k:16 * k + 16])
             if tag == b"cmap":
                 fh.seek(offset)
-                table = fh.read(length)
-                break
-        else:
-            return frozenset()
+                return fh.read(length)
+    return None
+
+
+def _format12_points(table: bytes, o: int) -> set[int]:
+    """Code points of a format 12 `cmap` subtable at offset `o` (glyph 0 is "missing")."""
+    points: set[int] = set()
+    (groups,) = struct.unpack(">I", table[o + 12:o + 16])
+    for g in range(groups):
+        first, last, glyph = struct.unpack(">III", table[o + 16 + 12 * g:o + 28 + 12 * g])
+        points.update(range(first + (glyph == 0), last + 1))
+    return points
+
+
+def _format4_points(table: bytes, o: int) -> set[int]:
+    """Code points of a format 4 `cmap` subtable at offset `o` that map to a real glyph."""
+    points: set[int] = set()
+    seg = struct.unpack(">H", table[o + 6:o + 8])[0] // 2
+    ends = struct.unpack(f">{seg}H", table[o + 14:o + 14 + 2 * seg])
+    starts = struct.unpack(f">{seg}H", table[o + 16 + 2 * seg:o + 16 + 4 * seg])
+    deltas = struct.unpack(f">{seg}h", table[o + 16 + 4 * seg:o + 16 + 6 * seg])
+    range_at = o + 16 + 6 * seg
+    offsets = struct.unpack(f">{seg}H", table[range_at:range_at + 2 * seg])
+    for i in range(seg):
+        for c in range(starts[i], min(ends[i], 0xFFFE) + 1):
+            if offsets[i] == 0:
+                glyph = (c + deltas[i]) & 0xFFFF
+            else:
+                at = range_at + 2 * i + offsets[i] + 2 * (c - starts[i])
+                glyph = struct.unpack(">H", table[at:at + 2])[0]
+                glyph = (glyph + deltas[i]) & 0xFFFF if glyph else 0
+            if glyph:
+                points.add(c)
+    return points
+
+
+def _read_cmap(path: str, index: int = 0) -> frozenset[int]:
+    """The code points a font maps to a real glyph, read straight from its `cmap`
+    (formats 4 and 12) so that only that table is read, even from a 30 MB collection."""
+    table = _cmap_table(path, index)
+    if table is None:
+        return frozenset()
     (count,) = struct.unpack(">H", table[2:4])
     subtables: dict[int, int] = {}
     for k in range(count):
@@ -122,32 +171,11 @@ def _read_cmap(path: str, index: int = 0) -> frozenset[int]:
         fmt = struct.unpack(">H", table[offset:offset + 2])[0]
         if (_platform, _encoding) in ((3, 10), (0, 4), (0, 6), (3, 1), (0, 3)) and fmt in (4, 12):
             subtables.setdefault(fmt, offset)
-    points: set[int] = set()
     if 12 in subtables:
-        o = subtables[12]
-        (groups,) = struct.unpack(">I", table[o + 12:o + 16])
-        for g in range(groups):
-            first, last, glyph = struct.unpack(">III", table[o + 16 + 12 * g:o + 28 + 12 * g])
-            points.update(range(first + (glyph == 0), last + 1))
-    elif 4 in subtables:
-        o = subtables[4]
-        seg = struct.unpack(">H", table[o + 6:o + 8])[0] // 2
-        ends = struct.unpack(f">{seg}H", table[o + 14:o + 14 + 2 * seg])
-        starts = struct.unpack(f">{seg}H", table[o + 16 + 2 * seg:o + 16 + 4 * seg])
-        deltas = struct.unpack(f">{seg}h", table[o + 16 + 4 * seg:o + 16 + 6 * seg])
-        range_at = o + 16 + 6 * seg
-        offsets = struct.unpack(f">{seg}H", table[range_at:range_at + 2 * seg])
-        for i in range(seg):
-            for c in range(starts[i], min(ends[i], 0xFFFE) + 1):
-                if offsets[i] == 0:
-                    glyph = (c + deltas[i]) & 0xFFFF
-                else:
-                    at = range_at + 2 * i + offsets[i] + 2 * (c - starts[i])
-                    glyph = struct.unpack(">H", table[at:at + 2])[0]
-                    glyph = (glyph + deltas[i]) & 0xFFFF if glyph else 0
-                if glyph:
-                    points.add(c)
-    return frozenset(points)
+        return frozenset(_format12_points(table, subtables[12]))
+    if 4 in subtables:
+        return frozenset(_format4_points(table, subtables[4]))
+    return frozenset()
 
 
 @cache
@@ -163,7 +191,9 @@ def _face_font(face: Face, size: int, weight: Weight) -> ImageFont.FreeTypeFont:
     f = ImageFont.truetype(_face_path(face), size, index=face.index)
     if f.get_variation_axes():
         axis = f.get_variation_axes()[0]
-        f.set_variation_by_axes([min(max(_WGHT[weight], axis["minimum"]), axis["maximum"])])
+        low, high = axis["minimum"], axis["maximum"]
+        assert low is not None and high is not None  # every variation axis of a font file has both bounds
+        f.set_variation_by_axes([min(max(_WGHT[weight], low), high)])
     return f
 
 

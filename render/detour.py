@@ -8,7 +8,6 @@ depends only on the language and is cached per language.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -19,6 +18,7 @@ from render.common import (
     INK,
     MUTED,
     PAPER,
+    Translator,
     draw_text,
     draw_token,
     encode_png,
@@ -58,8 +58,6 @@ GOLD = (240, 190, 40)
 LIGHT = (222, 222, 222)
 
 ACTION_KEY = {10: "moveonly", 8: "block", 6: "detour", 5: "backward"}
-#: `translator(key, **params) -> str`: the game's catalog in the image's language
-Translator = Callable[..., str]
 
 
 def _t(tr: Translator, key: str, /, **params: Any) -> str:
@@ -69,7 +67,7 @@ def _t(tr: Translator, key: str, /, **params: Any) -> str:
 
 def _plural(tr: Translator, key: str, count: int, /, **params: Any) -> str:
     """`img.<key>.one` / `.other`, chosen by the language's plural rule (the translator's `plural`)."""
-    return tr.plural(f"img.{key}", count, **params)  # type: ignore[attr-defined]
+    return tr.plural(f"img.{key}", count, **params)
 
 
 def _city(tr: Translator, name: str) -> str:
@@ -425,7 +423,6 @@ def _sample_palette(tr: Translator, pawns: int) -> Image.Image:
 def board_image(view: dict[str, Any], *, names: dict[str, str], translator: Translator,
                 events: list[dict[str, Any]] | None = None, lang: str | None = None) -> Image.Image:
     """The board as a Pillow image (see `render_board`)."""
-    # one pass over the image, top to bottom: splitting it would scatter the running y offset
     del lang
     tr = translator
     height = PANEL_TOP + _panel_height(view)
@@ -440,8 +437,13 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], translator: Tran
     # last events: arrows
     if events:
         _draw_events(d, view, events)
-    # pawns
-    pawns = view["pawns"]
+    _draw_pawns(d, view["pawns"])
+    _draw_players(d, view, names, tr)
+    return img
+
+
+def _draw_pawns(d: ImageDraw.ImageDraw, pawns: list[dict[str, Any]]) -> None:
+    """Every pawn on its space (several on one space side by side), blocked ones ringed red."""
     by_space: dict[int, list[dict[str, Any]]] = {}
     for p in pawns:
         by_space.setdefault(p["space"], []).append(p)
@@ -453,14 +455,26 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], translator: Tran
                 d.ellipse((cx - TOKEN_R - 6, cy - TOKEN_R - 6, cx + TOKEN_R + 6, cy + TOKEN_R + 6), outline=RED,
                           width=4)
             draw_token(d, (cx, cy), TOKEN_R, p["index"])
-    # players
+
+
+def _card_state(p: dict[str, Any], value: int) -> str:
+    """How a player's card `value` shows in their row: chosen "now", still in "hand", or "played"."""
+    if p.get("card") == value:
+        return "now"
+    if value in p["hand"]:
+        return "hand"
+    return "played"
+
+
+def _draw_players(d: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str], tr: Translator) -> None:
+    """One row per player under the map: pawn, first-player badge, name, cards, status, place."""
     y = PANEL_TOP
     first = view.get("first") or {}
     queue_cards = {q["colour"] for q in view.get("queue", [])}
     phase = view.get("phase")
     f_name = font(24, "bold")
     f_small = font(20, "semibold")
-    for p in pawns:
+    for p in view["pawns"]:
         cy = y + PANEL_ROW_H // 2
         d.rounded_rectangle((MARGIN, y + 4, WIDTH - MARGIN, y + PANEL_ROW_H - 4), radius=12, fill=(255, 255, 255),
                             outline=(200, 190, 170), width=2)
@@ -473,13 +487,7 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], translator: Tran
                   anchor="lm")
         x = CHIPS_X
         for value in M.CARDS:
-            if p.get("card") == value:
-                state = "now"
-            elif value in p["hand"]:
-                state = "hand"
-            else:
-                state = "played"
-            x = _card_chip(d, x, cy - 20, value, state)
+            x = _card_chip(d, x, cy - 20, value, _card_state(p, value))
         x += 16
         if phase == "choose" and not view.get("over"):
             text = ("✓ " + _t(tr, "chosen")) if p["chosen"] else _t(tr, "waiting")
@@ -496,7 +504,6 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], translator: Tran
             _badge(d, (x + 50, cy), _t(tr, "blocked"), fill=(255, 220, 220), outline=RED, colour=RED, size=20)
         d.text((WIDTH - MARGIN - 16, cy), _where(p, tr), font=f_small, fill=INK, anchor="rm")
         y += PANEL_ROW_H
-    return img
 
 
 # -- hand -----------------------------------------------------------------------------------

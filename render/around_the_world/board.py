@@ -86,7 +86,7 @@ def _draw_header(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, names: di
                  index: dict[str, int]) -> None:
     d.text((24, HEADER_H / 2), _t(t, "title"), font=font(34, "bold"), fill=WHITE, anchor="lm")
     f = font(30, "semibold")
-    x = W - 24
+    x: float = W - 24
     if view.get("over"):
         result = view.get("result") or {}
         winners = [s for s in result.get("winners", []) if isinstance(s, str)]
@@ -481,7 +481,8 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, names: dic
         d.text((cols["days"], cy), str(dv), font=font(32, "bold"), fill=LATE if dv > 80 else INK, anchor="lm")
         _paste(img, icon("coin", 30), (cols["gold"] + 14, cy))
         d.text((cols["gold"] + 36, cy), str(_int(gold.get(seat))), font=f_val, fill=INK, anchor="lm")
-        hand = hands.get(seat) if isinstance(hands.get(seat), dict) else {}
+        seat_hand = hands.get(seat)
+        hand = seat_hand if isinstance(seat_hand, dict) else {}
         _paste(img, icon("travel_card", 34), (cols["cards"] + 14, cy))
         d.text((cols["cards"] + 36, cy), str(_int(hand.get("travel"))), font=f_val, fill=INK, anchor="lm")
         _paste(img, icon("event_card", 34), (cols["events"] + 14, cy))

@@ -57,7 +57,8 @@ def hand_image(view: dict, seat: str, *, names: dict[str, str], translator: Tran
     # one pass over the image, top to bottom: splitting it would scatter the running y offset
     del lang
     t = translator
-    private = view.get("private") if isinstance(view.get("private"), dict) else {}
+    seat_private = view.get("private")
+    private = seat_private if isinstance(seat_private, dict) else {}
     travel = [c for c in private.get("travel") or [] if isinstance(c, str)]
     events = [c for c in private.get("events") or [] if isinstance(c, str)]
     groups = _travel_groups(travel)

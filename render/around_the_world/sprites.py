@@ -173,13 +173,18 @@ def _paint_icon(d: ImageDraw.ImageDraw, kind: str, n: float) -> None:
     elif kind == "clock":
         _clock(d, c, c, 0.4 * n, INK)
     elif kind == "flag":
-        d.line((0.3 * n, 0.1 * n, 0.3 * n, 0.92 * n), fill=INK, width=max(2, int(0.08 * n)))
-        for k in range(4):
-            for j in range(3):
-                colour = INK if (k + j) % 2 == 0 else WHITE
-                d.rectangle((0.34 * n + k * 0.13 * n, 0.12 * n + j * 0.13 * n, 0.34 * n + (k + 1) * 0.13 * n,
-                             0.12 * n + (j + 1) * 0.13 * n), fill=colour)
-        d.rectangle((0.34 * n, 0.12 * n, 0.86 * n, 0.51 * n), outline=INK, width=max(1, int(0.03 * n)))
+        _flag(d, n)
+
+
+def _flag(d: ImageDraw.ImageDraw, n: float) -> None:
+    """A chequered finish flag on its pole, filling an n x n icon."""
+    d.line((0.3 * n, 0.1 * n, 0.3 * n, 0.92 * n), fill=INK, width=max(2, int(0.08 * n)))
+    for k in range(4):
+        for j in range(3):
+            colour = INK if (k + j) % 2 == 0 else WHITE
+            d.rectangle((0.34 * n + k * 0.13 * n, 0.12 * n + j * 0.13 * n, 0.34 * n + (k + 1) * 0.13 * n,
+                         0.12 * n + (j + 1) * 0.13 * n), fill=colour)
+    d.rectangle((0.34 * n, 0.12 * n, 0.86 * n, 0.51 * n), outline=INK, width=max(1, int(0.03 * n)))
 
 
 @lru_cache(maxsize=64)

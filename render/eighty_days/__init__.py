@@ -8,18 +8,15 @@ language (`bot/games/eighty_days/locales`); the renderer holds no texts of its o
 from __future__ import annotations
 
 import io
-from collections.abc import Callable
 from typing import Any
 
 from PIL import Image
 
-from render.common import encode_png
+from render.common import Translator, encode_png
 
 from .board import board_image, labels
 from .hand import hand_image
 from .static import map_keys, palette
-
-Translator = Callable[..., str]
 
 
 def render_board(view: dict[str, Any], *, names: dict[str, str], translator: Translator,

@@ -4,17 +4,15 @@ the juggler or pass tiles, arrival cards, supply, and one row per player."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import draw_text, draw_token, font, player_style
+from render.common import Translator, draw_text, draw_token, font, player_style
 
 from .geometry import GOLD, HEADER_H, INK, ITEM_COLOUR, KIND_COLOUR, MAP_H, MAP_TOP, MUTED, PANEL, PAPER, WIDTH, city_xy
 from .static import draw_line, label_above, line_geometry, map_keys, market_symbol, static_layer
 
-Translator = Callable[..., str]
 ROMAN = ("", "I", "II", "III", "IV", "V")
 ITEMS = ("shoes", "revolver", "hat", "umbrella", "coat")
 #: item shapes as cells, as the engine's content defines them (drawn, never used for rules)
@@ -65,7 +63,7 @@ def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], t: Translator) -> N
     x0 = 700
     if paper:
         draw.text((x0, 14), t("img.newspaper"), font=font(24), fill=(210, 195, 170))
-        name = t(f"newspaper.{paper['id']}") + "  +" + t.plural("count.coins", paper["coins"])  # type: ignore[attr-defined]
+        name = t(f"newspaper.{paper['id']}") + "  +" + t.plural("count.coins", paper["coins"])
         draw_text(draw, (x0, 40), name, font=font(38, "bold"), fill=light, max_width=WIDTH - x0 - 30)
         draw_text(draw, (x0, 92), t(f"newspaper_effect.{paper['id']}"), font=font(29), fill=light,
                   max_width=WIDTH - x0 - 30)
@@ -119,7 +117,7 @@ def _stacks(draw: ImageDraw.ImageDraw, x: float, y: float, area: dict[str, Any],
     if area["fix"]:
         draw.rounded_rectangle((cx, y + 2, cx + 30, y + 30), radius=6, fill=(200, 200, 200), outline=INK, width=2)
         draw.text((cx + 15, y + 16), "F", font=font(20, "bold"), fill=INK, anchor="mm")
-    text = t("img.next", cost=t.plural("count.coins", area["next_cost"]))  # type: ignore[attr-defined]
+    text = t("img.next", cost=t.plural("count.coins", area["next_cost"]))
     draw_text(draw, (x, y + 40), text, font=font(30, "bold"), fill=INK, max_width=width)
 
 
@@ -153,12 +151,17 @@ def _panels(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
             market_symbol(draw, x0 + 20, y + 20, 16, market)
         draw_text(draw, (x0 + 50, y + 2), t(f"market.{market}").capitalize(), font=f_label, fill=INK, max_width=200)
         _stacks(draw, x0 + 270, y - 8, view["areas"][market], t, 250)
-    # juggler or pass tiles, arrival cards, supply, last roll
-    x0 = boxes[2][0] + 18
+    _status_box(draw, view, t, boxes[2][0] + 18, top)
+
+
+def _status_box(draw: ImageDraw.ImageDraw, view: dict[str, Any], t: Translator, x0: int, top: int) -> None:
+    """The right-hand panel: juggler or pass tiles, arrival cards, supply, last roll."""
+    f_title = font(30, "bold")
+    f_label = font(27, "semibold")
     if view.get("juggler") is not None:
         draw.text((x0, top + 10), t("img.juggler"), font=f_title, fill=INK)
         for k, n in enumerate(view["juggler"]):
-            cx = x0 + 220 + k * 64
+            cx: float = x0 + 220 + k * 64
             if n:
                 coin(draw, cx, top + 30, 24, str(n), 26)
             else:

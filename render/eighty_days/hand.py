@@ -4,24 +4,22 @@ coins, the assistant and the travel diary."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import draw_text, draw_token, font
+from render.common import Translator, draw_text, draw_token, font
 
 from .board import ITEMS, coin, item_icon
 from .geometry import GOLD, INK, ITEM_COLOUR, MUTED, PANEL, PAPER
 from .static import market_symbol
 
-Translator = Callable[..., str]
 WIDTH = 1500
 CELL = 64
 CARD_W, CARD_H = 600, 300
 
 
-def _suitcase(draw: ImageDraw.ImageDraw, x0: int, y0: int, me: dict[str, Any], t: Translator) -> int:
+def _suitcase(draw: ImageDraw.ImageDraw, x0: int, y0: float, me: dict[str, Any], t: Translator) -> float:
     """Draw the packed suitcase; returns its bottom."""
     layout = me["suitcase"]
     cols = layout["cols"]
@@ -59,7 +57,7 @@ def _suitcase(draw: ImageDraw.ImageDraw, x0: int, y0: int, me: dict[str, Any], t
     return bottom
 
 
-def _legend(draw: ImageDraw.ImageDraw, x0: int, y0: int, me: dict[str, Any], t: Translator) -> int:
+def _legend(draw: ImageDraw.ImageDraw, x0: int, y0: float, me: dict[str, Any], t: Translator) -> float:
     y = y0
     for name in ITEMS:
         w, h = item_icon(draw, x0, y, name, 16)
@@ -70,8 +68,8 @@ def _legend(draw: ImageDraw.ImageDraw, x0: int, y0: int, me: dict[str, Any], t: 
     return y
 
 
-def _card(draw: ImageDraw.ImageDraw, x0: int, y0: int, card: dict[str, Any], t: Translator, *,
-          width: int = CARD_W) -> int:
+def _card(draw: ImageDraw.ImageDraw, x0: int, y0: float, card: dict[str, Any], t: Translator, *,
+          width: int = CARD_W) -> float:
     """One adventure card: title, market symbol, items and coins to hand in, points, bonus."""
     h = 250
     draw.rounded_rectangle((x0, y0, x0 + width, y0 + h), radius=16, fill=PANEL, outline=INK, width=3)
@@ -90,7 +88,7 @@ def _card(draw: ImageDraw.ImageDraw, x0: int, y0: int, card: dict[str, Any], t: 
         draw_text(draw, (x0 + 60, y), text[:1].upper() + text[1:], font=font(26, "semibold"), fill=INK,
                   max_width=width - 80)
     y += 50
-    x = x0 + 18
+    x: float = x0 + 18
     for name in ITEMS:
         n = card["items"].get(name, 0)
         for _ in range(n):
@@ -109,7 +107,7 @@ def _bonus(bonus: list[Any] | None, t: Translator) -> str:
     if not bonus:
         return t("bonus.none")
     if bonus[0] == "coins":
-        return t.plural("bonus.coins", bonus[1])  # type: ignore[attr-defined]
+        return t.plural("bonus.coins", bonus[1])
     if bonus[0] == "travel":
         return t("bonus.travel", kind=t(f"kind.{bonus[1]}"))
     return t(f"bonus.{bonus[0]}")
@@ -133,12 +131,12 @@ def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], t: Tra
     helper = priv.get("assistant") or me.get("assistant")
     draw_text(draw, (920, 30), t(f"assistant.{helper}") if helper else t("img.no_assistant"), font=font(30, "semibold"),
               fill=INK if helper else MUTED, max_width=WIDTH - 950)
-    y = 100
+    y: float = 100
     if helper:
         draw_text(draw, (30, y), t(f"assistant_effect.{helper}"), font=font(25), fill=MUTED, max_width=WIDTH - 60)
         y += 40
     if me["matilda_revolvers"]:
-        draw_text(draw, (30, y), t.plural("hand.matilda", me["matilda_revolvers"]),  # type: ignore[attr-defined]
+        draw_text(draw, (30, y), t.plural("hand.matilda", me["matilda_revolvers"]),
                   font=font(25), fill=MUTED, max_width=WIDTH - 60)
         y += 40
     # suitcase and legend
@@ -172,7 +170,7 @@ def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], t: Tra
                       fill=INK, max_width=WIDTH - 60)
             y += 40
     draw.text((30, y), t("img.diary_title"), font=font(34, "bold"), fill=INK)
-    score = t.plural("count.points", me["score"]["diary"])  # type: ignore[attr-defined]
+    score = t.plural("count.points", me["score"]["diary"])
     draw.text((WIDTH - 30, y), score, font=font(34, "bold"), fill=INK, anchor="ra")
     y += 52
     for c in diary:

@@ -18,7 +18,8 @@ Labels = tuple[tuple[str, str], ...]
 CITY_R = 17
 
 
-def line_points(a: tuple[float, float], b: tuple[float, float], offset: float) -> tuple[tuple[float, float], ...]:
+def line_points(a: tuple[float, float], b: tuple[float, float],
+                offset: float) -> tuple[tuple[float, float], tuple[float, float]]:
     """A line from a to b shifted sideways by `offset` pixels."""
     dx, dy = b[0] - a[0], b[1] - a[1]
     length = math.hypot(dx, dy) or 1.0
@@ -32,7 +33,7 @@ def line_geometry(map_view: dict[str, Any]) -> dict[str, tuple[tuple[float, floa
     pairs: dict[frozenset[str], list[str]] = {}
     for ln in map_view["lines"]:
         pairs.setdefault(frozenset((ln["a"], ln["b"])), []).append(ln["id"])
-    out = {}
+    out: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {}
     for ln in map_view["lines"]:
         group = pairs[frozenset((ln["a"], ln["b"]))]
         out[ln["id"]] = line_points(where[ln["a"]], where[ln["b"]], line_offset(group.index(ln["id"]), len(group)))
@@ -97,8 +98,9 @@ def map_keys(map_view: dict[str, Any]) -> tuple[Cities, Lines]:
 @lru_cache(maxsize=8)
 def static_layer(labels: Labels, cities: Cities, lines: Lines) -> Image.Image:
     """The board without anything that changes during a game."""
-    map_view = {"cities": [{"id": c[0], "market": c[1], "x": c[2], "y": c[3], "distance": c[4]} for c in cities],
-                "lines": [{"id": ln[0], "a": ln[1], "b": ln[2], "kind": ln[3]} for ln in lines]}
+    map_view: dict[str, list[dict[str, Any]]] = {
+        "cities": [{"id": c[0], "market": c[1], "x": c[2], "y": c[3], "distance": c[4]} for c in cities],
+        "lines": [{"id": ln[0], "a": ln[1], "b": ln[2], "kind": ln[3]} for ln in lines]}
     names = dict(labels)
     image = Image.new("RGB", (WIDTH, MAP_TOP + MAP_H), PAPER)
     draw = ImageDraw.Draw(image)
@@ -150,7 +152,10 @@ def label_above(city: str) -> bool:
 
 
 def _ramp(a: tuple[int, int, int], b: tuple[int, int, int], steps: int) -> list[tuple[int, int, int]]:
-    return [tuple(round(a[k] + (b[k] - a[k]) * i / (steps - 1)) for k in range(3)) for i in range(steps)]  # type: ignore[misc]
+    """`steps` colours from a to b (both included), for the palette's anti-aliasing entries."""
+    def at(k: int, i: int) -> int:
+        return round(a[k] + (b[k] - a[k]) * i / (steps - 1))
+    return [(at(0, i), at(1, i), at(2, i)) for i in range(steps)]
 
 
 @lru_cache(maxsize=8)
@@ -164,13 +169,13 @@ def palette(labels: Labels, cities: Cities, lines: Lines) -> Image.Image:
 
     header, light = (58, 44, 30), (250, 240, 220)
     white, highlight = (255, 255, 255), (255, 244, 200)
-    fixed: list[tuple[int, int, int]] = [tuple(c) for c in PLAYER_COLOURS]  # type: ignore[misc]
+    fixed: list[tuple[int, int, int]] = list(PLAYER_COLOURS)
     fixed += list(ITEM_COLOUR.values()) + list(KIND_COLOUR.values()) + list(MARKET_COLOUR.values())
     for a, b in ((INK, PAPER), (INK, PANEL), (INK, white), (INK, GOLD), (INK, highlight), (MUTED, PAPER),
                  (MUTED, PANEL), (light, header), (GOLD, header), (white, INK), ((190, 30, 30), PAPER)):
         fixed += _ramp(a, b, 6)
     for colour in PLAYER_COLOURS:
-        fixed += _ramp(tuple(colour), PANEL, 4)[1:3]  # type: ignore[arg-type]
+        fixed += _ramp(colour, PANEL, 4)[1:3]
     fixed += [(210, 195, 170), (235, 225, 205), (170, 150, 120), (190, 175, 150), (200, 200, 200)]
     unique = list(dict.fromkeys(fixed))
     base = static_layer(labels, cities, lines).quantize(colors=256 - len(unique), method=Image.Quantize.FASTOCTREE,

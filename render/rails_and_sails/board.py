@@ -19,6 +19,7 @@ from render.rails_and_sails.geometry import (
     PANEL_TOP,
     ROUTE_COLOURS,
     WIDTH,
+    Geometry,
     Space,
     _edge_crossings,
     _twins,
@@ -86,7 +87,7 @@ def _draw_header(board: Image.Image, view: dict[str, Any], names: dict[str, str]
     phase = view.get("phase")
     big = font(30, "bold")
     mid = font(24, "semibold")
-    x = 18
+    x: float = 18
     cy = MAP_TOP / 2
     if view.get("over") or phase == "over":
         text = _t(t, "over")
@@ -336,6 +337,49 @@ def _draw_legend(board: Image.Image, t: Translator) -> int:
     return 0
 
 
+def _draw_blocked_twins(board: Image.Image, claimed: dict[str, str], geom: Geometry) -> None:
+    """Greys out the free twin of every claimed double route (games of up to three players)."""
+    twins = _twins()
+    for route_id in sorted(claimed):
+        twin = twins.get(route_id)
+        if twin and twin not in claimed and twin in geom.routes:
+            for x0, y0, sprite in _blocked_sprite(twin):
+                board.paste(sprite, (x0, y0), sprite)
+
+
+def _draw_claimed(board: Image.Image, claimed: dict[str, str], geom: Geometry, idx: dict[str, int]) -> None:
+    """Claimed routes in their owners' colours, with arrows where a route wraps around the edge."""
+    for route_id, seat in sorted(claimed.items()):
+        if route_id not in geom.routes:
+            continue
+        for x0, y0, sprite in _claimed_sprite(route_id, idx.get(seat, 0)):
+            board.paste(sprite, (x0, y0), sprite)
+        g = geom.routes[route_id]
+        if g.wraps:
+            arrows = ImageDraw.Draw(board)
+            for x, y, direction in _edge_crossings(g):
+                _wrap_arrow(arrows, x, y, direction, player_style(idx.get(seat, 0))[0], 1.0)
+
+
+def _draw_last_move(board: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], text: str,
+                    t: Translator) -> None:
+    """The last move's box above the players: its text, then the cards it showed."""
+    f = font(22, "semibold")
+    label = f"{_t(t, 'last_move')}: {text}"
+    x0, x1 = 900, WIDTH - 14
+    y0 = PANEL_TOP + 176
+    draw.rounded_rectangle((x0, y0, x1, y0 + 40), radius=8, fill=(255, 236, 170), outline=(200, 160, 40),
+                           width=2)
+    shown = _fit(label, f, x1 - x0 - 28)
+    cx = x0 + 14 + draw_text(draw, (x0 + 14, y0 + 20), shown, font=f, fill=INK, anchor="lm") + 12
+    for card in _last_cards(view):
+        if card.startswith("back:"):
+            _draw_card_back(board, cx, y0 + 4, card[5:], 24, 32)
+        else:
+            draw_card(board, cx, y0 + 4, card, t, 24, 32)
+        cx += 30
+
+
 def render_board(view: dict[str, Any], *, names: dict[str, str], translator: Translator,
                  events: list[dict[str, Any]] | None = None, lang: str | None = None) -> bytes:
     """The public board: map, claimed routes, harbors, last move, scores, cards, decks. Every
@@ -350,7 +394,6 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], translator: Tran
                 events: list[dict[str, Any]] | None = None, lang: str | None = None) -> Image.Image:
     """The board as a Pillow image (RGB). `events` is accepted for the renderer contract but
     not needed: the view's own `last` says what to highlight."""
-    # one pass over the image, top to bottom: splitting it would scatter the running y offset
     del events, lang
     t = translator
     labels = city_labels(t)
@@ -360,24 +403,11 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], translator: Tran
     last = view.get("last") or {}
     claimed = view.get("claimed") or {}
     if len(view.get("seats", [])) <= 3:
-        twins = _twins()
-        for route_id in sorted(claimed):
-            twin = twins.get(route_id)
-            if twin and twin not in claimed and twin in geom.routes:
-                for x0, y0, sprite in _blocked_sprite(twin):
-                    board.paste(sprite, (x0, y0), sprite)
-    for route_id, seat in sorted(claimed.items()):
-        if route_id not in geom.routes:
-            continue
-        for x0, y0, sprite in _claimed_sprite(route_id, idx.get(seat, 0)):
-            board.paste(sprite, (x0, y0), sprite)
-        g = geom.routes[route_id]
-        if g.wraps:
-            arrows = ImageDraw.Draw(board)
-            for x, y, direction in _edge_crossings(g):
-                _wrap_arrow(arrows, x, y, direction, player_style(idx.get(seat, 0))[0], 1.0)
+        _draw_blocked_twins(board, claimed, geom)
+    _draw_claimed(board, claimed, geom, idx)
+    last_seat = last.get("seat")
     if last.get("type") == "claim" and last.get("route") in geom.routes:
-        _highlight_route(board, last["route"], idx.get(last.get("seat"), 0))
+        _highlight_route(board, last["route"], idx.get(last_seat, 0) if isinstance(last_seat, str) else 0)
     draw = ImageDraw.Draw(board)
     last_city = last.get("city") if last.get("type") in ("harbor", "build_harbor") else None
     for city_id, seat in sorted((view.get("harbors") or {}).items()):
@@ -389,20 +419,7 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], translator: Tran
     _draw_header(board, view, names, t)
     text = _last_text(view, names, t, dict(labels))
     if text:
-        f = font(22, "semibold")
-        label = f"{_t(t, 'last_move')}: {text}"
-        x0, x1 = 900, WIDTH - 14
-        y0 = PANEL_TOP + 176
-        draw.rounded_rectangle((x0, y0, x1, y0 + 40), radius=8, fill=(255, 236, 170), outline=(200, 160, 40),
-                               width=2)
-        shown = _fit(label, f, x1 - x0 - 28)
-        cx = x0 + 14 + draw_text(draw, (x0 + 14, y0 + 20), shown, font=f, fill=INK, anchor="lm") + 12
-        for card in _last_cards(view):
-            if card.startswith("back:"):
-                _draw_card_back(board, cx, y0 + 4, card[5:], 24, 32)
-            else:
-                draw_card(board, cx, y0 + 4, card, t, 24, 32)
-            cx += 30
+        _draw_last_move(board, draw, view, text, t)
     if view.get("over") and (view.get("result") or {}).get("ranking"):
         _draw_final(board, view, names, t)
     else:

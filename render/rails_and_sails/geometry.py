@@ -331,14 +331,14 @@ def space_clashes(geom: Geometry | None = None, min_gap: float = 9.0) -> list[tu
             x = s.x % WIDTH
             pts.append((x, s.y, g.pair_key))
     pts.sort()
-    found = set()
+    found: set[tuple[str, str]] = set()
     for i, (x, y, k) in enumerate(pts):
         for j in range(i + 1, len(pts)):
             x2, y2, k2 = pts[j]
             if x2 - x > min_gap:
                 break
             if k2 != k and math.hypot(x2 - x, y2 - y) < min_gap:
-                found.add(tuple(sorted((k, k2))))
+                found.add((k, k2) if k < k2 else (k2, k))
     return sorted(found)
 
 

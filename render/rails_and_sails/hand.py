@@ -143,7 +143,7 @@ def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], transl
     pieces = (view.get("pieces") or {}).get(seat) or private.get("mix") or {}
     body = font(24, "semibold")
     small = font(18, "regular")
-    x = HAND_W - 20
+    x: float = HAND_W - 20
     harbors_left = (view.get("harbors_left") or {}).get(seat)
     def shown(value: Any) -> str:
         return "–" if value is None else str(value)
@@ -170,7 +170,7 @@ def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], transl
         draw.text((HAND_W - 20, 96), text, font=small, fill=MUTED, anchor="rt")
     draw.line((20, 82, HAND_W - 20, 82), fill=(200, 190, 170), width=2)
     head = font(24, "bold")
-    y = 96
+    y: float = 96
     for label, cards in ((_t(t, "train_cards"), trains), (_t(t, "ship_cards"), ships)):
         draw.text((20, y), f"{label} ({len(cards)})", font=head, fill=INK, anchor="lt")
         y += 38

@@ -140,7 +140,10 @@ def _static(labels: Labels) -> Image.Image:
 
 
 def _ramp(a: tuple[int, int, int], b: tuple[int, int, int], steps: int) -> list[tuple[int, int, int]]:
-    return [tuple(round(a[k] + (b[k] - a[k]) * i / (steps - 1)) for k in range(3)) for i in range(steps)]  # type: ignore[misc]
+    """`steps` colours from a to b (both included), for the palette's anti-aliasing entries."""
+    def at(k: int, i: int) -> int:
+        return round(a[k] + (b[k] - a[k]) * i / (steps - 1))
+    return [(at(0, i), at(1, i), at(2, i)) for i in range(steps)]
 
 
 @lru_cache(maxsize=1)
@@ -149,14 +152,14 @@ def _palette() -> Image.Image:
     (and anti-aliasing ramps) for everything drawn per turn. Mapping onto a known palette
     is several times faster than quantizing each board afresh, and keeps colours stable."""
     fixed: list[tuple[int, int, int]] = []
-    fixed += [tuple(c) for c in PLAYER_COLOURS]  # type: ignore[misc]
+    fixed += PLAYER_COLOURS
     fixed += list(ROUTE_COLOURS.values())
     for a, b in ((INK, PANEL_BG), (INK, (255, 255, 255)), (MUTED, PANEL_BG), (INK, (255, 236, 170)),
                  (HARBOR_BLUE, (255, 255, 255)), ((200, 40, 30), (255, 255, 255)), (INK, HIGHLIGHT)):
         fixed += _ramp(a, b, 7)
     for colour in PLAYER_COLOURS:
-        fixed += _ramp(tuple(colour), (20, 20, 20), 4)[1:3]  # type: ignore[arg-type]
-        fixed += _ramp(tuple(colour), (255, 255, 255), 4)[1:3]  # type: ignore[arg-type]
+        fixed += _ramp(colour, (20, 20, 20), 4)[1:3]
+        fixed += _ramp(colour, (255, 255, 255), 4)[1:3]
     fixed += [HIGHLIGHT, (120, 90, 0), (255, 236, 170), (200, 160, 40), (235, 232, 225), (90, 90, 90),
               (70, 80, 100), (230, 230, 230), (200, 40, 30), (245, 240, 220), (0, 140, 90), (210, 140, 0)]
     unique = list(dict.fromkeys(fixed))

@@ -4,14 +4,10 @@ under `city.*`, the same keys the chat texts use."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from render.common import fit_text, text_length
+from render.common import Translator, fit_text, text_length
 from render.rails_and_sails.geometry import Labels, _mapdata
-
-#: `translator(key, **params) -> str`: the game's catalog in the image's language
-Translator = Callable[..., str]
 
 
 def _t(t: Translator, key: str, /, **fields: Any) -> str:
@@ -21,7 +17,7 @@ def _t(t: Translator, key: str, /, **fields: Any) -> str:
 
 def _plural(t: Translator, key: str, count: int, /, **fields: Any) -> str:
     """`img.<key>.one` / `.other`, chosen by the language's plural rule (the translator's `plural`)."""
-    return t.plural(f"img.{key}", count, **fields)  # type: ignore[attr-defined]
+    return t.plural(f"img.{key}", count, **fields)
 
 
 
