@@ -292,9 +292,9 @@ class LocalTable:
                 for name in list(self.visible) + [n for n in self.names.values() if n not in self.visible]:
                     self.visible.setdefault(name, []).append(reply)
             elif reply.user_id is not None:
-                name = self.names.get(reply.user_id)
-                if name is not None:
-                    self.visible.setdefault(name, []).append(reply)
+                recipient = self.names.get(reply.user_id)
+                if recipient is not None:
+                    self.visible.setdefault(recipient, []).append(reply)
             for seen in self.visible.values():
                 del seen[:-6]
             self._print(reply, paths)
@@ -458,7 +458,9 @@ def main(argv: list[str] | None = None) -> int:
         try:
             lines = Path(args.script).read_text(encoding="utf-8").splitlines()
         except (OSError, UnicodeDecodeError) as exc:
-            print(f"python -m bot.local: cannot read the script {args.script}: {exc.strerror or exc}",
+            # only an OSError has strerror; a decoding error explains itself
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            print(f"python -m bot.local: cannot read the script {args.script}: {reason}",
                   file=sys.stderr)
             return 2
     db = ":memory:" if args.memory or (args.script and not args.db) else (args.db or DEFAULT_DB)

@@ -153,9 +153,10 @@ class LobbyMixin(AISeatsMixin):
             rules = spec.rules
             if not rules.min_players <= len(record.seats) <= rules.max_players:
                 raise Refusal("error.player_count", min=rules.min_players, max=rules.max_players)
+            seats: list[str] = []
             for i, seat in enumerate(sorted(record.seats, key=lambda s: s.position)):
                 seat.seat = f"p{i + 1}"
-            seats = [s.seat for s in sorted(record.seats, key=lambda s: s.position)]
+                seats.append(seat.seat)
             state = rules.new_game(seats, record.seed, record.options)
             record.state = rules.dump(state)
             record.status = "running"

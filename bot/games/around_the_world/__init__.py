@@ -310,7 +310,7 @@ class AroundTheWorldUI(GameUI):
     def status_text(self, view: View, names: dict[str, str], t: Translator) -> str:
         lines = []
         if not view.get("over"):
-            cur = view.get("current")
+            cur = view["current"]  # a seat until the game is over
             lines.append(t("status.round", round=view["round"], first=names.get(view["first_player"],
                                                                                   view["first_player"]),
                            seat=names.get(cur, cur), phase=t(f"phase.{view['phase']}"),

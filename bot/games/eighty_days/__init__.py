@@ -370,7 +370,7 @@ class EightyDaysUI(GameUI):
         if view.get("phase") == "setup":
             lines.append(t("status.setup"))
         elif paper and not view.get("over"):
-            cur = view.get("current")
+            cur = view["current"]  # a seat while a newspaper is out
             lines.append(t("status.period", period=ROMAN[view["period"]], paper=t(f"newspaper.{paper['id']}"),
                            effect=t(f"newspaper_effect.{paper['id']}"), seat=names.get(cur, cur)))
         for p in view["players"]:
