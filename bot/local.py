@@ -148,6 +148,11 @@ class LocalTable:
             name = current
         else:
             name, words = words[0], words[1:]
+        return await self._user_line(name, words)
+
+    async def _user_line(self, name: str, words: list[str]) -> list[Reply]:
+        """What `name` typed, the name already taken off: a table command (`!locale`,
+        `!press`, `!choose`) or a slash command for the service."""
         user = self.user(name)
         if not words:
             return await self._deliver(self._local_error(name, "local.no_command", name=name))
