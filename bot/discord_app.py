@@ -16,7 +16,7 @@ import io
 import json
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -94,7 +94,7 @@ def _desc(key: str, game_dir: str | None = None, fallback: str = "…") -> app_c
     return _ls(english[:100], key, game_dir)
 
 
-class GameComponent(discord.ui.DynamicItem[discord.ui.Item], template=r"(?s).+"):  # type: ignore[misc]
+class GameComponent(discord.ui.DynamicItem[discord.ui.Item], template=r"(?s).+"):
     """Every button and select the bot sends; the custom id carries game, version and intent.
 
     The template takes *every* custom id: a client can send any string, and the service's
@@ -113,7 +113,9 @@ class GameComponent(discord.ui.DynamicItem[discord.ui.Item], template=r"(?s).+")
         client = interaction.client
         assert isinstance(client, PassepartoutBot)
         values = (interaction.data or {}).get("values") if isinstance(interaction.data, dict) else None
-        await client.handle_component(interaction, self.item.custom_id, list(values) if values else None)  # type: ignore[attr-defined]
+        custom_id = self.item.custom_id  # type: ignore[attr-defined]  # discord.py's Item lacks custom_id in its stubs
+        await client.handle_component(interaction, custom_id,
+                                      list(values) if isinstance(values, list) and values else None)
 
 
 def _view(rows: list[list[Any]]) -> discord.ui.View | None:
@@ -356,7 +358,7 @@ def option_problem(command: app_commands.Command[Any, ..., Any], options: list[d
         param = params.get(name) if isinstance(name, str) else None
         if param is None or name in given:
             return f"unexpected option {name!r}"
-        given.add(name)
+        given.add(param.name)  # the same string as name: params is keyed by it
         if option.get("focused"):
             continue
         kinds = _OPTION_TYPES.get(param.type)
@@ -407,17 +409,19 @@ def _game_group(bot: PassepartoutBot) -> app_commands.Group:
     # long: discord.py declares each /game subcommand as a decorated closure, all in one group
     svc = bot.service
     group = app_commands.Group(name=_ls("game", "name.game"), description=_desc("cmd.game"), guild_only=True)
-    game_choices = [app_commands.Choice(name=_ls(spec.ui.translator("en")("title")[:100], "title",
-                                                 str(spec.catalogs)),
-                                        value=game_id) for game_id, spec in games.specs().items()]
-    language_choices = [app_commands.Choice(name=name, value=code)
-                        for code, name in (("en", "English"), ("de", "Deutsch"), ("fr", "Français"))
-                        if code in LANGUAGES]
+    # typed as the option's choice list: discord.py's Choice list is invariant in its value type
+    game_choices: list[app_commands.Choice[str | int | float]] = [
+        app_commands.Choice(name=_ls(spec.ui.translator("en")("title")[:100], "title", str(spec.catalogs)),
+                            value=game_id) for game_id, spec in games.specs().items()]
+    language_choices: list[app_commands.Choice[str | int | float]] = [
+        app_commands.Choice(name=name, value=code)
+        for code, name in (("en", "English"), ("de", "Deutsch"), ("fr", "Français")) if code in LANGUAGES]
 
     def sub(name: str, **described: str) -> Callable[[Callable[..., Any]], app_commands.Command]:
         def wrap(fn: Callable[..., Any]) -> app_commands.Command:
-            command = app_commands.Command(name=_ls(name, f"name.game.{name}"),
-                                           description=_desc(f"cmd.game.{name}"), callback=fn, parent=group)
+            command: app_commands.Command[Any, ..., Any] = app_commands.Command(
+                name=_ls(name, f"name.game.{name}"), description=_desc(f"cmd.game.{name}"), callback=fn,
+                parent=group)
             for param_name in described:
                 command._params[param_name].description = _desc(f"cmd.game.{name}.{param_name}")
             group.add_command(command)
@@ -504,9 +508,9 @@ def _game_subcommand(bot: PassepartoutBot, ui: GameUI, spec: Command, group: app
             annotation | None, default=inspect.Parameter.empty if param.required else None))
     callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     callback.__annotations__ = {}
-    command = app_commands.Command(name=_ls(spec.name, f"name.{spec.name}", game_dir),
-                                   description=_desc(f"cmd.{spec.name}", game_dir, spec.name),
-                                   callback=callback, parent=group)
+    command: app_commands.Command[Any, ..., Any] = app_commands.Command(
+        name=_ls(spec.name, f"name.{spec.name}", game_dir),
+        description=_desc(f"cmd.{spec.name}", game_dir, spec.name), callback=callback, parent=group)
     for param in ordered:
         cp = command._params[param.name]
         cp.description = _desc(f"cmd.{spec.name}.{param.name}", game_dir, param.name)
@@ -527,7 +531,7 @@ def _choice_label(t: Translator, param: Param, value: Any) -> str:
 
 
 def _autocomplete(bot: PassepartoutBot, ui: GameUI, spec: Command, param: Param
-                  ) -> Callable[[discord.Interaction, str], Awaitable[list[app_commands.Choice[str]]]]:
+                  ) -> Callable[[discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]]:
     async def complete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         try:
             pairs = await bot.service.autocomplete(_user(interaction), _where(interaction), ui.group, spec.name,

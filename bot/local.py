@@ -148,6 +148,11 @@ class LocalTable:
             name = current
         else:
             name, words = words[0], words[1:]
+        return await self._user_line(name, words)
+
+    async def _user_line(self, name: str, words: list[str]) -> list[Reply]:
+        """What `name` typed, the name already taken off: a table command (`!locale`,
+        `!press`, `!choose`) or a slash command for the service."""
         user = self.user(name)
         if not words:
             return await self._deliver(self._local_error(name, "local.no_command", name=name))
@@ -292,9 +297,9 @@ class LocalTable:
                 for name in list(self.visible) + [n for n in self.names.values() if n not in self.visible]:
                     self.visible.setdefault(name, []).append(reply)
             elif reply.user_id is not None:
-                name = self.names.get(reply.user_id)
-                if name is not None:
-                    self.visible.setdefault(name, []).append(reply)
+                recipient = self.names.get(reply.user_id)
+                if recipient is not None:
+                    self.visible.setdefault(recipient, []).append(reply)
             for seen in self.visible.values():
                 del seen[:-6]
             self._print(reply, paths)
@@ -458,7 +463,9 @@ def main(argv: list[str] | None = None) -> int:
         try:
             lines = Path(args.script).read_text(encoding="utf-8").splitlines()
         except (OSError, UnicodeDecodeError) as exc:
-            print(f"python -m bot.local: cannot read the script {args.script}: {exc.strerror or exc}",
+            # only an OSError has strerror; a decoding error explains itself
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            print(f"python -m bot.local: cannot read the script {args.script}: {reason}",
                   file=sys.stderr)
             return 2
     db = ":memory:" if args.memory or (args.script and not args.db) else (args.db or DEFAULT_DB)

@@ -296,6 +296,7 @@ class SQLiteStore(Store):
             # Read the version inside the write transaction: another process may have
             # migrated the file between our connect and our BEGIN IMMEDIATE.
             row = await (await self.db.execute("PRAGMA user_version")).fetchone()
+            assert row is not None  # PRAGMA user_version always yields one row
             for number, sql in enumerate(MIGRATIONS, start=1):
                 if number > row[0]:
                     for statement in _split_sql(sql):
@@ -326,6 +327,7 @@ class SQLiteStore(Store):
     async def schema_version(self) -> int:
         async with self._lock:
             row = await (await self.db.execute("PRAGMA user_version")).fetchone()
+        assert row is not None  # PRAGMA user_version always yields one row
         return int(row[0])
 
     # -- reading --------------------------------------------------------------
@@ -412,6 +414,7 @@ class SQLiteStore(Store):
         async with self._lock:
             row = await (await self.db.execute("SELECT COUNT(*) FROM actions WHERE game=? AND seat=?",
                                                (game_pk, seat))).fetchone()
+        assert row is not None  # an aggregate without GROUP BY always yields one row
         return int(row[0])
 
     async def set_ai_pending(self, game_pk: int, pending: bool) -> None:

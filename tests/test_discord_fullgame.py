@@ -239,6 +239,34 @@ async def detour_slash(player: Player, user: FakeUser, action: dict[str, Any], l
         await h.run(h.slash(user, f"detour {kind}", target=value))
 
 
+def _assert_public_pings(new: list[Sent], human_ids: set[int]) -> None:
+    """Channel messages: nothing private, and they ping exactly the humans they name."""
+    for msg in new:
+        assert "private" not in msg.content
+        am = msg.allowed_mentions
+        assert am is not None and am["parse"] == [] and not am.get("roles")
+        mentioned = {int(x) for x in re.findall(r"<@(\d+)>", msg.content)}
+        assert {int(u) for u in am["users"]} == mentioned <= human_ids  # pings exactly who is named
+        if any(kind_of(b.custom_id) == "menu" for b in msg.buttons):
+            # a turn message names who must act; those already pinged for this step are named
+            # in bold instead of being pinged again
+            assert mentioned or re.search(r"\*\*[^*]+\*\*", msg.content), "a turn message names who must act"
+
+
+def _assert_chosen_cards_hidden(rules: Any, state: Any, public: dict[str, Any]) -> None:
+    """A card chosen but not yet revealed cannot be told from the public view: swapping it
+    for any other card still in that hand gives the same view."""
+    for p, card in enumerate(state.chosen):
+        if not card:
+            continue
+        for other in (10, 8, 6, 5):
+            if other == card or not state.hand[p] & {10: 1, 8: 2, 6: 4, 5: 8}[other]:
+                continue
+            twin = copy.deepcopy(state)
+            twin.chosen[p] = other
+            assert rules.view(twin, None) == public
+
+
 @pytest.mark.wholegame
 @pytest.mark.parametrize(("humans", "ai"), [(3, 1), (2, 0)])
 async def test_a_random_game_of_detour_keeps_chosen_cards_secret(
@@ -270,29 +298,9 @@ async def test_a_random_game_of_detour_keeps_chosen_cards_secret(
         state = rules.load(record.state)
         public = rules.view(state, None)
         assert "private" not in public
-        new = h.channel_messages()[checked:]
-        for msg in new:
-            assert "private" not in msg.content
-            am = msg.allowed_mentions
-            assert am is not None and am["parse"] == [] and not am.get("roles")
-            mentioned = {int(x) for x in re.findall(r"<@(\d+)>", msg.content)}
-            assert {int(u) for u in am["users"]} == mentioned <= human_ids  # pings exactly who is named
-            if any(kind_of(b.custom_id) == "menu" for b in msg.buttons):
-                # a turn message names who must act; those already pinged for this step are named
-                # in bold instead of being pinged again
-                assert mentioned or re.search(r"\*\*[^*]+\*\*", msg.content), "a turn message names who must act"
+        _assert_public_pings(h.channel_messages()[checked:], human_ids)
         if state.phase == "choose":
-            # a card chosen but not yet revealed cannot be told from the public view: swapping
-            # it for any other card still in that hand gives the same view
-            for p, card in enumerate(state.chosen):
-                if not card:
-                    continue
-                for other in (10, 8, 6, 5):
-                    if other == card or not state.hand[p] & {10: 1, 8: 2, 6: 4, 5: 8}[other]:
-                        continue
-                    twin = copy.deepcopy(state)
-                    twin.chosen[p] = other
-                    assert rules.view(twin, None) == public
+            _assert_chosen_cards_hidden(rules, state, public)
         checked = len(h.channel_messages())
         if not await player.step():
             break

@@ -73,6 +73,16 @@ def test_a_missing_script_is_one_line_and_status_2(tmp_path: Path, capsys: pytes
     assert "nope.txt" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
+def test_a_script_that_is_not_utf8_is_one_line_and_status_2(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """A decoding error has no strerror: it used to escape as an AttributeError."""
+    script = tmp_path / "latin1.txt"
+    script.write_bytes("/game new game:détour\n".encode("latin-1"))
+    assert local.main(["--no-env", "--script", str(script)]) == 2
+    err = capsys.readouterr().err
+    assert "latin1.txt" in err and "utf-8" in err and len(err.strip().splitlines()) == 1
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_ctrl_c_quits_at_once_without_a_traceback(tmp_path: Path) -> None:
     proc = subprocess.Popen([sys.executable, "-m", "bot.local", "--no-env", "--memory"], cwd=tmp_path,

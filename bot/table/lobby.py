@@ -153,9 +153,10 @@ class LobbyMixin(AISeatsMixin):
             rules = spec.rules
             if not rules.min_players <= len(record.seats) <= rules.max_players:
                 raise Refusal("error.player_count", min=rules.min_players, max=rules.max_players)
+            seats: list[str] = []
             for i, seat in enumerate(sorted(record.seats, key=lambda s: s.position)):
                 seat.seat = f"p{i + 1}"
-            seats = [s.seat for s in sorted(record.seats, key=lambda s: s.position)]
+                seats.append(seat.seat)
             state = rules.new_game(seats, record.seed, record.options)
             record.state = rules.dump(state)
             record.status = "running"
@@ -187,17 +188,10 @@ class LobbyMixin(AISeatsMixin):
         """Show or change settings. Everything is checked first; then the user's DM choice and
         the game's settings are written in one transaction (a refusal writes nothing)."""
         t = self.user_t(user)
-        game_changes: dict[str, Any] = {}
-        if language is not None:
-            if not isinstance(language, str) or language.strip().lower() not in LANGUAGES:
-                return self.refuse(user, "error.bad_language", languages=", ".join(LANGUAGES))
-            game_changes["language"] = language.strip().lower()
-        for key, value in (("reminder_hours", reminder_hours), ("timeout_hours", timeout_hours)):
-            if value is None:
-                continue
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 24 * 30:
-                return self.refuse(user, "error.bad_hours")
-            game_changes[key] = value
+        try:
+            game_changes = _game_setting_changes(language, reminder_hours, timeout_hours)
+        except Refusal as refusal:
+            return self.refused(user, refusal)
         async with self._lock(where.channel_id):
             record = await self.store.active_game(where.channel_id)
             if record is None and game_changes:
@@ -226,3 +220,20 @@ class LobbyMixin(AISeatsMixin):
                                          dm=t("settings.yes" if dm_now else "settings.no")))]
         return [self.private(user, "✅ " + "\n".join(changes))]
 
+
+def _game_setting_changes(language: str | None, reminder_hours: float | None,
+                          timeout_hours: float | None) -> dict[str, Any]:
+    """The game settings a settings call changes, all checked before the caller writes
+    anything (a Refusal here means nothing is changed)."""
+    game_changes: dict[str, Any] = {}
+    if language is not None:
+        if not isinstance(language, str) or language.strip().lower() not in LANGUAGES:
+            raise Refusal("error.bad_language", languages=", ".join(LANGUAGES))
+        game_changes["language"] = language.strip().lower()
+    for key, value in (("reminder_hours", reminder_hours), ("timeout_hours", timeout_hours)):
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 24 * 30:
+            raise Refusal("error.bad_hours")
+        game_changes[key] = value
+    return game_changes

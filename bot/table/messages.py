@@ -15,6 +15,7 @@ from bot.replies import (
     EMBEDS_TOTAL_LIMIT,
     Attachment,
     Button,
+    Component,
     Embed,
     Reply,
     User,
@@ -54,7 +55,7 @@ class MessagesMixin(TableBase):
                  min=rules.min_players, max=rules.max_players, options=options, language=record.settings["language"])
         if note:
             text = note + "\n" + text
-        rows = [[
+        rows: list[list[Component]] = [[
             Button(t("button.join"), custom_id(record.id, record.version, "join"), "primary", "✋"),
             Button(t("button.leave"), custom_id(record.id, record.version, "leave"), "secondary"),
             Button(t("button.addbot"), custom_id(record.id, record.version, "addbot"), "secondary", "🤖"),
@@ -253,6 +254,7 @@ class MessagesMixin(TableBase):
 
     def _result_text(self, loaded: Loaded, t: Translator) -> str:
         result = loaded.rules.result(loaded.state)
+        assert result is not None  # only called once rules.is_over: a finished game has a result
         lines = [t("result.header")]
         medals = {1: "🥇", 2: "🥈", 3: "🥉"}
         for entry in result.get("ranking", []):

@@ -303,7 +303,7 @@ class PlayMixin(LobbyMixin):
         ui = game.ui if game else None
         command = next((c for c in ui.commands if c.name == name), None) if ui else None
         spec = next((p for p in command.params if p.name == param), None) if command else None
-        if ui is None or spec is None or spec.kind != "pick":
+        if ui is None or command is None or spec is None or spec.kind != "pick":
             return []
         record = await self.store.active_game(where.channel_id)
         if record is None or record.status != "running" or record.game_id != ui.game_id:

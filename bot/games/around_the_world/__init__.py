@@ -121,7 +121,6 @@ class AroundTheWorldUI(GameUI):
 
     def _label(self, action: Action, view: View, t: Translator) -> str:
         kind = action.get("type")
-        public = "private" not in view
         current = view.get("current")
         turn = view.get("turn") or {}
         if kind == "take":
@@ -135,31 +134,9 @@ class AroundTheWorldUI(GameUI):
         if kind == "exchange":
             return t("action.exchange", cards=cards_text(action["cards"]))
         if kind == "travel":
-            dest = city(action.get("to") or _destination(view, current) or "paris", t)
-            cards = action["cards"]
-            if not cards:
-                return t.plural("action.walk", action.get("days", D.WALK_DAYS), city=dest)
-            if public:
-                key = "action.travel_public_balloon" if "balloon" in action else "action.travel_public"
-                return t(key, city=dest)
-            if "balloon" in action:
-                idx = cards.index(action["balloon"])
-                rest = [c for j, c in enumerate(cards) if j != idx]
-                fixed = leg_days(cards, {idx: 0})
-                shown = " + ".join([card(c) for c in rest] + [t("balloon_card", card=card(action["balloon"]))])
-                return t.plural("action.travel_balloon", fixed, cards=shown, city=dest)
-            return t.plural("action.travel", action["days"], cards=cards_text(cards), city=dest)
+            return self._travel_label(action, view, t)
         if kind == "event":
-            c = action["card"]
-            if c == "princess":
-                as_card = action.get("as") or view.get("event_discard_top") or "?"
-                if "location" in action:
-                    return t("action.princess_detective", city=city(action["location"], t))
-                return t("action.princess", card=event_name(as_card, t))
-            if c == "detective":
-                return t("action.event_detective", city=city(action["location"], t))
-            key = f"action.event_{c}"
-            return t(key) if t.has(key) else t("action.event", card=event_name(c, t))
+            return self._event_label(action, view, t)
         if kind == "stay":
             where = action.get("location") or (view["positions"].get(current, 0) if current else 0)
             return t("action.stay", city=city(where, t))
@@ -171,6 +148,37 @@ class AroundTheWorldUI(GameUI):
             return t("action.discard", card=any_card(action["card"], t))
         key = f"action.{kind}"
         return t(key) if t.has(key) else str(kind)
+
+    def _travel_label(self, action: Action, view: View, t: Translator) -> str:
+        """A travel: a walk, the channel's short form (public views: the cards are secret), or
+        the cards and days the traveller sees."""
+        dest = city(action.get("to") or _destination(view, view.get("current")) or "paris", t)
+        cards = action["cards"]
+        if not cards:
+            return t.plural("action.walk", action.get("days", D.WALK_DAYS), city=dest)
+        if "private" not in view:
+            key = "action.travel_public_balloon" if "balloon" in action else "action.travel_public"
+            return t(key, city=dest)
+        if "balloon" in action:
+            idx = cards.index(action["balloon"])
+            rest = [c for j, c in enumerate(cards) if j != idx]
+            fixed = leg_days(cards, {idx: 0})
+            shown = " + ".join([card(c) for c in rest] + [t("balloon_card", card=card(action["balloon"]))])
+            return t.plural("action.travel_balloon", fixed, cards=shown, city=dest)
+        return t.plural("action.travel", action["days"], cards=cards_text(cards), city=dest)
+
+    def _event_label(self, action: Action, view: View, t: Translator) -> str:
+        """Playing an event card; the princess copies the top discarded event or moves the detective."""
+        c = action["card"]
+        if c == "princess":
+            as_card = action.get("as") or view.get("event_discard_top") or "?"
+            if "location" in action:
+                return t("action.princess_detective", city=city(action["location"], t))
+            return t("action.princess", card=event_name(as_card, t))
+        if c == "detective":
+            return t("action.event_detective", city=city(action["location"], t))
+        key = f"action.event_{c}"
+        return t(key) if t.has(key) else t("action.event", card=event_name(c, t))
 
     def quick_actions(self, view: View, seat: str) -> list[Action | QuickMenu]:
         """Turn-message buttons, from the public view: take a display card (or the top card);
@@ -227,7 +235,7 @@ class AroundTheWorldUI(GameUI):
         return kind
 
     # -- channel lines ---------------------------------------------------------------------------
-    def event_text(self, event: Event, names: dict[str, str], t: Translator) -> str | None:
+    def event_text(self, event: Event, names: dict[str, str], t: Translator) -> str | None:  # noqa: C901 - flat dispatch, one branch per event type
         # long: one short branch per event type of the game, read top to bottom like the catalog
         kind = event.get("type")
 
@@ -310,7 +318,7 @@ class AroundTheWorldUI(GameUI):
     def status_text(self, view: View, names: dict[str, str], t: Translator) -> str:
         lines = []
         if not view.get("over"):
-            cur = view.get("current")
+            cur = view["current"]  # a seat until the game is over
             lines.append(t("status.round", round=view["round"], first=names.get(view["first_player"],
                                                                                   view["first_player"]),
                            seat=names.get(cur, cur), phase=t(f"phase.{view['phase']}"),

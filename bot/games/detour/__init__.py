@@ -151,7 +151,7 @@ class DetourUI(GameUI):
         return str(action["type"])
 
     # -- channel lines ---------------------------------------------------------------------------
-    def event_text(self, event: Event, names: dict[str, str], t: Translator) -> str | None:
+    def event_text(self, event: Event, names: dict[str, str], t: Translator) -> str | None:  # noqa: C901 - flat dispatch, one branch per event type
         kind = event.get("type")
         two = len(names) == 2  # `names` holds the game's seats; two seats = two colours each
         who = pawn_name(event.get("seat", ""), event.get("colour"), names, t, two)

@@ -191,7 +191,7 @@ class EightyDaysUI(GameUI):
             return t("action.mary", icon=KIND_ICON[line["kind"]], city=dest)
         return t("action.free_travel", icon=KIND_ICON[line["kind"]], city=dest)
 
-    def _label(self, action: Action, view: View, t: Translator) -> str:
+    def _label(self, action: Action, view: View, t: Translator) -> str:  # noqa: C901 - flat dispatch, one branch per action type
         kind = action.get("type")
         if kind in ("travel", "leonard", "mary", "free_travel"):
             return self._travel_label(action, view, t)
@@ -292,7 +292,7 @@ class EightyDaysUI(GameUI):
         return any(e.get("type") not in SECRET_EVENTS for e in events)
 
     # -- channel lines --------------------------------------------------------------------------------
-    def event_text(self, event: Event, names: dict[str, str], t: Translator) -> str | None:
+    def event_text(self, event: Event, names: dict[str, str], t: Translator) -> str | None:  # noqa: C901 - flat dispatch, one branch per event type
         kind = event.get("type")
 
         def name(s: Any) -> str:
@@ -370,7 +370,7 @@ class EightyDaysUI(GameUI):
         if view.get("phase") == "setup":
             lines.append(t("status.setup"))
         elif paper and not view.get("over"):
-            cur = view.get("current")
+            cur = view["current"]  # a seat while a newspaper is out
             lines.append(t("status.period", period=ROMAN[view["period"]], paper=t(f"newspaper.{paper['id']}"),
                            effect=t(f"newspaper_effect.{paper['id']}"), seat=names.get(cur, cur)))
         for p in view["players"]:
