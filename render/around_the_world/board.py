@@ -228,7 +228,7 @@ def _draw_pawns(img: Image.Image, view: dict, index: dict[str, int], locations: 
 
 def _draw_display(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Translator, index: dict[str, int],
                   names: dict[str, str]) -> None:
-    # one pass over the layout, top to bottom: splitting it would scatter shared coordinates
+    # long: one pass over the layout, top to bottom: splitting it would scatter shared coordinates
     display = [s for s in (view.get("display") or []) if isinstance(s, dict)]
     slot_w = 168
     x0 = 24
@@ -424,7 +424,7 @@ def _panel_columns() -> dict[str, int]:
 
 def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, names: dict[str, str], t: Translator,
                 index: dict[str, int]) -> None:
-    # one pass over the layout, top to bottom: splitting it would scatter shared coordinates
+    # long: one pass over the layout, top to bottom: splitting it would scatter shared coordinates
     cols = _panel_columns()
     seats = [s for s in view.get("seats") or [] if isinstance(s, str)]
     top = PANEL_TOP

@@ -54,7 +54,7 @@ def _hand_layout(groups: list[tuple[str, int, int]], card_w: int, width: int) ->
 def hand_image(view: dict, seat: str, *, names: dict[str, str], translator: Translator,
                lang: str | None = None) -> Image.Image:
     """One seat's hand (see `render_hand`; `lang` is ignored: the translator knows)."""
-    # one pass over the image, top to bottom: splitting it would scatter the running y offset
+    # long: one pass over the image, top to bottom: splitting it would scatter the running y offset
     del lang
     t = translator
     seat_private = view.get("private")

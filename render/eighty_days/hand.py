@@ -114,6 +114,7 @@ def _bonus(bonus: list[Any] | None, t: Translator) -> str:
 
 
 def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], t: Translator) -> Image.Image:
+    # long: one pass over the image, top to bottom: splitting it would scatter the running y offset
     me = next(p for p in view["players"] if p["seat"] == seat)
     k = view["players"].index(me)
     priv = view.get("private") or {}

@@ -110,7 +110,7 @@ def _draw_card_group(img: Image.Image, cards: list[str], x0: float, y: float, t:
 def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], translator: Translator,
                lang: str | None = None) -> Image.Image:
     """One seat's hand as a Pillow image (see `render_hand`)."""
-    # one pass over the image, top to bottom: splitting it would scatter the running y offset
+    # long: one pass over the image, top to bottom: splitting it would scatter the running y offset
     del lang
     t = translator
     cities = dict(city_labels(t))

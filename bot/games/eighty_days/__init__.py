@@ -293,6 +293,7 @@ class EightyDaysUI(GameUI):
 
     # -- channel lines --------------------------------------------------------------------------------
     def event_text(self, event: Event, names: dict[str, str], t: Translator) -> str | None:  # noqa: C901 - flat dispatch, one branch per event type
+        # long: one short branch per event type of the game, read top to bottom like the catalog
         kind = event.get("type")
 
         def name(s: Any) -> str:
