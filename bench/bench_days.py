@@ -9,11 +9,14 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import Rng, registry  # noqa: E402
+from engine.games.eighty_days import ai  # noqa: E402
 
 
 def random_game(rules, seats, seed, options):
@@ -47,31 +50,145 @@ def bench_playouts(rules, players: int, options: dict, seconds: float) -> tuple[
     return statistics.median(wall), statistics.median(cpu), statistics.mean(steps)
 
 
-def ai_vs_random(rules, players: int, games: int, options: dict) -> dict[str, float]:
-    """One AI seat (rotating) against random seats: win rate, its mean score, adventures and
-    how often it reached London."""
-    wins, scores, adventures, london = 0, [], [], 0
+Policy = Callable[[Any, str, Any], dict]
+
+
+def random_policy(rng: Rng) -> Policy:
+    """A uniformly random legal action (its own generator)."""
+    def pick(rules: Any, seat: str, state: Any) -> dict:
+        legal = rules.legal_actions(state, seat)
+        return legal[rng.below(len(legal))]
+    return pick
+
+
+def ai_policy(rules: Any, seat: str, state: Any) -> dict:
+    return rules.ai_action(state, seat)
+
+
+def _view_policy(decide: Callable[[dict, str, list[dict]], dict]) -> Policy:
+    """A baseline deciding, like the AI, from its own view and its legal actions."""
+    def pick(rules: Any, seat: str, state: Any) -> dict:
+        return decide(rules.view(state, seat), seat, rules.legal_actions(state, seat))
+    return pick
+
+
+def _missing(view: dict, seat: str) -> dict[str, int]:
+    me = next(p for p in view["players"] if p["seat"] == seat)
+    card = (view.get("private") or {}).get("adventure")
+    if not card:
+        return {}
+    return {k: n - me["items"][k] for k, n in card["items"].items() if n > me["items"][k]}
+
+
+def greedy_decide(view: dict, seat: str, legal: list[dict]) -> dict:
+    """The greedy baseline: complete whenever possible; keep the card that misses the
+    fewest items; buy an item the held adventure still needs when the market sells it;
+    otherwise the cheapest trip that gets nearer the arrival London; otherwise pass."""
+    by: dict[str, list[dict]] = {}
+    for a in legal:
+        by.setdefault(a["type"], []).append(a)
+    if "keep_adventure" in by:
+        draft = {c["id"]: c for c in (view.get("private") or {}).get("draft", [])}
+        me = next(p for p in view["players"] if p["seat"] == seat)
+        return min(by["keep_adventure"], key=lambda a: sum(
+            max(0, n - me["items"][k]) for k, n in draft[a["card"]]["items"].items()) if a["card"] in draft else 9)
+    if "complete" in by:
+        return by["complete"][0]
+    if "end_turn" in by:
+        return by["end_turn"][0]
+    if "pass" not in by:  # a waiting decision
+        return legal[0]
+    missing = _missing(view, seat)
+    buys = [a for a in by.get("buy", []) if a["item"] in missing]
+    if buys:
+        return min(buys, key=lambda a: view["areas"][a["market"]]["next_cost"])
+    me = next(p for p in view["players"] if p["seat"] == seat)
+    dist = {c["id"]: c["distance"] for c in view["map"]["cities"]}
+    lines = {ln["id"]: ln for ln in view["map"]["lines"]}
+
+    def to(a: dict) -> str:
+        ln = lines[a["line"]]
+        return ln["b"] if ln["a"] == me["city"] else ln["a"]
+
+    def cost(a: dict) -> int:
+        c = lines[a["line"]]["cost"]
+        return view["areas"][a["area"]]["next_cost"] + (c["coins"] if c and c["kind"] == "coins" else 0)
+    east = [a for a in by.get("travel", []) if dist[to(a)] < me["distance"]]
+    if east:
+        return min(east, key=cost)
+    return by["pass"][0]
+
+
+def never_travel_decide(view: dict, seat: str, legal: list[dict]) -> dict:
+    """A degenerate seat: the AI's choices, but it never travels."""
+    allowed = [a for a in legal if a["type"] not in ("travel", "leonard", "mary")] or legal
+    return ai.choose(view, seat, allowed)
+
+
+def pass_at_once_decide(view: dict, seat: str, legal: list[dict]) -> dict:
+    """A degenerate seat: answers decisions like the AI, passes at its first turn of every period."""
+    passes = [a for a in legal if a["type"] == "pass"]
+    return passes[0] if passes else ai.choose(view, seat, legal)
+
+
+def never_complete_decide(view: dict, seat: str, legal: list[dict]) -> dict:
+    """A degenerate seat: the AI's choices, but it never completes an adventure."""
+    allowed = [a for a in legal if a["type"] != "complete"] or legal
+    return ai.choose(view, seat, allowed)
+
+
+POLICIES: dict[str, Callable[[int], Policy]] = {
+    "ai": lambda seed: ai_policy,
+    "random": lambda seed: random_policy(Rng.from_seed(seed)),
+    "greedy": lambda seed: _view_policy(greedy_decide),
+    "never_travel": lambda seed: _view_policy(never_travel_decide),
+    "pass_at_once": lambda seed: _view_policy(pass_at_once_decide),
+    "never_complete": lambda seed: _view_policy(never_complete_decide),
+}
+
+
+def match(rules: Any, names: list[str], games: int, options: dict, seed0: int = 0) -> dict[str, Any]:
+    """Seeded games with the policies `names` rotated over the seats (so each sits at every
+    place); per policy: win rate (shared wins count), mean score, adventures, London rate;
+    plus the winner's scores and how often each adventure was completed."""
+    players = len(names)
+    stats = {n: {"win": 0.0, "score": [], "adventures": [], "london": 0, "seats": 0} for n in set(names)}
+    winner_scores: list[int] = []
+    completed: dict[str, int] = {}
     for g in range(games):
+        seed = seed0 + g
         seats = [f"p{i + 1}" for i in range(players)]
-        ai_seat = seats[g % players]
-        state = rules.new_game(seats, g, options)
-        rng = Rng.from_seed(g * 31 + 5)
+        rot = [names[(i + g) % players] for i in range(players)]
+        pols = {s: POLICIES[n](seed * 31 + k) for k, (s, n) in enumerate(zip(seats, rot, strict=True))}
+        state = rules.new_game(seats, seed, options)
         while not rules.is_over(state):
             seat = rules.to_act(state)[0]
-            if seat == ai_seat:
-                action = rules.ai_action(state, seat)
-            else:
-                legal = rules.legal_actions(state, seat)
-                action = legal[rng.below(len(legal))]
-            rules.apply(state, seat, action)
+            rules.apply(state, seat, pols[seat](rules, seat, state))
         result = rules.result(state)
-        row = next(r for r in result["ranking"] if r["seat"] == ai_seat)
-        wins += ai_seat in result["winners"]
-        scores.append(row["score"])
-        adventures.append(row["adventures"])
-        london += row["distance"] == 0
-    return {"win": wins / games, "score": statistics.mean(scores), "adventures": statistics.mean(adventures),
-            "london": london / games, "chance": 1 / players}
+        winner_scores.append(result["ranking"][0]["score"])
+        for row in result["ranking"]:
+            n = rot[seats.index(row["seat"])]
+            st = stats[n]
+            st["win"] += row["seat"] in result["winners"]
+            st["score"].append(row["score"])
+            st["adventures"].append(row["adventures"])
+            st["london"] += row["distance"] == 0
+            st["seats"] += 1
+        for diary in state.diary:
+            for card in diary:
+                completed[card] = completed.get(card, 0) + 1
+    out = {n: {"win": st["win"] / games, "score": statistics.mean(st["score"]),
+               "adventures": statistics.mean(st["adventures"]), "london": st["london"] / st["seats"],
+               "seats_per_game": st["seats"] / games} for n, st in stats.items()}
+    return {"policies": out, "winner_score": statistics.mean(winner_scores), "completed": completed,
+            "games": games}
+
+
+def ai_vs_random(rules: Any, players: int, games: int, options: dict) -> dict[str, float]:
+    """One AI seat (rotating) against random seats: win rate, its mean score, adventures and
+    how often it reached London."""
+    r = match(rules, ["ai"] + ["random"] * (players - 1), games, options)["policies"]["ai"]
+    return {**r, "chance": 1 / players}
 
 
 def main() -> None:
