@@ -1,6 +1,8 @@
 """Benchmark of eighty-days (a script, not a test): random playouts and AI against random.
 
-Run: .venv/bin/python bench/bench_days.py [--quick]
+Run: .venv/bin/python bench/bench_days.py [--quick] [--matches | --balance]
+(--matches: the AI against random and greedy seats; --balance: AI self-play tables and
+the degenerate seats, as reported in docs/games/eighty-days.md)
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import Rng, registry  # noqa: E402
 from engine.games.eighty_days import ai  # noqa: E402
+from engine.games.eighty_days import content as C  # noqa: E402
 
 
 def random_game(rules, seats, seed, options):
@@ -191,15 +194,63 @@ def ai_vs_random(rules: Any, players: int, games: int, options: dict) -> dict[st
     return {**r, "chance": 1 / players}
 
 
+def matches(rules: Any, games: int) -> None:
+    """The AI against random and greedy seats, every player count, both sides."""
+    for opp in ("random", "greedy"):
+        for options in ({}, {"side": "B"}):
+            for players in (2, 3, 4):
+                r = match(rules, ["ai"] + [opp] * (players - 1), games, options)["policies"]
+                a, o = r["ai"], r[opp]
+                side = options.get("side", "A")
+                print(f"AI vs {players - 1} {opp}, side {side}, {games} games: AI wins {a['win']:.0%}"
+                      f" (score {a['score']:.1f}, London {a['london']:.0%}, {a['adventures']:.1f} adventures);"
+                      f" {opp} wins {o['win']:.0%} (score {o['score']:.1f}, London {o['london']:.0%})")
+
+
+def balance(rules: Any, games: int) -> None:
+    """AI self-play over 2-4 players, both sides, assistants off/on; the degenerate seats."""
+    total: dict[str, int] = {}
+    n_games = 0
+    print("| Players | Side | Assistants | London | Adventures | Winner's score | Mean score |")
+    print("|---|---|---|---|---|---|---|")
+    for players in (2, 3, 4):
+        for side in ("A", "B"):
+            for helpers in (False, True):
+                r = match(rules, ["ai"] * players, games, {"side": side, "assistants": helpers})
+                a = r["policies"]["ai"]
+                print(f"| {players} | {side} | {'on' if helpers else 'off'} | {a['london']:.0%} |"
+                      f" {a['adventures']:.1f} | {r['winner_score']:.1f} | {a['score']:.1f} |")
+                for card, k in r["completed"].items():
+                    total[card] = total.get(card, 0) + k
+                n_games += games
+    print(f"\nadventures completed per 100 games ({n_games} games):")
+    print(" ".join(f"{c}:{100 * total.get(c, 0) / n_games:.0f}" for c in [*C.ADVENTURES, *C.LONDON_ADVENTURES]))
+    print("\n| Degenerate seat | Side | Its wins | AI wins | Its score | AI score |")
+    print("|---|---|---|---|---|---|")
+    for bot in ("never_travel", "pass_at_once", "never_complete"):
+        for side in ("A", "B"):
+            r = match(rules, [bot, "ai", "ai"], games, {"side": side})["policies"]
+            print(f"| {bot} | {side} | {r[bot]['win']:.0%} | {r['ai']['win']:.0%} | {r[bot]['score']:.1f} |"
+                  f" {r['ai']['score']:.1f} |")
+
+
 def main() -> None:
     quick = "--quick" in sys.argv
     rules = registry.get("eighty-days")
     print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    if "--balance" in sys.argv:
+        balance(rules, 20 if quick else 60)
+        return
+    if "--matches" in sys.argv:
+        matches(rules, 30 if quick else 100)
+        return
     for options in ({}, {"side": "B", "assistants": True}):
         for players in (4, 3, 2):
             wall, cpu, steps = bench_playouts(rules, players, options, 1.0 if quick else 3.0)
             print(f"random playouts, {players} players {options or 'side A'}: {wall:,.0f} games/s wall, "
                   f"{cpu:,.0f} games per CPU-second (medians of 5), mean {steps:.0f} decisions")
+    decisions = ai_decision_ms(rules, 10 if quick else 30)
+    print(f"AI decision: median {statistics.median(decisions):.2f} ms, p95 {pct(decisions, 0.95):.2f} ms")
     games = 40 if quick else 200
     for options in ({}, {"side": "B", "assistants": True}):
         for players in (2, 3, 4):
@@ -207,6 +258,26 @@ def main() -> None:
             print(f"AI vs random, {players} players {options or 'side A'}, {games} games: AI wins {r['win']:.0%} "
                   f"(chance {r['chance']:.0%}), mean score {r['score']:.1f}, {r['adventures']:.1f} adventures, "
                   f"London {r['london']:.0%}")
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def ai_decision_ms(rules: Any, games: int) -> list[float]:
+    """Milliseconds per AI decision (view + policy), 4-player AI self-play."""
+    out = []
+    for g in range(games):
+        seats = ["p1", "p2", "p3", "p4"]
+        state = rules.new_game(seats, g, {"side": "AB"[g % 2]})
+        while not rules.is_over(state):
+            seat = rules.to_act(state)[0]
+            t0 = time.perf_counter()
+            action = rules.ai_action(state, seat)
+            out.append((time.perf_counter() - t0) * 1000)
+            rules.apply(state, seat, action)
+    return out
 
 
 if __name__ == "__main__":
