@@ -61,7 +61,9 @@ class _Me:
 
     def market_ok(self, city: str) -> bool:
         card = self.card
-        return bool(card) and (card["london"] or C.market_allows(C.CITIES[city][0], card["market"]))
+        if not card:
+            return False
+        return bool(card["london"] or C.market_allows(C.CITIES[city][0], card["market"]))
 
 
 def _card_value(me: _Me, card: dict[str, Any]) -> float:
@@ -106,9 +108,9 @@ def _decide(me: _Me, legal: list[Action]) -> Action:
         return next((a for a in legal if a["keep"] == good), legal[0])
     if kind == "observer":
         if any(me.items):
-            spare = _spare_item(me)
-            if spare not in needed and me.items[spare] > (me.card or {"items": {}})["items"].get(C.ITEMS[spare], 0):
-                return next(a for a in legal if a.get("item") == C.ITEMS[spare])
+            k = _spare_item(me)
+            if k not in needed and me.items[k] > (me.card or {"items": {}})["items"].get(C.ITEMS[k], 0):
+                return next(a for a in legal if a.get("item") == C.ITEMS[k])
         return legal[0]
     if kind == "free_travel":
         return max(legal, key=lambda a: _travel_gain(me, a["line"], 0.0))
