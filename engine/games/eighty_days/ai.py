@@ -1,23 +1,27 @@
 """A greedy planner for `eighty-days`, deciding from the seat's own view only (the public
 board plus its private adventure card and drafts) and the static content.
 
-Each legal main action gets a value in "points": travelling toward the arrival London is
-worth the penalty it saves (more as the periods run out), buying is worth it for an item
-the held adventure still needs, coins are worth a little less than a point each; the best
-action is taken if it beats passing. Additional actions: complete whenever possible,
-search when the held card is hopeless. Drafts keep the card with the best points for what
-is still missing. Deterministic: ties go to the first legal action.
+Each legal main action gets a value in "points". The seat plans its way home: a route
+estimate to the arrival London (fewest lines, line costs weighed: coins, and items it
+holds or would have to buy) gives each city a value, and a trip is worth the estimate it
+saves, scaled by how far behind schedule the seat is (5 per line once the periods run
+out), plus the arrival card and London's adventures. Buying is worth it for an item the
+held adventure or the next line of the route needs; coins lose value as the game nears
+its end (they only break ties). The best action is taken if it beats passing.
+Additional actions: complete whenever possible, search when the held card is hopeless.
+Drafts keep the card with the best points for what is still missing. Deterministic: ties go to the first legal action.
 """
 
 from __future__ import annotations
 
+import heapq
 from typing import Any
 
 from . import content as C
 from .packing import suitcase
 
 Action = dict[str, Any]
-COIN = 0.55  # points per coin spent
+COIN = 0.55  # points per coin spent (period I; less later)
 ITEM_VALUE = 2.6  # points for an item the adventure still needs
 ASSISTANT_PREFERENCE = ("amelie", "leonard", "jean", "alex", "luigi", "matilda", "albert", "paul", "jill", "mary")
 
@@ -38,6 +42,10 @@ class _Me:
         self.period = max(1, view["period"])
         self.case = suitcase(self.me["character"], self.me["second_suitcase"])
         self.missing = self.missing_for(self.card)
+        #: points per coin: coins only break ties at the end, so they are worth less late
+        self.coin = COIN * (1.15 - 0.17 * self.period)
+        self.line_costs = {ln["id"]: ln["cost"] for ln in view["map"]["lines"]}
+        self.route = _route(self)
 
     def missing_for(self, card: dict[str, Any] | None) -> list[int]:
         if not card:
@@ -55,7 +63,7 @@ class _Me:
         card = self.card
         if not card:
             return False
-        return card["london"] or C.market_allows(C.CITIES[city][0], card["market"])
+        return bool(card["london"] or C.market_allows(C.CITIES[city][0], card["market"]))
 
 
 def _card_value(me: _Me, card: dict[str, Any]) -> float:
@@ -125,27 +133,83 @@ def _dest(me: _Me, line: str) -> str:
     return b if a == me.me["city"] else a
 
 
+def _line_weight(me: _Me, line: str) -> float:
+    """How many "lines" a line is worth on the way home: 1, plus its coins, plus an item
+    the seat would have to hand in (cheap when it holds a spare one)."""
+    cost = me.line_costs[line]
+    if not cost:
+        return 1.0
+    if cost["kind"] == "coins":
+        return 1.0 + 0.12 * cost["coins"]
+    k = C.ITEM_INDEX[cost["item"]]
+    have = me.usable[k] - (me.card["items"].get(cost["item"], 0) if me.card else 0)
+    return 1.25 if have > 0 else 1.9
+
+
+def _route(me: _Me) -> dict[str, float]:
+    """Weighted distance of every city to the arrival London (Dijkstra, a 25-city map)."""
+    dist = {C.ARRIVAL: 0.0}
+    todo = [(0.0, C.ARRIVAL)]
+    while todo:
+        d, city = heapq.heappop(todo)
+        if d > dist[city]:
+            continue
+        for line, other in C.NEIGHBOURS[city]:
+            nd = d + _line_weight(me, line)
+            if nd < dist.get(other, 1e9):
+                dist[other] = nd
+                heapq.heappush(todo, (nd, other))
+    return dist
+
+
+def _next_lines(me: _Me) -> list[str]:
+    """The lines leaving the seat's city that lie on a best route home."""
+    here = me.me["city"]
+    if here == C.ARRIVAL:
+        return []
+    best = me.route[here]
+    return [line for line, other in C.NEIGHBOURS[here]
+            if abs(me.route[other] + _line_weight(me, line) - best) < 1e-9]
+
+
+def _line_per_point(me: _Me) -> float:
+    """Points a line nearer home is worth now: 5 once the seat is behind schedule (about
+    2.5 lines a period), less while there is time to spare."""
+    lines_left = C.DISTANCE[me.me["city"]]
+    capacity = 2.6 * (C.PERIODS - me.period + 1)
+    return C.CITY_PENALTY * min(1.0, 0.45 + 0.6 * lines_left / max(1.0, capacity))
+
+
 def _travel_gain(me: _Me, line: str, coins: float) -> float:
     here, there = me.me["city"], _dest(me, line)
-    urgency = 0.8 + 0.25 * me.period
-    gain = urgency * C.CITY_PENALTY * (C.DISTANCE[here] - C.DISTANCE[there]) / 2
+    gain = _line_per_point(me) * (me.route[here] - me.route[there])
     if there == C.ARRIVAL:
         cards = me.view["arrival_cards"]
-        gain += (cards[0] if cards else 0) + 3
+        gain += (cards[0] if cards else 0) + 5
     if me.card and not me.card["london"] and not any(me.missing):
         gain += 3 if me.market_ok(there) and not me.market_ok(here) else 0
     if me.me["adventures"] < C.LONDON_ENTRY and C.DISTANCE[there] <= 1 and me.period < 5:
         gain -= 4  # no use waiting next to London without the adventures to enter
-    return gain - COIN * coins
+    return gain - me.coin * coins
 
 
 def _line_cost(me: _Me, line: str) -> tuple[int, float]:
-    info = next(ln for ln in me.view["map"]["lines"] if ln["id"] == line)["cost"]
+    info = me.line_costs[line]
     if not info:
         return 0, 0.0
     if info["kind"] == "coins":
         return info["coins"], 0.0
-    return 0, (ITEM_VALUE if C.ITEM_INDEX[info["item"]] in _needed(me) or me.card is None else 1.0)
+    return 0, (ITEM_VALUE if C.ITEM_INDEX[info["item"]] in _needed(me) else 0.6)
+
+
+def _route_items(me: _Me) -> set[int]:
+    """Items the next line of the route asks for that the seat does not hold."""
+    out = set()
+    for line in _next_lines(me):
+        cost = me.line_costs[line]
+        if cost and cost["kind"] == "item" and me.usable[C.ITEM_INDEX[cost["item"]]] == 0:
+            out.add(C.ITEM_INDEX[cost["item"]])
+    return out
 
 
 def _value(me: _Me, a: Action) -> float:
@@ -160,13 +224,17 @@ def _value(me: _Me, a: Action) -> float:
     if t in ("buy", "paul"):
         item = C.HAT if t == "paul" else C.ITEM_INDEX[a["item"]]
         cost = C.PAUL_COST if t == "paul" else areas[a["market"]]["next_cost"]
-        if item not in needed or not me.fits_with(item):
+        if not me.fits_with(item):
             return -9.0
-        return ITEM_VALUE - COIN * cost
+        if item in needed:
+            return ITEM_VALUE - me.coin * cost
+        if item in _route_items(me):
+            return 0.6 * _line_per_point(me) - me.coin * cost
+        return -9.0
     if t == "black_market":
-        return (len(needed) + 1) / 6 * ITEM_VALUE - COIN * areas["black"]["next_cost"] if needed else -9.0
+        return (len(needed) + 1) / 6 * ITEM_VALUE - me.coin * areas["black"]["next_cost"] if needed else -9.0
     if t == "juggle":
-        return COIN * me.view["juggler"][a["stack"]] - 0.2
+        return me.coin * me.view["juggler"][a["stack"]] - 0.2
     return -9.0
 
 
@@ -176,7 +244,7 @@ def _pass_value(me: _Me, a: Action) -> float:
         return 0.0
     coins = next(t["coins"] for t in me.view["pass_tiles"] if t["id"] == tile)
     bonus = {"give_me_the_money": 1.1, "and_bye": 1.5, "on_offer": 0.8, "me_first": 0.6}.get(tile, 0.2)
-    return COIN * coins + bonus
+    return me.coin * coins + bonus
 
 
 def choose(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:

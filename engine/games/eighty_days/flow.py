@@ -109,7 +109,11 @@ def can_complete(state: DaysState, i: int) -> bool:
         return False
     if state.coins[i] < coins:
         return False
-    return all(item_count(state, i, k) >= n for k, n in enumerate(needs) if n)
+    items = state.items[i]
+    for k, n in enumerate(needs):  # noqa: SIM110 - a plain loop: this runs on every listing
+        if n and items[k] + (state.matilda[i] if k == C.REVOLVER else 0) < n:
+            return False
+    return True
 
 
 def has_pending(state: DaysState) -> bool:

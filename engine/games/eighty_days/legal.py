@@ -14,6 +14,24 @@ from .moves import tile_required
 from .state import PLAY, DaysState
 
 ITEMS = C.ITEMS
+#: city -> (line, other city, kind) for every line leaving it, in line order
+_OUT: dict[str, tuple[tuple[str, str, str], ...]] = {
+    city: tuple((lid, other, C.LINES[lid][2]) for lid, other in nbrs) for city, nbrs in C.NEIGHBOURS.items()}
+
+
+def _item_coins(cost: C.Cost) -> tuple[int, int]:
+    """A line cost as (item index or -1, coins), like `flow.line_coin_cost`."""
+    if cost is None:
+        return -1, 0
+    if cost[0] == "coins":
+        return -1, cost[1]
+    return C.ITEM_INDEX[cost[1]], 0
+
+
+#: (item or -1, coins) of every line on side A and of every side B line tile
+_COST_A: dict[str, tuple[int, int]] = {lid: _item_coins(line[3]) for lid, line in C.LINES.items()}
+_COST_TILE: dict[str, tuple[int, int]] = {tid: _item_coins(cost) for tid, cost in C.LINE_TILES.items()}
+_NO_COST = (-1, 0)
 
 
 def _items_held(state: DaysState, i: int) -> list[int]:
@@ -21,7 +39,7 @@ def _items_held(state: DaysState, i: int) -> list[int]:
 
 
 def _give_backs(state: DaysState, i: int) -> list[Action]:
-    return [{"type": "give_back", "item": ITEMS[k]} for k in _items_held(state, i)]
+    return [{"type": "give_back", "item": ITEMS[k]} for k, n in enumerate(state.items[i]) if n]
 
 
 def _swaps(state: DaysState, i: int, kind: str) -> list[Action]:
@@ -64,30 +82,38 @@ def pending_actions(state: DaysState, i: int, entry: dict) -> list[Action]:
 
 
 def _travels(state: DaysState, i: int, out: list[Action]) -> None:
+    """Trips from the seat's city (the hot path: line costs from precomputed tables)."""
     if state.in_london[i]:
         return
     coins = state.coins[i]
     paper = F.newspaper(state)
     sunday = paper == "sunday_express"
-    revolver_ok = paper != "guardian" or F.item_count(state, i, C.REVOLVER) > 0
+    items = state.items[i]
+    matilda = state.matilda[i]
+    revolver_ok = paper != "guardian" or items[C.REVOLVER] + matilda > 0
     costs = {a: F.area_cost(state, a) for a in C.TRAVEL_AREAS}
+    special = costs[C.SPECIAL]
     assistant = state.assistant[i]
-    mary = assistant == "mary" and not state.turned[i] and state.items[i][C.UMBRELLA] > 0
-    for lid, other in C.NEIGHBOURS[state.city[i]]:
-        if not F.can_enter(state, i, other):
+    leonard = assistant == "leonard"
+    mary = assistant == "mary" and not state.turned[i] and items[C.UMBRELLA] > 0
+    may_enter = len(state.diary[i]) >= C.LONDON_ENTRY
+    side_a = state.options["side"] == "A"
+    tiles = state.line_tiles
+    for lid, other, kind in _OUT[state.city[i]]:
+        if other == C.ARRIVAL and not may_enter:
             continue
-        kind = C.LINES[lid][2]
-        item, extra = F.line_coin_cost(state, lid)
-        if item >= 0 and F.item_count(state, i, item) < 1:
-            item_ok = False
+        if side_a:
+            item, extra = _COST_A[lid]
         else:
-            item_ok = True
+            tile = tiles.get(lid)
+            item, extra = _COST_TILE[tile] if tile else _NO_COST
+        item_ok = item < 0 or items[item] + (matilda if item == C.REVOLVER else 0) >= 1
         if item_ok and (kind != C.TRAIN or revolver_ok):
             if coins >= costs[kind] + extra:
                 out.append({"type": "travel", "line": lid, "area": kind})
-            if sunday and kind != C.SPECIAL and coins >= costs[C.SPECIAL] + extra:
+            if sunday and kind != C.SPECIAL and coins >= special + extra:
                 out.append({"type": "travel", "line": lid, "area": C.SPECIAL})
-        if assistant == "leonard" and item_ok and coins >= C.LEONARD_COST + extra:
+        if leonard and item_ok and coins >= C.LEONARD_COST + extra:
             out.append({"type": "leonard", "line": lid})
         if mary:
             out.append({"type": "mary", "line": lid})

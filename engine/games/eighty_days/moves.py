@@ -22,8 +22,12 @@ Do = Callable[[DaysState, int, Action, Any, list[Event]], None]
 
 
 def keys(action: Action, *names: str) -> None:
-    if len(action) != len(names) + 1 or any(n not in action for n in names):
+    """Exactly `type` and these keys (a plain loop: this runs on every `apply`)."""
+    if len(action) != len(names) + 1:
         raise IllegalAction("malformed", "That is not a valid move.")
+    for n in names:
+        if n not in action:
+            raise IllegalAction("malformed", "That is not a valid move.")
 
 
 def _item(action: Action, key: str = "item") -> int:

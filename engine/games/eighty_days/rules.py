@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from engine import core
 from engine.core import Action, Event, IllegalAction, Move, Result, Rules, View, not_a_player, not_your_turn
 from engine.rng import Rng
 
@@ -180,6 +181,20 @@ class EightyDaysRules(Rules):
 
     def is_over(self, state: DaysState) -> bool:
         return state.phase == OVER
+
+    def apply(self, state: DaysState, seat: str, action: Action) -> list[Event]:
+        """The core's `apply` with the check made once: its plan goes straight to the move
+        (the core checks through `is_legal`, then the handler checks again). Same refusals,
+        in the same order, and the same state and events."""
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise core.malformed()
+        if state.phase == OVER:
+            raise core.game_over()
+        i, plan = _checked(state, seat, action)
+        events: list[Event] = []
+        MOVES[action["type"]][1](state, i, action, plan, events)
+        F.settle(state, events)
+        return events
 
     # -- what may be done -------------------------------------------------------------------
     def legal_actions(self, state: DaysState, seat: str) -> list[Action]:
