@@ -28,11 +28,36 @@ ROOT = Path(__file__).resolve().parent.parent
 ])
 @pytest.mark.wholegame
 async def test_whole_game_by_buttons(tmp_path: Path, game: str, humans: int, bots: int, lang: str) -> None:
-    final, store, presses = await play_game(game, humans, bots, seed=7, out=tmp_path / "img", lang=lang)
+    await whole_game(tmp_path, game, humans, bots, lang)
+
+
+@pytest.mark.parametrize(("humans", "bots", "options", "lang"), [
+    (1, 1, "side=A", "en"),
+    (2, 0, "side=B assistants=true", "de"),
+    (2, 1, "side=A assistants=true", "fr"),
+    (1, 2, "side=B", "en"),
+    (3, 1, "side=A colors_festival=true", "de"),
+    (2, 2, "side=B assistants=true", "en"),
+])
+@pytest.mark.wholegame
+async def test_eighty_days_every_size_side_and_module(tmp_path: Path, humans: int, bots: int, options: str,
+                                                      lang: str) -> None:
+    """80 Days with 2, 3 and 4 players, both board sides, with and without assistants and the
+    designer variant, people and AI mixed: played to the end by the buttons and menus."""
+    await whole_game(tmp_path, "eighty-days", humans, bots, lang, options=options)
+
+
+async def whole_game(tmp_path: Path, game: str, humans: int, bots: int, lang: str, *,
+                     options: str | None = None) -> None:
+    final, store, presses = await play_game(game, humans, bots, seed=7, out=tmp_path / "img", lang=lang,
+                                            options=options)
     try:
         record = await store.last_game(1)
         assert record.status == "finished"
         assert sum(not s.is_bot for s in record.seats) == humans and len(record.seats) == humans + bots
+        if options:
+            assert all(record.options[k] == (v if v in ("A", "B") else v == "true")
+                       for k, v in (o.split("=") for o in options.split()))
         actions = await store.actions(record.id)
         assert verify(record, actions).ok
         rules = registry.get(game)
