@@ -618,19 +618,26 @@ async def test_around_the_world_balloon_autocomplete_offers_only_balloon_travels
 DAYS = "eighty-days"
 
 
-async def test_days_whole_game_through_menus_buttons_and_commands(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Two humans and an AI play 80 Days to the end on side B with assistants: public quick
-    buttons, the private menus and `/days` subcommands with autocomplete values; the secret
-    drafts post a line, never a board; the boards are drawn from public views only."""
+@pytest.mark.parametrize(("options", "ai", "expected"), [
+    ("side=B assistants=true", 1, {"side": "B", "assistants": True, "colors_festival": False}),
+    ("side=A", 2, {"side": "A", "assistants": False, "colors_festival": False}),
+])
+async def test_days_whole_game_through_menus_buttons_and_commands(h: Harness, monkeypatch: pytest.MonkeyPatch,
+                                                                  options: str, ai: int,
+                                                                  expected: dict[str, Any]) -> None:
+    """Two humans and AI seats play 80 Days to the end (3 players on side B with assistants,
+    4 on side A without): public quick buttons, the private menus and `/days` subcommands with
+    autocomplete values; the secret drafts post a line, never a board; the boards are drawn
+    from public views only."""
     days_ui = ui_for(DAYS)
     tiny = TinyRenderer()
     monkeypatch.setitem(games.RUNTIME, DAYS, dataclasses.replace(games.get(DAYS), renderer=tiny))
     fixed_seed(monkeypatch, 8080)
     rng = random.Random(8080)
     rules = registry.get(DAYS)
-    await open_table(h, ALICE, [BOB], game=DAYS, ai=1, options="side=B assistants=true")
+    await open_table(h, ALICE, [BOB], game=DAYS, ai=ai, options=options)
     record = await game_record(h)
-    assert record.options == {"side": "B", "assistants": True, "colors_festival": False}
+    assert record.options == expected
     humans = humans_of(record)
     human_ids = {u.id for u in humans.values()}
     checked = len(h.channel_messages()) - 1
