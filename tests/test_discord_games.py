@@ -622,6 +622,7 @@ DAYS = "eighty-days"
     ("side=B assistants=true", 1, {"side": "B", "assistants": True, "colors_festival": False}),
     ("side=A", 2, {"side": "A", "assistants": False, "colors_festival": False}),
 ])
+@pytest.mark.wholegame
 async def test_days_whole_game_through_menus_buttons_and_commands(h: Harness, monkeypatch: pytest.MonkeyPatch,
                                                                   options: str, ai: int,
                                                                   expected: dict[str, Any]) -> None:
