@@ -201,7 +201,7 @@ class Delivery:
             channel = interaction.channel
         if channel is None:
             channel = await self.client.fetch_channel(channel_id)
-        await channel.send(**self._kwargs(reply))  # type: ignore[union-attr]
+        await channel.send(**self._kwargs(reply))  # type: ignore[union-attr]  # a game's channel is messageable
 
     async def _dm(self, reply: Reply) -> None:
         assert reply.user_id is not None
@@ -399,7 +399,7 @@ def _catalog_files() -> list[Path]:
 
 def build_commands(bot: PassepartoutBot) -> None:
     """Register `/game` and one group per available game on the bot's tree."""
-    bot.tree.on_error = bot.on_app_command_error  # type: ignore[method-assign]
+    bot.tree.on_error = bot.on_app_command_error  # type: ignore[method-assign]  # the tree's documented error hook
     bot.tree.add_command(_game_group(bot))
     for spec in games.specs().values():
         bot.tree.add_command(_game_command_group(bot, spec.ui))
@@ -506,7 +506,7 @@ def _game_subcommand(bot: PassepartoutBot, ui: GameUI, spec: Command, group: app
         parameters.append(inspect.Parameter(
             param.name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation if param.required else
             annotation | None, default=inspect.Parameter.empty if param.required else None))
-    callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]  # read by discord.py
     callback.__annotations__ = {}
     command: app_commands.Command[Any, ..., Any] = app_commands.Command(
         name=_ls(spec.name, f"name.{spec.name}", game_dir),

@@ -16,6 +16,7 @@ from bot.replies import (
     Attachment,
     Button,
     Component,
+    Destination,
     Embed,
     Reply,
     User,
@@ -91,7 +92,7 @@ class MessagesMixin(TableBase):
             return self.refuse(user, "error.slow_down")
         return [await self._hand_reply(loaded, seat, "ephemeral", self.user_t(user, loaded.ui), asked=True)]
 
-    async def _hand_reply(self, loaded: Loaded, seat: SeatRecord, to: str, t: Translator, *,
+    async def _hand_reply(self, loaded: Loaded, seat: SeatRecord, to: Destination, t: Translator, *,
                           asked: bool = False) -> Reply:
         assert seat.seat is not None
         view = loaded.rules.view(loaded.state, seat.seat)
@@ -106,11 +107,11 @@ class MessagesMixin(TableBase):
         extra = loaded.ui.hand_text(view, seat.seat, loaded.names, t)
         if extra:
             text += "\n" + extra
-        rows = []
+        rows: list[list[Component]] = []
         if seat.seat in loaded.rules.to_act(loaded.state):
             rows = [[Button(t("button.play"), custom_id(loaded.record.id, loaded.record.version, "menu"),
                             "primary", "🎲")]]
-        return Reply(to, text, user_id=seat.user_id, files=[Attachment("hand.png", image)], rows=rows)  # type: ignore[arg-type]
+        return Reply(to, text, user_id=seat.user_id, files=[Attachment("hand.png", image)], rows=rows)
 
     async def log_(self, user: User, where: Where, count: int = 15) -> list[Reply]:
         record = await self.store.active_game(where.channel_id)
@@ -180,7 +181,7 @@ class MessagesMixin(TableBase):
         return ", ".join(parts), ids
 
     async def _board_reply(self, loaded: Loaded, t: Translator, events: list[dict[str, Any]], *,
-                           to: str = "channel", user: User | None = None, note: str | None = None,
+                           to: Destination = "channel", user: User | None = None, note: str | None = None,
                            image: bool = True, quiet: set[str] | frozenset[str] = frozenset(),
                            asked: bool = False) -> Reply:
         """The board message; `asked`: someone asked to see it (`/game status`), so the image
@@ -214,7 +215,7 @@ class MessagesMixin(TableBase):
             rows = self._turn_rows(loaded, t)
         if to != "channel":
             mentions = []
-        return Reply(to, _clip("\n".join(lines)), user_id=user.id if user else None,  # type: ignore[arg-type]
+        return Reply(to, _clip("\n".join(lines)), user_id=user.id if user else None,
                      channel_id=record.channel_id, files=files, rows=rows,
                      mentions=mentions)
 
