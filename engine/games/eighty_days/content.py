@@ -103,14 +103,14 @@ LINES: dict[str, tuple[str, str, str, Cost, bool]] = {
     "l16": ("bombay", "delhi", TRAIN, None, False),
     "l17": ("bombay", "calcutta", SPECIAL, ("item", "shoes"), True),
     "l18": ("delhi", "calcutta", TRAIN, None, False),
-    "l19": ("bombay", "singapore", SHIP, ("coins", 2), False),
+    "l19": ("bombay", "singapore", SHIP, ("coins", 1), False),
     "l20": ("calcutta", "singapore", SHIP, None, False),
     "l21": ("calcutta", "bangkok", SPECIAL, ("item", "coat"), True),
     "l22": ("singapore", "bangkok", TRAIN, None, False),
     "l23": ("singapore", "hong_kong", SHIP, None, False),
     "l24": ("bangkok", "hong_kong", SPECIAL, ("coins", 1), False),
     "l25": ("hong_kong", "shanghai", SHIP, None, False),
-    "l26": ("hong_kong", "yokohama", SHIP, ("coins", 3), True),
+    "l26": ("hong_kong", "yokohama", SHIP, ("coins", 2), False),
     "l27": ("shanghai", "yokohama", SPECIAL, None, False),
     "l28": ("yokohama", "honolulu", SHIP, None, False),
     "l29": ("yokohama", "san_francisco", SHIP, ("item", "umbrella"), True),
@@ -120,7 +120,7 @@ LINES: dict[str, tuple[str, str, str, Cost, bool]] = {
     "l33": ("salt_lake_city", "chicago", TRAIN, ("item", "revolver"), True),
     "l34": ("salt_lake_city", "new_orleans", SPECIAL, None, False),
     "l35": ("chicago", "new_york", TRAIN, None, False),
-    "l36": ("chicago", "new_orleans", SHIP, None, False),
+    "l36": ("chicago", "new_orleans", SHIP, None, True),
     "l37": ("new_orleans", "new_york", SHIP, None, False),
     "l38": ("new_york", "liverpool", SHIP, None, True),
     "l39": ("new_york", ARRIVAL, SPECIAL, ("coins", 2), True),
@@ -129,6 +129,7 @@ LINES: dict[str, tuple[str, str, str, Cost, bool]] = {
     "l42": ("liverpool", ARRIVAL, SHIP, ("item", "shoes"), False),
     "l43": ("suez", "bombay", SHIP, ("coins", 1), True),
     "l44": ("san_francisco", "new_york", TRAIN, ("item", "revolver"), True),
+    "l45": ("hong_kong", "shanghai", SPECIAL, None, False),
 }
 #: side B: the 16 line tiles (the same kinds of costs as side A prints), dealt at random
 LINE_TILES: dict[str, tuple[str, Any]] = {
@@ -225,13 +226,13 @@ ADVENTURES: dict[str, tuple[str, dict[str, int], int, int, Bonus]] = {
     "adv18": (BAZAAR, {"revolver": 2}, 0, 4, None),                        # The Great Train Robbery
     "adv19": (BOUTIQUE, {"coat": 2}, 0, 4, ("travel", SHIP)),                          # Crossing the Mountains
     "adv20": (BOUTIQUE, {"shoes": 1, "hat": 1, "coat": 1}, 0, 4, ("item",)),  # Dressed for the Opera
-    "adv21": (BAZAAR, {"shoes": 1, "revolver": 1, "umbrella": 1}, 0, 4, None),  # Jungle Trek
+    "adv21": (BAZAAR, {"shoes": 1, "revolver": 1, "umbrella": 1}, 0, 4, ("coins", 2)),  # Jungle Trek
     "adv22": (BOTH, {"revolver": 1, "hat": 1}, 2, 4, None),                # The Pirate Captain
     "adv23": (BAZAAR, {"umbrella": 2}, 2, 4, ("coins", 3)),                # The Typhoon
     "adv24": (BOUTIQUE, {"hat": 2}, 0, 3, ("travel", TRAIN)),              # Two Hats for the Twins
     "adv25": (BOTH, {"coat": 1}, 5, 4, None),                              # The Opium Den
     "adv26": (BAZAAR, {"revolver": 1, "umbrella": 1, "shoes": 2}, 0, 6, ("coins", 3)),  # Sioux Attack
-    "adv27": (BOUTIQUE, {"coat": 1, "hat": 1, "shoes": 2}, 0, 6, ("roll",)),  # The Mormon Lecture
+    "adv27": (BOUTIQUE, {"hat": 1, "shoes": 2}, 0, 4, ("roll",)),  # The Mormon Lecture
     "adv28": (BOTH, {"coat": 1, "revolver": 1, "umbrella": 1}, 0, 5, ("travel", "any")),  # Sail-sledge on the Prairie
     "adv29": (BAZAAR, {"revolver": 2, "umbrella": 1}, 3, 6, None),         # The Fort Kearney Rescue
     "adv30": (BOUTIQUE, {"coat": 2, "hat": 1}, 2, 6, ("item",)),           # Inspector Fix's Pursuit
@@ -239,11 +240,11 @@ ADVENTURES: dict[str, tuple[str, dict[str, int], int, int, Bonus]] = {
 #: London adventures: completed in the arrival London (every market symbol is there)
 LONDON_ADVENTURES: dict[str, tuple[str, dict[str, int], int, int, Bonus]] = {
     "lon01": (BOTH, {"shoes": 1, "hat": 1}, 0, 5, ("coins", 2)),           # Back at the Reform Club
-    "lon02": (BOTH, {"revolver": 1}, 2, 5, None),                          # Arrested at Liverpool
+    "lon02": (BOTH, {"revolver": 1}, 2, 6, None),                          # Arrested at Liverpool
     "lon03": (BOTH, {"coat": 1, "umbrella": 1}, 0, 5, ("item",)),          # A Wet Welcome
     "lon04": (BOTH, {"hat": 1, "coat": 1}, 0, 6, None),                    # The Wedding Reception
     "lon05": (BOTH, {"umbrella": 1, "revolver": 1}, 0, 6, None),           # The Club's Last Minute
-    "lon06": (BOTH, {}, 6, 5, None),                                       # Settling the Wager
+    "lon06": (BOTH, {}, 5, 5, None),                                       # Settling the Wager
     "lon07": (BOTH, {"coat": 2}, 3, 8, None),                              # Lecture at the Society
     "lon08": (BOTH, {"shoes": 1, "revolver": 1, "hat": 1}, 0, 7, None),  # Souvenirs for All
 }
