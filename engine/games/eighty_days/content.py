@@ -133,11 +133,11 @@ LINES: dict[str, tuple[str, str, str, Cost, bool]] = {
 }
 #: side B: the 16 line tiles (the same kinds of costs as side A prints), dealt at random
 LINE_TILES: dict[str, tuple[str, Any]] = {
-    "t01": ("coins", 1), "t02": ("coins", 1), "t03": ("coins", 1), "t04": ("coins", 2),
-    "t05": ("coins", 2), "t06": ("coins", 2), "t07": ("coins", 3),
-    "t08": ("item", "shoes"), "t09": ("item", "shoes"), "t10": ("item", "revolver"),
-    "t11": ("item", "revolver"), "t12": ("item", "hat"), "t13": ("item", "umbrella"),
-    "t14": ("item", "umbrella"), "t15": ("item", "coat"), "t16": ("item", "coat"),
+    "t01": ("coins", 1), "t02": ("coins", 1), "t03": ("coins", 1), "t04": ("coins", 1),
+    "t05": ("coins", 2), "t06": ("coins", 2), "t07": ("coins", 2), "t08": ("coins", 3),
+    "t09": ("item", "shoes"), "t10": ("item", "shoes"), "t11": ("item", "revolver"),
+    "t12": ("item", "revolver"), "t13": ("item", "hat"), "t14": ("item", "umbrella"),
+    "t15": ("item", "umbrella"), "t16": ("item", "coat"),
 }
 TILE_SPACES: tuple[str, ...] = tuple(lid for lid, line in LINES.items() if line[4])
 
@@ -231,10 +231,10 @@ ADVENTURES: dict[str, tuple[str, dict[str, int], int, int, Bonus]] = {
     "adv23": (BAZAAR, {"umbrella": 2}, 2, 4, ("coins", 3)),                # The Typhoon
     "adv24": (BOUTIQUE, {"hat": 2}, 0, 3, ("travel", TRAIN)),              # Two Hats for the Twins
     "adv25": (BOTH, {"coat": 1}, 5, 4, None),                              # The Opium Den
-    "adv26": (BAZAAR, {"revolver": 1, "umbrella": 1, "shoes": 2}, 0, 6, ("coins", 3)),  # Sioux Attack
+    "adv26": (BAZAAR, {"revolver": 1, "shoes": 2}, 0, 5, ("coins", 3)),  # Sioux Attack
     "adv27": (BOUTIQUE, {"hat": 1, "shoes": 2}, 0, 4, ("roll",)),  # The Mormon Lecture
     "adv28": (BOTH, {"coat": 1, "revolver": 1, "umbrella": 1}, 0, 5, ("travel", "any")),  # Sail-sledge on the Prairie
-    "adv29": (BAZAAR, {"revolver": 2, "umbrella": 1}, 3, 6, None),         # The Fort Kearney Rescue
+    "adv29": (BAZAAR, {"revolver": 2, "umbrella": 1}, 1, 6, None),         # The Fort Kearney Rescue
     "adv30": (BOUTIQUE, {"coat": 2, "hat": 1}, 2, 6, ("item",)),           # Inspector Fix's Pursuit
 }
 #: London adventures: completed in the arrival London (every market symbol is there)
@@ -244,9 +244,9 @@ LONDON_ADVENTURES: dict[str, tuple[str, dict[str, int], int, int, Bonus]] = {
     "lon03": (BOTH, {"coat": 1, "umbrella": 1}, 0, 5, ("item",)),          # A Wet Welcome
     "lon04": (BOTH, {"hat": 1, "coat": 1}, 0, 6, None),                    # The Wedding Reception
     "lon05": (BOTH, {"umbrella": 1, "revolver": 1}, 0, 6, None),           # The Club's Last Minute
-    "lon06": (BOTH, {}, 5, 5, None),                                       # Settling the Wager
+    "lon06": (BOTH, {}, 4, 5, None),                                       # Settling the Wager
     "lon07": (BOTH, {"coat": 2}, 3, 8, None),                              # Lecture at the Society
-    "lon08": (BOTH, {"shoes": 1, "revolver": 1, "hat": 1}, 0, 7, None),  # Souvenirs for All
+    "lon08": (BOTH, {"shoes": 1, "revolver": 1, "hat": 1}, 0, 8, None),  # Souvenirs for All
 }
 ALL_ADVENTURES = {**ADVENTURES, **LONDON_ADVENTURES}
 #: card id -> (market, item counts by index, coins, points, bonus), for the hot paths
