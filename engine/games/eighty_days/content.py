@@ -107,7 +107,7 @@ LINES: dict[str, tuple[str, str, str, Cost, bool]] = {
     "l20": ("calcutta", "singapore", SHIP, None, False),
     "l21": ("calcutta", "bangkok", SPECIAL, ("item", "coat"), True),
     "l22": ("singapore", "bangkok", TRAIN, None, False),
-    "l23": ("singapore", "hong_kong", SHIP, None, False),
+    "l23": ("singapore", "hong_kong", SHIP, None, True),
     "l24": ("bangkok", "hong_kong", SPECIAL, ("coins", 1), False),
     "l25": ("hong_kong", "shanghai", SHIP, None, False),
     "l26": ("hong_kong", "yokohama", SHIP, ("coins", 2), False),
@@ -128,7 +128,7 @@ LINES: dict[str, tuple[str, str, str, Cost, bool]] = {
     "l41": ("san_francisco", "chicago", SPECIAL, ("item", "hat"), True),
     "l42": ("liverpool", ARRIVAL, SHIP, ("item", "shoes"), False),
     "l43": ("suez", "bombay", SHIP, ("coins", 1), True),
-    "l44": ("san_francisco", "new_york", TRAIN, ("item", "revolver"), True),
+    "l44": ("san_francisco", "new_york", TRAIN, ("item", "revolver"), False),
     "l45": ("hong_kong", "shanghai", SPECIAL, None, False),
 }
 #: side B: the 16 line tiles (the same kinds of costs as side A prints), dealt at random
