@@ -103,14 +103,14 @@ LINES: dict[str, tuple[str, str, str, Cost, bool]] = {
     "l16": ("bombay", "delhi", TRAIN, None, False),
     "l17": ("bombay", "calcutta", SPECIAL, ("item", "shoes"), True),
     "l18": ("delhi", "calcutta", TRAIN, None, False),
-    "l19": ("bombay", "singapore", SHIP, ("coins", 2), False),
+    "l19": ("bombay", "singapore", SHIP, ("coins", 1), False),
     "l20": ("calcutta", "singapore", SHIP, None, False),
     "l21": ("calcutta", "bangkok", SPECIAL, ("item", "coat"), True),
     "l22": ("singapore", "bangkok", TRAIN, None, False),
     "l23": ("singapore", "hong_kong", SHIP, None, True),
     "l24": ("bangkok", "hong_kong", SPECIAL, ("coins", 1), False),
     "l25": ("hong_kong", "shanghai", SHIP, None, False),
-    "l26": ("hong_kong", "yokohama", SHIP, ("coins", 3), True),
+    "l26": ("hong_kong", "yokohama", SHIP, ("coins", 2), False),
     "l27": ("shanghai", "yokohama", SPECIAL, None, False),
     "l28": ("yokohama", "honolulu", SHIP, None, False),
     "l29": ("yokohama", "san_francisco", SHIP, ("item", "umbrella"), True),
@@ -123,18 +123,21 @@ LINES: dict[str, tuple[str, str, str, Cost, bool]] = {
     "l36": ("chicago", "new_orleans", SHIP, None, True),
     "l37": ("new_orleans", "new_york", SHIP, None, False),
     "l38": ("new_york", "liverpool", SHIP, None, True),
-    "l39": ("new_york", ARRIVAL, SPECIAL, ("coins", 3), True),
+    "l39": ("new_york", ARRIVAL, SPECIAL, ("coins", 2), True),
     "l40": ("liverpool", ARRIVAL, TRAIN, None, False),
     "l41": ("san_francisco", "chicago", SPECIAL, ("item", "hat"), True),
     "l42": ("liverpool", ARRIVAL, SHIP, ("item", "shoes"), False),
+    "l43": ("suez", "bombay", SHIP, ("coins", 1), True),
+    "l44": ("san_francisco", "new_york", TRAIN, ("item", "revolver"), False),
+    "l45": ("hong_kong", "shanghai", SPECIAL, None, False),
 }
 #: side B: the 16 line tiles (the same kinds of costs as side A prints), dealt at random
 LINE_TILES: dict[str, tuple[str, Any]] = {
-    "t01": ("coins", 1), "t02": ("coins", 1), "t03": ("coins", 1), "t04": ("coins", 2),
-    "t05": ("coins", 2), "t06": ("coins", 2), "t07": ("coins", 3),
-    "t08": ("item", "shoes"), "t09": ("item", "shoes"), "t10": ("item", "revolver"),
-    "t11": ("item", "revolver"), "t12": ("item", "hat"), "t13": ("item", "umbrella"),
-    "t14": ("item", "umbrella"), "t15": ("item", "coat"), "t16": ("item", "coat"),
+    "t01": ("coins", 1), "t02": ("coins", 1), "t03": ("coins", 1), "t04": ("coins", 1),
+    "t05": ("coins", 2), "t06": ("coins", 2), "t07": ("coins", 2), "t08": ("coins", 3),
+    "t09": ("item", "shoes"), "t10": ("item", "shoes"), "t11": ("item", "revolver"),
+    "t12": ("item", "revolver"), "t13": ("item", "hat"), "t14": ("item", "umbrella"),
+    "t15": ("item", "umbrella"), "t16": ("item", "coat"),
 }
 TILE_SPACES: tuple[str, ...] = tuple(lid for lid, line in LINES.items() if line[4])
 
@@ -205,45 +208,45 @@ Bonus = tuple[Any, ...] | None
 ADVENTURES: dict[str, tuple[str, dict[str, int], int, int, Bonus]] = {
     "adv01": (BOUTIQUE, {"shoes": 1}, 0, 1, ("coins", 2)),                 # New Boots in Paris
     "adv02": (BAZAAR, {"shoes": 1}, 0, 1, ("roll",)),                      # A Bargain in the Souk
-    "adv03": (BOUTIQUE, {"hat": 1}, 0, 1, None),                           # The Hatter's Wager
+    "adv03": (BOUTIQUE, {"hat": 1}, 0, 2, None),                           # The Hatter's Wager
     "adv04": (BAZAAR, {"umbrella": 1}, 0, 1, ("travel", SHIP)),            # Monsoon Passage
     "adv05": (BAZAAR, {"revolver": 1}, 0, 2, None),                        # Bandits at the Pass
-    "adv06": (BOUTIQUE, {"coat": 1}, 0, 2, None),                          # A Cold Night Aboard
+    "adv06": (BOUTIQUE, {"coat": 1}, 0, 1, ("travel", SPECIAL)),                          # A Cold Night Aboard
     "adv07": (BOTH, {}, 4, 1, ("item",)),                                  # Bribing the Consul
     "adv08": (BOUTIQUE, {"shoes": 1, "hat": 1}, 0, 2, ("coins", 3)),       # The Governor's Ball
-    "adv09": (BAZAAR, {"shoes": 1, "umbrella": 1}, 0, 2, None),            # Rain in the Market
+    "adv09": (BAZAAR, {"shoes": 1, "umbrella": 1}, 0, 3, None),            # Rain in the Market
     "adv10": (BAZAAR, {"revolver": 1, "umbrella": 1}, 0, 3, ("travel", TRAIN)),  # The Night Express
-    "adv11": (BOUTIQUE, {"hat": 1, "coat": 1}, 0, 3, None),                # Dinner at the Club
+    "adv11": (BOUTIQUE, {"hat": 1, "coat": 1}, 0, 3, ("coins", 2)),                # Dinner at the Club
     "adv12": (BOUTIQUE, {"coat": 1, "revolver": 1}, 0, 3, ("roll",)),      # The Detective's Disguise
     "adv13": (BAZAAR, {"shoes": 2}, 0, 2, ("travel", SPECIAL)),            # Elephant Ride
-    "adv14": (BOTH, {"hat": 1, "umbrella": 1}, 0, 3, None),                # A Gentleman's Stroll
+    "adv14": (BOTH, {"hat": 1, "umbrella": 1}, 0, 3, ("roll",)),                # A Gentleman's Stroll
     "adv15": (BAZAAR, {"revolver": 1}, 3, 3, None),                        # Rescue at the Pyre
     "adv16": (BOUTIQUE, {"hat": 1}, 3, 2, ("coins", 2)),                   # Tea with the Maharaja
     "adv17": (BOTH, {"coat": 1, "umbrella": 1}, 0, 3, ("travel", "any")),  # Storm at Sea
     "adv18": (BAZAAR, {"revolver": 2}, 0, 4, None),                        # The Great Train Robbery
-    "adv19": (BOUTIQUE, {"coat": 2}, 0, 4, None),                          # Crossing the Mountains
+    "adv19": (BOUTIQUE, {"coat": 2}, 0, 4, ("travel", SHIP)),                          # Crossing the Mountains
     "adv20": (BOUTIQUE, {"shoes": 1, "hat": 1, "coat": 1}, 0, 4, ("item",)),  # Dressed for the Opera
-    "adv21": (BAZAAR, {"shoes": 1, "revolver": 1, "umbrella": 1}, 0, 4, None),  # Jungle Trek
+    "adv21": (BAZAAR, {"shoes": 1, "revolver": 1, "umbrella": 1}, 0, 4, ("coins", 2)),  # Jungle Trek
     "adv22": (BOTH, {"revolver": 1, "hat": 1}, 2, 4, None),                # The Pirate Captain
     "adv23": (BAZAAR, {"umbrella": 2}, 2, 4, ("coins", 3)),                # The Typhoon
     "adv24": (BOUTIQUE, {"hat": 2}, 0, 3, ("travel", TRAIN)),              # Two Hats for the Twins
     "adv25": (BOTH, {"coat": 1}, 5, 4, None),                              # The Opium Den
-    "adv26": (BAZAAR, {"revolver": 1, "umbrella": 1, "shoes": 2}, 0, 5, None),  # Sioux Attack
-    "adv27": (BOUTIQUE, {"coat": 1, "hat": 1, "shoes": 2}, 0, 5, ("roll",)),  # The Mormon Lecture
-    "adv28": (BOTH, {"coat": 1, "revolver": 1, "umbrella": 1}, 0, 5, None),  # Sail-sledge on the Prairie
-    "adv29": (BAZAAR, {"revolver": 2, "umbrella": 1}, 3, 6, None),         # The Fort Kearney Rescue
+    "adv26": (BAZAAR, {"revolver": 1, "shoes": 2}, 0, 5, ("coins", 3)),  # Sioux Attack
+    "adv27": (BOUTIQUE, {"hat": 1, "shoes": 2}, 0, 4, ("roll",)),  # The Mormon Lecture
+    "adv28": (BOTH, {"coat": 1, "revolver": 1, "umbrella": 1}, 0, 5, ("travel", "any")),  # Sail-sledge on the Prairie
+    "adv29": (BAZAAR, {"revolver": 2, "umbrella": 1}, 1, 6, None),         # The Fort Kearney Rescue
     "adv30": (BOUTIQUE, {"coat": 2, "hat": 1}, 2, 6, ("item",)),           # Inspector Fix's Pursuit
 }
 #: London adventures: completed in the arrival London (every market symbol is there)
 LONDON_ADVENTURES: dict[str, tuple[str, dict[str, int], int, int, Bonus]] = {
-    "lon01": (BOTH, {"shoes": 2, "hat": 1}, 0, 5, ("coins", 2)),           # Back at the Reform Club
-    "lon02": (BOTH, {"revolver": 2}, 2, 5, None),                          # Arrested at Liverpool
+    "lon01": (BOTH, {"shoes": 1, "hat": 1}, 0, 5, ("coins", 2)),           # Back at the Reform Club
+    "lon02": (BOTH, {"revolver": 1}, 2, 6, None),                          # Arrested at Liverpool
     "lon03": (BOTH, {"coat": 1, "umbrella": 1}, 0, 5, ("item",)),          # A Wet Welcome
-    "lon04": (BOTH, {"hat": 2, "coat": 1}, 0, 7, None),                    # The Wedding Reception
-    "lon05": (BOTH, {"umbrella": 2, "revolver": 1}, 0, 7, None),           # The Club's Last Minute
-    "lon06": (BOTH, {}, 8, 4, None),                                       # Settling the Wager
+    "lon04": (BOTH, {"hat": 1, "coat": 1}, 0, 6, None),                    # The Wedding Reception
+    "lon05": (BOTH, {"umbrella": 1, "revolver": 1}, 0, 6, None),           # The Club's Last Minute
+    "lon06": (BOTH, {}, 4, 5, None),                                       # Settling the Wager
     "lon07": (BOTH, {"coat": 2}, 3, 8, None),                              # Lecture at the Society
-    "lon08": (BOTH, {"shoes": 1, "revolver": 1, "hat": 1, "umbrella": 1}, 0, 8, None),  # Souvenirs for All
+    "lon08": (BOTH, {"shoes": 1, "revolver": 1, "hat": 1}, 0, 8, None),  # Souvenirs for All
 }
 ALL_ADVENTURES = {**ADVENTURES, **LONDON_ADVENTURES}
 #: card id -> (market, item counts by index, coins, points, bonus), for the hot paths
