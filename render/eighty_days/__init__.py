@@ -14,19 +14,32 @@ from PIL import Image
 
 from render.common import Translator, encode_png
 
-from .board import board_image, labels
+from .board import PANEL_TOP, board_image, board_layers, labels
+from .geometry import HEADER_H, WIDTH
 from .hand import hand_image
-from .static import map_keys, palette
+from .static import map_keys, palette, static_indexed
+
+#: zlib level of the board PNG, chosen by measurement (bench/bench_pipeline.py)
+COMPRESS_LEVEL = 3
 
 
 def render_board(view: dict[str, Any], *, names: dict[str, str], translator: Translator,
                  events: list[dict[str, Any]] | None = None, lang: str | None = None) -> bytes:
-    """The board from the public view (a view with a `private` part is refused), mapped
-    onto the cached palette of its static layer and compressed lightly: fast and small."""
-    image = board_image(view, names=names, t=translator)
-    pal = palette(labels(view, translator), *map_keys(view["map"]))
+    """The board from the public view (a view with a `private` part is refused) on the cached
+    palette of its static layer: the static map comes mapped already, so only the header,
+    the boxes drawn on the map and the panels below are mapped per turn."""
+    image, boxes = board_layers(view, names=names, t=translator)
+    key = (labels(view, translator), *map_keys(view["map"]))
+    pal = palette(*key)
+    out = Image.new("P", image.size)
+    out.putpalette(pal.getpalette() or [])
+    out.paste(static_indexed(*key), (0, 0))
+    for box in [(0, 0, WIDTH, HEADER_H + 1), *boxes, (0, PANEL_TOP, WIDTH, image.height)]:
+        left, top = max(box[0], 0), max(box[1], 0)
+        part = image.crop((left, top, min(box[2], WIDTH), min(box[3], image.height)))
+        out.paste(part.quantize(palette=pal, dither=Image.Dither.NONE), (left, top))
     buffer = io.BytesIO()
-    image.quantize(palette=pal, dither=Image.Dither.NONE).save(buffer, format="PNG", compress_level=3)
+    out.save(buffer, format="PNG", compress_level=COMPRESS_LEVEL)
     return buffer.getvalue()
 
 

@@ -10,6 +10,7 @@ from PIL import Image, ImageDraw
 
 from render.common import Translator, draw_text, draw_token, font, player_style
 
+from .sprites import SpriteDraw
 from .geometry import GOLD, HEADER_H, INK, ITEM_COLOUR, KIND_COLOUR, MAP_H, MAP_TOP, MUTED, PANEL, PAPER, WIDTH, city_xy
 from .static import draw_line, label_above, line_geometry, map_keys, market_symbol, static_layer
 
@@ -24,6 +25,8 @@ PANEL_TOP = MAP_TOP + MAP_H
 PANEL_H = 350
 ROW_H = 70
 TABLE_HEAD = 56
+#: half the side of a box that holds any cost, tile or pawn drawn on the map
+DYNAMIC_R = 32
 
 
 def labels(view: dict[str, Any], t: Translator) -> tuple[tuple[str, str], ...]:
@@ -72,13 +75,19 @@ def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], t: Translator) -> N
                   fill=light)
 
 
-def _map_dynamic(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], t: Translator) -> None:
+def _map_dynamic(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+                 t: Translator) -> list[tuple[int, int, int, int]]:
+    """Costs, tiles and pawns on the map; returns the boxes drawn into (the rest of the map
+    is the static layer's pixels, so only these boxes need mapping onto the palette)."""
+    boxes: list[tuple[int, int, int, int]] = []
     geo = line_geometry(view["map"])
     side_b = view["map"]["side"] == "B"
     for ln in view["map"]["lines"]:
         p, q = geo[ln["id"]]
         mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
         cost = ln["cost"]
+        if (side_b and ln["tile_space"]) or cost is not None:
+            boxes.append(_around(mx, my, DYNAMIC_R))
         if side_b and ln["tile_space"]:
             draw.rounded_rectangle((mx - 24, my - 24, mx + 24, my + 24), radius=6, fill=(255, 255, 255),
                                    outline=KIND_COLOUR[ln["kind"]], width=4)
@@ -105,6 +114,13 @@ def _map_dynamic(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
         for j, k in enumerate(seats):
             dx = (j - (len(seats) - 1) / 2) * 34
             draw_token(draw, (x + dx, y + dy), 17, k)
+            boxes.append(_around(x + dx, y + dy, DYNAMIC_R))
+    return boxes
+
+
+def _around(x: float, y: float, r: int) -> tuple[int, int, int, int]:
+    """The whole-pixel box (left, top, right, bottom exclusive) r pixels around (x, y)."""
+    return int(x) - r, int(y) - r, int(x) + r + 1, int(y) + r + 1
 
 
 def _stacks(draw: ImageDraw.ImageDraw, x: float, y: float, area: dict[str, Any], t: Translator, width: float) -> None:
@@ -248,15 +264,22 @@ def _players(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, s
 
 
 def board_image(view: dict[str, Any], *, names: dict[str, str], t: Translator) -> Image.Image:
+    return board_layers(view, names=names, t=t)[0]
+
+
+def board_layers(view: dict[str, Any], *, names: dict[str, str],
+                 t: Translator) -> tuple[Image.Image, list[tuple[int, int, int, int]]]:
+    """The board and the boxes on the map drawn per turn: outside them and above
+    `PANEL_TOP`, apart from the header, the image is the cached static layer."""
     assert "private" not in view, "the board is drawn from the public view only"
     n = len(view["players"])
     table_top = PANEL_TOP + PANEL_H
     height = table_top + TABLE_HEAD + n * ROW_H + 14
     image = Image.new("RGB", (WIDTH, height), PAPER)
     image.paste(static_layer(labels(view, t), *map_keys(view["map"])), (0, 0))
-    draw = ImageDraw.Draw(image)
+    draw = SpriteDraw(image)
     _header(draw, view, t)
-    _map_dynamic(image, draw, view, t)
+    boxes = _map_dynamic(image, draw, view, t)
     _panels(image, draw, view, t)
     _players(draw, view, names, t, table_top)
-    return image
+    return image, boxes
