@@ -190,8 +190,9 @@ def palette(labels: Labels, cities: Cities, lines: Lines) -> Image.Image:
 
 
 @lru_cache(maxsize=8)
-def static_indexed(labels: Labels, cities: Cities, lines: Lines) -> Image.Image:
-    """The static layer mapped onto its palette once: a board render then maps only what it
-    drew this turn (mapping without dithering is per pixel, so the result is the same)."""
+def static_indexed(labels: Labels, cities: Cities, lines: Lines) -> bytes:
+    """The static layer mapped onto its palette once, as palette indices row by row: a board
+    render then maps only what it drew this turn (mapping without dithering is per pixel,
+    so the result is the same as mapping the whole board)."""
     return static_layer(labels, cities, lines).quantize(palette=palette(labels, cities, lines),
-                                                        dither=Image.Dither.NONE)
+                                                        dither=Image.Dither.NONE).tobytes()
