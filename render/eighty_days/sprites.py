@@ -22,14 +22,14 @@ class SpriteDraw(ImageDraw.ImageDraw):
     """`ImageDraw` whose plain one-line texts come from the sprite cache; anything else
     (multi-line, bitmap fonts, shaping options) goes to Pillow unchanged."""
 
-    def text(self, xy: tuple[float, float], text: Any, fill: Any = None, font: Any = None,  # type: ignore[override]
-             anchor: str | None = None, *args: Any, stroke_width: float = 0, stroke_fill: Any = None,
-             **kwargs: Any) -> None:
-        if (args or kwargs or not isinstance(text, str) or "\n" in text
-                or not isinstance(font, ImageFont.FreeTypeFont)):
-            super().text(xy, text, fill, font, anchor, *args, stroke_width=stroke_width, stroke_fill=stroke_fill,
-                         **kwargs)
+    def text(self, xy: tuple[float, float], text: Any, fill: Any = None, font: Any = None,
+             anchor: str | None = None, *args: Any, **kwargs: Any) -> None:
+        if (args or not set(kwargs) <= {"stroke_width", "stroke_fill"} or not isinstance(text, str)
+                or "\n" in text or not isinstance(font, ImageFont.FreeTypeFont)):
+            super().text(xy, text, fill, font, anchor, *args, **kwargs)
             return
+        stroke_width: float = kwargs.get("stroke_width", 0)
+        stroke_fill = kwargs.get("stroke_fill")
         ink = self._ink(fill)
         stroke_ink = self._ink(stroke_fill) if stroke_fill is not None else ink
         image_text = ImageText.Text(text, font, self.mode)
