@@ -7,6 +7,7 @@ into one valid zlib stream; a decoder sees the same pixels as from any PNG write
 from __future__ import annotations
 
 import struct
+import threading
 import zlib
 from collections import OrderedDict
 
@@ -24,6 +25,8 @@ CACHE_BANDS = 600
 #: band bytes -> (its deflated rows, the Adler-32 and length of those rows before deflating)
 _bands: OrderedDict[bytes, tuple[bytes, int, int]] = OrderedDict()
 _BASE = 65521
+#: boards are rendered in worker threads (`asyncio.to_thread`): one cache, one lock
+_lock = threading.Lock()
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -58,13 +61,16 @@ def encode_indexed(raw: bytes, width: int, palette: list[int]) -> bytes:
     adler = 1
     for start in range(0, len(raw), step):
         band = raw[start:start + step]
-        stored = _bands.get(band)
+        with _lock:
+            stored = _bands.get(band)
+            if stored is not None:
+                _bands.move_to_end(band)
         if stored is None:
-            stored = _bands[band] = _deflate(band, width)
-            if len(_bands) > CACHE_BANDS:
-                _bands.popitem(last=False)
-        else:
-            _bands.move_to_end(band)
+            stored = _deflate(band, width)
+            with _lock:
+                _bands[band] = stored
+                if len(_bands) > CACHE_BANDS:
+                    _bands.popitem(last=False)
         pieces.append(stored[0])
         adler = _adler_combine(adler, stored[1], stored[2])
     pieces.append(b"\x03\x00" + struct.pack(">I", adler))  # an empty final block, the checksum
