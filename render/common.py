@@ -263,6 +263,13 @@ def _run_length(face: Face, size: int, weight: Weight, run: str) -> float:
     return _face_font(face, size, weight).getlength(run)
 
 
+@lru_cache(maxsize=8192)
+def _plain_length(f: ImageFont.FreeTypeFont, text: str) -> float:
+    """`f.getlength(text)`, kept: boards measure the same labels every turn (fonts are
+    cached objects, so the font itself keys it)."""
+    return f.getlength(text)
+
+
 def text_length(text: str, f: ImageFont.FreeTypeFont) -> float:
     """Advance width of `text` set in `f` (a `font()`) with fallback faces."""
     size, weight = _size_weight(f)
@@ -315,7 +322,7 @@ def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, *, 
     runs = text_runs(text, weight)
     if len(runs) <= 1 and (not runs or runs[0][0] == primary_face(weight)):
         draw.text(xy, text, font=f, fill=fill, anchor=anchor, **kwargs)
-        return f.getlength(text)
+        return _plain_length(f, text)
     fonts = [_face_font(face, size, weight) for face, _run in runs]
     widths = [_run_length(face, size, weight, run) for face, run in runs]
     total = sum(widths)

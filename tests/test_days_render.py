@@ -136,3 +136,24 @@ def _timed(fn: Any) -> float:
     start = time.perf_counter()
     fn()
     return time.perf_counter() - start
+
+
+@pytest.mark.parametrize(("players", "side", "steps", "lang"),
+                         [(2, "A", 0, "de"), (4, "B", 40, "fr"), (4, "A", 10_000, "en")])
+def test_board_png_has_the_pixels_of_the_whole_board_on_its_palette(players: int, side: str, steps: int,
+                                                                     lang: str) -> None:
+    """The fast path (static map mapped once, only the drawn regions mapped per turn, row
+    bands deflated apart and reused) decodes to exactly the whole drawn board mapped onto
+    the palette: nothing drawn outside those regions is lost."""
+    from render.eighty_days.board import labels
+    from render.eighty_days.static import map_keys, palette
+
+    view = RULES.view(played(players, side, side == "B", steps), None)
+    t = UI.translator(lang)
+    whole = R.board_image(view, names=NAMES, t=t).quantize(palette=palette(labels(view, t), *map_keys(view["map"])),
+                                                            dither=Image.Dither.NONE)
+    for _ in range(2):  # the second time every band comes from the cache
+        fast = png(R.render_board(view, names=NAMES, translator=t))
+        fast.load()
+        assert fast.size == whole.size and fast.tobytes() == whole.tobytes()
+        assert fast.getpalette() == whole.getpalette()

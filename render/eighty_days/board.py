@@ -4,6 +4,7 @@ the juggler or pass tiles, arrival cards, supply, and one row per player."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -11,6 +12,7 @@ from PIL import Image, ImageDraw
 from render.common import Translator, draw_text, draw_token, font, player_style
 
 from .geometry import GOLD, HEADER_H, INK, ITEM_COLOUR, KIND_COLOUR, MAP_H, MAP_TOP, MUTED, PANEL, PAPER, WIDTH, city_xy
+from .sprites import SpriteDraw
 from .static import draw_line, label_above, line_geometry, map_keys, market_symbol, static_layer
 
 ROMAN = ("", "I", "II", "III", "IV", "V")
@@ -24,6 +26,8 @@ PANEL_TOP = MAP_TOP + MAP_H
 PANEL_H = 350
 ROW_H = 70
 TABLE_HEAD = 56
+#: half the side of a box that holds any cost, tile or pawn drawn on the map
+DYNAMIC_R = 32
 
 
 def labels(view: dict[str, Any], t: Translator) -> tuple[tuple[str, str], ...]:
@@ -72,13 +76,19 @@ def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any], t: Translator) -> N
                   fill=light)
 
 
-def _map_dynamic(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], t: Translator) -> None:
+def _map_dynamic(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
+                 t: Translator) -> list[tuple[int, int, int, int]]:
+    """Costs, tiles and pawns on the map; returns the boxes drawn into (the rest of the map
+    is the static layer's pixels, so only these boxes need mapping onto the palette)."""
+    boxes: list[tuple[int, int, int, int]] = []
     geo = line_geometry(view["map"])
     side_b = view["map"]["side"] == "B"
     for ln in view["map"]["lines"]:
         p, q = geo[ln["id"]]
         mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
         cost = ln["cost"]
+        if (side_b and ln["tile_space"]) or cost is not None:
+            boxes.append(_around(mx, my, DYNAMIC_R))
         if side_b and ln["tile_space"]:
             draw.rounded_rectangle((mx - 24, my - 24, mx + 24, my + 24), radius=6, fill=(255, 255, 255),
                                    outline=KIND_COLOUR[ln["kind"]], width=4)
@@ -105,6 +115,13 @@ def _map_dynamic(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
         for j, k in enumerate(seats):
             dx = (j - (len(seats) - 1) / 2) * 34
             draw_token(draw, (x + dx, y + dy), 17, k)
+            boxes.append(_around(x + dx, y + dy, DYNAMIC_R))
+    return boxes
+
+
+def _around(x: float, y: float, r: int) -> tuple[int, int, int, int]:
+    """The whole-pixel box (left, top, right, bottom exclusive) r pixels around (x, y)."""
+    return int(x) - r, int(y) - r, int(x) + r + 1, int(y) + r + 1
 
 
 def _stacks(draw: ImageDraw.ImageDraw, x: float, y: float, area: dict[str, Any], t: Translator, width: float) -> None:
@@ -121,27 +138,44 @@ def _stacks(draw: ImageDraw.ImageDraw, x: float, y: float, area: dict[str, Any],
     draw_text(draw, (x, y + 40), text, font=font(30, "bold"), fill=INK, max_width=width)
 
 
-def _panels(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], t: Translator) -> None:
+BOXES = ((20, 560), (590, 1130), (1160, 1780))
+TRAVEL_KINDS = ("ship", "train", "special")
+MARKETS = ("boutique", "bazaar", "black")
+COLUMNS = ((30, "img.player"), (560, "img.where"), (900, "img.coins"), (1030, "img.items"),
+           (1160, "img.adventures"), (1300, "img.diary"), (1420, "img.score"))
+ChromeTexts = tuple[str, ...]
+
+
+def _chrome_texts(t: Translator) -> ChromeTexts:
+    """Every word of the panels' unchanging part, in the image's language (its cache key)."""
+    return (t("img.travel"), *(t(f"kind_cap.{kind}") for kind in TRAVEL_KINDS), t("img.markets"),
+            *(t(f"market.{market}").capitalize() for market in MARKETS), *(t(key) for _x, key in COLUMNS))
+
+
+@lru_cache(maxsize=8)
+def _panel_chrome(texts: ChromeTexts) -> Image.Image:
+    """The panels and the table head without anything that changes during a game: boxes,
+    titles, the travel kinds and the markets. Drawn once per language where the board has
+    them, then cut out, so pasting it gives the very pixels drawing it would."""
+    travel, kinds, markets, market_names, heads = texts[0], texts[1:4], texts[4], texts[5:8], texts[8:]
+    image = Image.new("RGB", (WIDTH, PANEL_TOP + PANEL_H + TABLE_HEAD), PAPER)
+    draw = SpriteDraw(image)
     top = PANEL_TOP + 10
     draw.rectangle((0, PANEL_TOP, WIDTH, PANEL_TOP + PANEL_H), fill=PAPER)
-    boxes = ((20, 560), (590, 1130), (1160, 1780))
-    for x0, x1 in boxes:
+    for x0, x1 in BOXES:
         draw.rounded_rectangle((x0, top, x1, top + PANEL_H - 20), radius=16, fill=PANEL, outline=(190, 175, 150),
                                width=3)
     f_title = font(30, "bold")
     f_label = font(27, "semibold")
-    # travel areas
-    x0 = boxes[0][0] + 18
-    draw.text((x0, top + 10), t("img.travel"), font=f_title, fill=INK)
-    for j, kind in enumerate(("ship", "train", "special")):
+    x0 = BOXES[0][0] + 18
+    draw.text((x0, top + 10), travel, font=f_title, fill=INK)
+    for j, kind in enumerate(TRAVEL_KINDS):
         y = top + 56 + j * 92
         draw_line(draw, (x0, y + 18), (x0 + 60, y + 18), kind)
-        draw_text(draw, (x0 + 72, y + 2), t(f"kind_cap.{kind}"), font=f_label, fill=KIND_COLOUR[kind], max_width=180)
-        _stacks(draw, x0 + 270, y - 8, view["areas"][kind], t, 260)
-    # markets
-    x0 = boxes[1][0] + 18
-    draw.text((x0, top + 10), t("img.markets"), font=f_title, fill=INK)
-    for j, market in enumerate(("boutique", "bazaar", "black")):
+        draw_text(draw, (x0 + 72, y + 2), kinds[j], font=f_label, fill=KIND_COLOUR[kind], max_width=180)
+    x0 = BOXES[1][0] + 18
+    draw.text((x0, top + 10), markets, font=f_title, fill=INK)
+    for j, market in enumerate(MARKETS):
         y = top + 56 + j * 92
         if market == "black":
             draw.rectangle((x0 + 4, y + 4, x0 + 36, y + 36), fill=INK)
@@ -149,9 +183,23 @@ def _panels(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
             draw.ellipse((x0 + 22, y + 22, x0 + 30, y + 30), fill=(255, 255, 255))
         else:
             market_symbol(draw, x0 + 20, y + 20, 16, market)
-        draw_text(draw, (x0 + 50, y + 2), t(f"market.{market}").capitalize(), font=f_label, fill=INK, max_width=200)
-        _stacks(draw, x0 + 270, y - 8, view["areas"][market], t, 250)
-    _status_box(draw, view, t, boxes[2][0] + 18, top)
+        draw_text(draw, (x0 + 50, y + 2), market_names[j], font=f_label, fill=INK, max_width=200)
+    table_top = PANEL_TOP + PANEL_H
+    f_head = font(26, "semibold")
+    for (x, _key), head in zip(COLUMNS, heads, strict=True):
+        draw_text(draw, (x, table_top + 14), head, font=f_head, fill=MUTED, max_width=130 if x > 600 else 330)
+    return image.crop((0, PANEL_TOP, WIDTH, PANEL_TOP + PANEL_H + TABLE_HEAD))
+
+
+def _panels(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], t: Translator) -> None:
+    """The panels' chrome from the cache, then what the next person pays in each area."""
+    top = PANEL_TOP + 10
+    image.paste(_panel_chrome(_chrome_texts(t)), (0, PANEL_TOP))
+    for j, kind in enumerate(TRAVEL_KINDS):
+        _stacks(draw, BOXES[0][0] + 18 + 270, top + 56 + j * 92 - 8, view["areas"][kind], t, 260)
+    for j, market in enumerate(MARKETS):
+        _stacks(draw, BOXES[1][0] + 18 + 270, top + 56 + j * 92 - 8, view["areas"][market], t, 250)
+    _status_box(draw, view, t, BOXES[2][0] + 18, top)
 
 
 def _status_box(draw: ImageDraw.ImageDraw, view: dict[str, Any], t: Translator, x0: int, top: int) -> None:
@@ -201,11 +249,6 @@ def _status_box(draw: ImageDraw.ImageDraw, view: dict[str, Any], t: Translator, 
 
 
 def _players(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str], t: Translator, top: int) -> None:
-    cols = ((30, "img.player"), (560, "img.where"), (900, "img.coins"), (1030, "img.items"),
-            (1160, "img.adventures"), (1300, "img.diary"), (1420, "img.score"))
-    f_head = font(26, "semibold")
-    for x, key in cols:
-        draw_text(draw, (x, top + 14), t(key), font=f_head, fill=MUTED, max_width=130 if x > 600 else 330)
     f = font(32, "semibold")
     to_act = set(view.get("to_act") or [])
     winners = set((view.get("result") or {}).get("winners", []))
@@ -248,15 +291,24 @@ def _players(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, s
 
 
 def board_image(view: dict[str, Any], *, names: dict[str, str], t: Translator) -> Image.Image:
+    return board_layers(view, names=names, t=t)[0]
+
+
+def board_layers(view: dict[str, Any], *, names: dict[str, str],
+                 t: Translator) -> tuple[Image.Image, list[tuple[int, int, int, int]]]:
+    """The board and the boxes on the map drawn per turn: outside them and above
+    `PANEL_TOP`, apart from the header, the image is the cached static layer."""
     assert "private" not in view, "the board is drawn from the public view only"
     n = len(view["players"])
     table_top = PANEL_TOP + PANEL_H
     height = table_top + TABLE_HEAD + n * ROW_H + 14
-    image = Image.new("RGB", (WIDTH, height), PAPER)
+    # every pixel is set below (static layer, panel chrome, paper under the rows): no fill first
+    image = Image.new("RGB", (WIDTH, height), None)
     image.paste(static_layer(labels(view, t), *map_keys(view["map"])), (0, 0))
-    draw = ImageDraw.Draw(image)
+    image.paste(PAPER, (0, table_top + TABLE_HEAD, WIDTH, height))
+    draw = SpriteDraw(image)
     _header(draw, view, t)
-    _map_dynamic(image, draw, view, t)
+    boxes = _map_dynamic(image, draw, view, t)
     _panels(image, draw, view, t)
     _players(draw, view, names, t, table_top)
-    return image
+    return image, boxes

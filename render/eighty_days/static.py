@@ -187,3 +187,12 @@ def palette(labels: Labels, cities: Cities, lines: Lines) -> Image.Image:
     pal = Image.new("P", (1, 1))
     pal.putpalette(flat[:768])
     return pal
+
+
+@lru_cache(maxsize=8)
+def static_indexed(labels: Labels, cities: Cities, lines: Lines) -> bytes:
+    """The static layer mapped onto its palette once, as palette indices row by row: a board
+    render then maps only what it drew this turn (mapping without dithering is per pixel,
+    so the result is the same as mapping the whole board)."""
+    return static_layer(labels, cities, lines).quantize(palette=palette(labels, cities, lines),
+                                                        dither=Image.Dither.NONE).tobytes()
