@@ -148,7 +148,7 @@ def label_place(city: str) -> tuple[float, float, str]:
 
 def label_above(city: str) -> bool:
     """Whether the name is above (pawns then stand below the symbol)."""
-    return city in _LABEL_ABOVE or city == "london"
+    return city in _LABEL_ABOVE or city in ("london", "london_arrival")
 
 
 def _ramp(a: tuple[int, int, int], b: tuple[int, int, int], steps: int) -> list[tuple[int, int, int]]:
