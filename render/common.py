@@ -413,3 +413,29 @@ def encode_png(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=6)
     return buffer.getvalue()
+
+
+RGB = tuple[int, int, int]
+
+
+def ramp(a: RGB, b: RGB, steps: int) -> list[RGB]:
+    """`steps` colours from a to b (both included), for a palette's anti-aliasing entries."""
+    def at(k: int, i: int) -> int:
+        return round(a[k] + (b[k] - a[k]) * i / (steps - 1))
+    return [(at(0, i), at(1, i), at(2, i)) for i in range(steps)]
+
+
+def fixed_palette(base: Image.Image, fixed: list[RGB]) -> Image.Image:
+    """A 256-colour palette image: the `fixed` colours first (exact entries for what is drawn
+    per turn), the rest from `base`'s own colours. Boards mapped onto a known palette are
+    several times faster to make than quantized afresh, and their colours stay stable."""
+    unique = list(dict.fromkeys(fixed))
+    quantized = base.quantize(colors=256 - len(unique), method=Image.Quantize.FASTOCTREE,
+                              dither=Image.Dither.NONE)
+    raw = quantized.getpalette() or []
+    colours = [tuple(raw[i:i + 3]) for i in range(0, (256 - len(unique)) * 3, 3)]
+    flat = [v for c in unique + colours for v in c]
+    flat += [0] * (768 - len(flat))
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(flat[:768])
+    return pal

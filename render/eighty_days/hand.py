@@ -99,11 +99,12 @@ def _card(draw: ImageDraw.ImageDraw, x0: int, y0: float, card: dict[str, Any], t
         x += 56
     y += 74
     bonus = card.get("bonus")
-    draw_text(draw, (x0 + 18, y), _bonus(bonus, t), font=font(26), fill=MUTED, max_width=width - 36)
+    draw_text(draw, (x0 + 18, y), bonus_text(bonus, t), font=font(26), fill=MUTED, max_width=width - 36)
     return y0 + h
 
 
-def _bonus(bonus: list[Any] | None, t: Translator) -> str:
+def bonus_text(bonus: list[Any] | None, t: Translator) -> str:
+    """An adventure's bonus in words (the hand image and the /days texts say it alike)."""
     if not bonus:
         return t("bonus.none")
     if bonus[0] == "coins":

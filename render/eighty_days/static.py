@@ -10,7 +10,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import draw_text, font
+from render.common import draw_text, fixed_palette, font, ramp
 
 from .geometry import INK, KIND_COLOUR, MAP_H, MAP_TOP, MARKET_COLOUR, MUTED, PAPER, SEA, WIDTH, city_xy, line_offset
 
@@ -151,12 +151,6 @@ def label_above(city: str) -> bool:
     return city in _LABEL_ABOVE or city in ("london", "london_arrival")
 
 
-def _ramp(a: tuple[int, int, int], b: tuple[int, int, int], steps: int) -> list[tuple[int, int, int]]:
-    """`steps` colours from a to b (both included), for the palette's anti-aliasing entries."""
-    def at(k: int, i: int) -> int:
-        return round(a[k] + (b[k] - a[k]) * i / (steps - 1))
-    return [(at(0, i), at(1, i), at(2, i)) for i in range(steps)]
-
 
 @lru_cache(maxsize=8)
 def palette(labels: Labels, cities: Cities, lines: Lines) -> Image.Image:
@@ -173,20 +167,11 @@ def palette(labels: Labels, cities: Cities, lines: Lines) -> Image.Image:
     fixed += list(ITEM_COLOUR.values()) + list(KIND_COLOUR.values()) + list(MARKET_COLOUR.values())
     for a, b in ((INK, PAPER), (INK, PANEL), (INK, white), (INK, GOLD), (INK, highlight), (MUTED, PAPER),
                  (MUTED, PANEL), (light, header), (GOLD, header), (white, INK), ((190, 30, 30), PAPER)):
-        fixed += _ramp(a, b, 6)
+        fixed += ramp(a, b, 6)
     for colour in PLAYER_COLOURS:
-        fixed += _ramp(colour, PANEL, 4)[1:3]
+        fixed += ramp(colour, PANEL, 4)[1:3]
     fixed += [(210, 195, 170), (235, 225, 205), (170, 150, 120), (190, 175, 150), (200, 200, 200)]
-    unique = list(dict.fromkeys(fixed))
-    base = static_layer(labels, cities, lines).quantize(colors=256 - len(unique), method=Image.Quantize.FASTOCTREE,
-                                                        dither=Image.Dither.NONE)
-    raw = base.getpalette() or []
-    colours = [tuple(raw[i:i + 3]) for i in range(0, (256 - len(unique)) * 3, 3)]
-    flat = [v for c in unique + colours for v in c]
-    flat += [0] * (768 - len(flat))
-    pal = Image.new("P", (1, 1))
-    pal.putpalette(flat[:768])
-    return pal
+    return fixed_palette(static_layer(labels, cities, lines), fixed)
 
 
 @lru_cache(maxsize=8)

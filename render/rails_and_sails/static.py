@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, MUTED, PLAYER_COLOURS, font
+from render.common import INK, MUTED, PLAYER_COLOURS, fixed_palette, font, ramp
 from render.rails_and_sails.geometry import (
     CITY_R,
     HARBOR_BLUE,
@@ -139,12 +139,6 @@ def _static(labels: Labels) -> Image.Image:
     return board
 
 
-def _ramp(a: tuple[int, int, int], b: tuple[int, int, int], steps: int) -> list[tuple[int, int, int]]:
-    """`steps` colours from a to b (both included), for the palette's anti-aliasing entries."""
-    def at(k: int, i: int) -> int:
-        return round(a[k] + (b[k] - a[k]) * i / (steps - 1))
-    return [(at(0, i), at(1, i), at(2, i)) for i in range(steps)]
-
 
 @lru_cache(maxsize=1)
 def _palette() -> Image.Image:
@@ -156,21 +150,12 @@ def _palette() -> Image.Image:
     fixed += list(ROUTE_COLOURS.values())
     for a, b in ((INK, PANEL_BG), (INK, (255, 255, 255)), (MUTED, PANEL_BG), (INK, (255, 236, 170)),
                  (HARBOR_BLUE, (255, 255, 255)), ((200, 40, 30), (255, 255, 255)), (INK, HIGHLIGHT)):
-        fixed += _ramp(a, b, 7)
+        fixed += ramp(a, b, 7)
     for colour in PLAYER_COLOURS:
-        fixed += _ramp(colour, (20, 20, 20), 4)[1:3]
-        fixed += _ramp(colour, (255, 255, 255), 4)[1:3]
+        fixed += ramp(colour, (20, 20, 20), 4)[1:3]
+        fixed += ramp(colour, (255, 255, 255), 4)[1:3]
     fixed += [HIGHLIGHT, (120, 90, 0), (255, 236, 170), (200, 160, 40), (235, 232, 225), (90, 90, 90),
               (70, 80, 100), (230, 230, 230), (200, 40, 30), (245, 240, 220), (0, 140, 90), (210, 140, 0)]
-    unique = list(dict.fromkeys(fixed))
-    base = _static(city_labels()).quantize(colors=256 - len(unique), method=Image.Quantize.FASTOCTREE,
-                                  dither=Image.Dither.NONE)
-    raw = base.getpalette() or []
-    colours = [tuple(raw[i:i + 3]) for i in range(0, (256 - len(unique)) * 3, 3)]
-    flat = [v for c in unique + colours for v in c]
-    flat += [0] * (768 - len(flat))
-    pal = Image.new("P", (1, 1))
-    pal.putpalette(flat[:768])
-    return pal
+    return fixed_palette(_static(city_labels()), fixed)
 
 

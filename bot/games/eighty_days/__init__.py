@@ -13,6 +13,7 @@ from typing import Any
 from bot.gameui import Command, GameUI, Param, QuickMenu, match_action
 from bot.i18n import Translator
 from engine import Action, Event, View
+from render.eighty_days.hand import bonus_text
 
 MAX_LABEL = 100
 KIND_ICON = {"ship": "🚢", "train": "🚂", "special": "✨", "any": "🧭"}
@@ -71,16 +72,6 @@ def card_needs(card: dict[str, Any], t: Translator) -> str:
         parts.append(coins(card["coins"], t))
     where = t("market_symbol.london") if card.get("london") else t(f"market_symbol.{card['market']}")
     return t("card.needs", needs=" + ".join(parts) or "—", where=where)
-
-
-def bonus_text(bonus: list[Any] | None, t: Translator) -> str:
-    if not bonus:
-        return t("bonus.none")
-    if bonus[0] == "coins":
-        return t.plural("bonus.coins", bonus[1])
-    if bonus[0] == "travel":
-        return t("bonus.travel", kind=t(f"kind.{bonus[1]}"))
-    return t(f"bonus.{bonus[0]}")
 
 
 def card_text(card: dict[str, Any], t: Translator) -> str:
