@@ -51,7 +51,9 @@ class MessagesMixin(TableBase):
             f"{i + 1}. {'🤖 ' if s.is_bot else ''}{md(s.name)}{host_mark if s.user_id == record.host_id else ''}"
             for i, s in enumerate(record.seats)
         )
-        options = ", ".join(f"{k}={v}" for k, v in record.options.items()) or t("lobby.no_options")
+        # written as players type them (`assistants=false`, not Python's `False`)
+        options = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+                            for k, v in record.options.items()) or t("lobby.no_options")
         text = t("lobby.text", title=t("title"), players=players, count=len(record.seats),
                  min=rules.min_players, max=rules.max_players, options=options, language=record.settings["language"])
         if note:
