@@ -142,6 +142,12 @@ class Rules(ABC):
     #: (e.g. rails' payments: any valid payment is accepted, a capped set is listed);
     #: `is_legal` and `apply` may accept more of these than are listed, never fewer
     sampled_types: ClassVar[frozenset[str]] = frozenset()
+    #: action types a player may take back (as boardgame.io marks moves `undoable`), as long as
+    #: `undoable` finds that the move revealed nothing; empty (the safe default): no undo
+    undoable_moves: ClassVar[frozenset[str]] = frozenset()
+    #: event types that show something hidden or new (a card drawn, a die rolled, secret choices
+    #: revealed, a new round dealt): a move that emits one is never undoable
+    revealing_events: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, policy: Policy | None = None) -> None:
         #: the AI policy (`ai.choose`), attached by the game package so rules never import the AI
@@ -241,6 +247,18 @@ class Rules(ABC):
         Deterministic in `seed`. The privacy tests use it to prove public messages do not
         depend on hidden information; an AI can use it to sample what it cannot see.
         """
+
+    # -- undo -----------------------------------------------------------------
+    def undoable(self, before: Any, after: Any, seat: str, action: Action, events: list[Event]) -> bool:
+        """Whether `seat` may take back `action`, which turned `before` into `after` with
+        `events`: taking it back must not let anyone learn or redo anything. The default: a
+        type in `undoable_moves`, no event in `revealing_events`, the game not over, and the
+        random generator (a state's ``rng`` field) untouched; games may be stricter."""
+        if not isinstance(action, dict) or action.get("type") not in self.undoable_moves:
+            return False
+        if self.is_over(after) or any(e.get("type") in self.revealing_events for e in events):
+            return False
+        return getattr(before, "rng", None) == getattr(after, "rng", None)
 
     # -- AI seats -----------------------------------------------------------
     def ai_action(self, state: Any, seat: str) -> Action:

@@ -40,6 +40,13 @@ class AroundTheWorldRules(MoveHandlers, Rules):
     option_defaults = {"elephant_leg_events": False, "two_player_end": "french"}
     option_choices = {"elephant_leg_events": [False, True], "two_player_end": ["french", "english"]}
     moves: ClassVar[Mapping[str, Move]] = MOVES
+    #: moves with open cards only; a draw, a die, a chit turned over or a new round's display
+    #: make a move final
+    undoable_moves: ClassVar[frozenset[str]] = frozenset({
+        "take", "skip_action", "detective", "travel", "stay", "done", "event", "elephant_gold", "discard"})
+    revealing_events: ClassVar[frozenset[str]] = frozenset({
+        "roll", "reroll", "draw_event", "grey_event", "event_deck_empty", "chit", "round", "exchange",
+        "take_top", "game_over"})
 
     # ------------------------------------------------------------------ setup
     def new_game(self, seats: list[str], seed: int, options: dict[str, Any] | None = None) -> State:

@@ -265,6 +265,10 @@ class DetourRules(Rules):
     moves: ClassVar[Mapping[str, Move]] = {
         "choose": _do_choose, "move": _do_card, "detour": _do_card, "backward": _do_card, "block": _do_card,
     }
+    #: a secret choice may be taken back until the cards are revealed, a card's use until the
+    #: round ends (nothing hidden comes out of resolving a revealed card)
+    undoable_moves: ClassVar[frozenset[str]] = frozenset({"choose", "move", "detour", "backward", "block"})
+    revealing_events: ClassVar[frozenset[str]] = frozenset({"reveal", "round_end", "game_over"})
 
     def _reveal(self, state: DetourState, events: list[Event]) -> None:
         n = len(state.owner)

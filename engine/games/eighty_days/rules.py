@@ -113,6 +113,13 @@ class EightyDaysRules(Rules):
     option_choices: ClassVar[dict[str, Any]] = {"side": ["A", "B"], "assistants": [False, True],
                                                 "colors_festival": [False, True]}
     moves: ClassVar[Mapping[str, Move]] = {kind: _handler(check, do) for kind, (check, do) in MOVES.items()}
+    #: moves that draw no adventure and roll no die; a new period's newspaper, the assistants'
+    #: reveal or a draw made on the way (arriving in a city) make a move final
+    undoable_moves: ClassVar[frozenset[str]] = frozenset({
+        "travel", "buy", "juggle", "pass", "end_turn", "give_back", "jill", "paul", "leonard", "mary", "luigi",
+        "keep_adventure", "observer", "take_item", "free_travel", "swap"})
+    revealing_events: ClassVar[frozenset[str]] = frozenset({
+        "roll", "draw_adventures", "newspaper", "assistants", "period_end", "game_over"})
 
     # -- life cycle -------------------------------------------------------------------------
     def new_game(self, seats: list[str], seed: int, options: dict[str, Any] | None = None) -> DaysState:

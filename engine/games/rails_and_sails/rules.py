@@ -46,6 +46,12 @@ class RailsAndSails(MoveHandlers, Rules):
     option_defaults: ClassVar[dict[str, Any]] = {}
     option_choices: ClassVar[dict[str, Any]] = {}
     moves: ClassVar[Mapping[str, Move]] = MOVES
+    #: moves that take no card from a deck; a draw, a reshuffle, the face-up reset or the
+    #: pieces' reveal make a move final
+    undoable_moves: ClassVar[frozenset[str]] = frozenset({
+        "keep_tickets", "choose_mix", "claim", "harbor", "exchange", "pass"})
+    revealing_events: ClassVar[frozenset[str]] = frozenset({
+        "mix_revealed", "tickets_drawn", "take_face_up", "draw_blind", "reshuffle", "face_up_reset", "game_over"})
     #: any valid payment is accepted; `legal_actions` lists a capped, sensible set of them
     sampled_types: ClassVar[frozenset[str]] = frozenset({"claim", "harbor"})
 
