@@ -445,7 +445,7 @@ def _game_group(bot: PassepartoutBot) -> app_commands.Group:
 
         sub(name)(callback)
 
-    for name in ("join", "leave", "start", "status", "hand", "resign", "cancel"):
+    for name in ("join", "leave", "start", "status", "hand", "resign", "cancel", "undo", "rematch"):
         simple(name)
 
     @sub("addbot", count="")

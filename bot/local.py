@@ -49,7 +49,7 @@ DEFAULT_DB = "local.sqlite3"
 _OPTION = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*):(.*)$", re.DOTALL)
 
 GAME_COMMANDS = ("new", "join", "leave", "start", "addbot", "status", "hand", "log", "rules", "settings",
-                 "resign", "cancel", "list")
+                 "resign", "cancel", "list", "undo", "rematch")
 
 
 class FakeClock:
@@ -246,7 +246,8 @@ class LocalTable:
                 timeout_hours=hours.get("timeout_hours"),
             )
         simple = {"join": svc.join, "leave": svc.leave, "start": svc.start, "status": svc.status,
-                  "hand": svc.hand, "resign": svc.resign, "cancel": svc.cancel}
+                  "hand": svc.hand, "resign": svc.resign, "cancel": svc.cancel, "undo": svc.undo,
+                  "rematch": svc.rematch}
         if sub in simple:
             return await simple[sub](user, where)
         if sub == "list":

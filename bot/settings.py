@@ -19,6 +19,7 @@ class Settings:
     timeout_hours: float = 48.0  # 0 = never play for an absent player
     tick_seconds: float = 60.0
     lobby_idle_hours: float = 24.0  # a lobby nobody touches closes after this (0 = never)
+    rematch_minutes: float = 15.0  # how long the players of a finished game have to accept a rematch
     durable_commits: bool = False
     extra: dict[str, str] = field(default_factory=dict)
 
@@ -55,5 +56,6 @@ def load_settings(env_file: str | Path | None = ".env", environ: dict[str, str] 
         timeout_hours=_float(environ.get("TIMEOUT_HOURS"), 48.0),
         tick_seconds=_float(environ.get("TICK_SECONDS"), 60.0),
         lobby_idle_hours=_float(environ.get("LOBBY_IDLE_HOURS"), 24.0),
+        rematch_minutes=_float(environ.get("REMATCH_MINUTES"), 15.0),
         durable_commits=(environ.get("DURABLE_COMMITS", "").lower() in ("1", "true", "yes")),
     )

@@ -9,7 +9,9 @@
 - `lobby`: new/join/leave/addbot/start/cancel and settings
 - `play`: game commands, buttons, menus, autocomplete, acting, resigning
 - `scheduler`: reminders, timeouts, crash recovery, idle lobbies
+- `undo`: taking back one's last move(s) (`/game undo`, the Undo button)
+- `rematch`: the Rematch button of a finished game, invitations and their deadline
 
 Each part is a class built on the ones it needs (base <- messages <- ai <- lobby <- play
-<- scheduler), so every call between parts is an ordinary, checked method call.
+<- scheduler <- undo <- rematch), so every call between parts is an ordinary, checked method call.
 """

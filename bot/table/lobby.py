@@ -149,24 +149,29 @@ class LobbyMixin(AISeatsMixin):
             record = await self._lobby(user, where)
             if not self._is_host(record, user, where):
                 raise Refusal("error.host_only")
-            spec = games.get(record.game_id)
-            rules = spec.rules
-            if not rules.min_players <= len(record.seats) <= rules.max_players:
-                raise Refusal("error.player_count", min=rules.min_players, max=rules.max_players)
-            seats: list[str] = []
-            for i, seat in enumerate(sorted(record.seats, key=lambda s: s.position)):
-                seat.seat = f"p{i + 1}"
-                seats.append(seat.seat)
-            state = rules.new_game(seats, record.seed, record.options)
-            record.state = rules.dump(state)
-            record.status = "running"
-            record.remind_at, record.timeout_at = self._deadlines(record)
-            loaded = Loaded(record, spec, state)
-            record.ai_pending = self._ai_must_move(loaded)
-            await self._save_lobby(record)
-            events = [{"type": "game_started"}]
-            ai_events = await self._run_ai_safely(loaded)
-            return await self._after_change(loaded, events + ai_events)
+            return await self._start_locked(record)
+
+    async def _start_locked(self, record: GameRecord) -> list[Reply]:
+        """Start the lobby `record`; the caller holds the channel lock and checked who asks
+        (a rematch starts itself once everyone is in)."""
+        spec = games.get(record.game_id)
+        rules = spec.rules
+        if not rules.min_players <= len(record.seats) <= rules.max_players:
+            raise Refusal("error.player_count", min=rules.min_players, max=rules.max_players)
+        seats: list[str] = []
+        for i, seat in enumerate(sorted(record.seats, key=lambda s: s.position)):
+            seat.seat = f"p{i + 1}"
+            seats.append(seat.seat)
+        state = rules.new_game(seats, record.seed, record.options)
+        record.state = rules.dump(state)
+        record.status = "running"
+        record.remind_at, record.timeout_at = self._deadlines(record)
+        loaded = Loaded(record, spec, state)
+        record.ai_pending = self._ai_must_move(loaded)
+        await self._save_lobby(record)
+        events = [{"type": "game_started"}]
+        ai_events = await self._run_ai_safely(loaded)
+        return await self._after_change(loaded, events + ai_events)
 
     @refusing
     async def cancel(self, user: User, where: Where) -> list[Reply]:
