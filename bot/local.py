@@ -255,28 +255,35 @@ class LocalTable:
         return svc.refuse(user, "error.unknown_command")
 
     async def _component(self, user: User, name: str, target: str, *, select: bool) -> list[Reply]:
-        """Find the button/select option `target` among what `name` can see, newest first."""
-        candidates: list[tuple[str, str, list[str] | None]] = []  # (label, custom id, values)
+        """Find the button/select option `target` among what `name` can see, newest first: a
+        number counts in the newest message with buttons, a label may also be on an older one
+        (e.g. Undo on a move's confirmation, under the turn message that followed it)."""
+        newest: list[tuple[str, str, list[str] | None]] = []  # (label, custom id, values)
+        chosen = None
         for reply in reversed(self.visible.get(name, [])):
+            candidates: list[tuple[str, str, list[str] | None]] = []
             for row in reply.rows:
                 for comp in row:
                     if select and isinstance(comp, Select):
                         candidates += [(o.label, comp.custom_id, [o.value]) for o in comp.options]
                     elif not select and isinstance(comp, Button) and not comp.disabled:
                         candidates.append((comp.label, comp.custom_id, None))
-            if candidates:
-                break
-        if not candidates:
-            return self._local_error(name, "local.no_buttons")
-        chosen = None
-        if target.isdigit() and 1 <= int(target) <= len(candidates):
-            chosen = candidates[int(target) - 1]
-        else:
+            if not candidates:
+                continue
+            if not newest:
+                newest = candidates
+                if target.isdigit() and 1 <= int(target) <= len(candidates):
+                    chosen = candidates[int(target) - 1]
+                    break
             low = target.casefold()
             chosen = next((c for c in candidates if c[0].casefold() == low), None) or next(
                 (c for c in candidates if low in c[0].casefold()), None)
+            if chosen is not None:
+                break
+        if not newest:
+            return self._local_error(name, "local.no_buttons")
         if chosen is None:
-            labels = " | ".join(c[0] for c in candidates)
+            labels = " | ".join(c[0] for c in newest)
             return self._local_error(name, "local.no_such", target=target, labels=labels)
         return await self.service.guarded(user, self.service.component(user, self.where, chosen[1], chosen[2]))
 

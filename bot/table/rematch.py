@@ -59,6 +59,10 @@ class RematchMixin(UndoMixin):
         """A rematch of `game_pk` (a button) or of the channel's last game (`/game rematch`)."""
         async with self._lock(where.channel_id):
             last = await self.store.last_game(where.channel_id)
+            if game_pk is None and last is not None and last.active and "rematch" in last.settings:
+                return await self._confirm(user, last)  # `/game rematch` while the invitation is open
+            if game_pk is None and last is not None and last.active:
+                raise Refusal("rematch.busy")
             old = await self.store.get_game(game_pk) if game_pk is not None else last
             if old is None or old.channel_id != where.channel_id or last is None:
                 raise Refusal("rematch.no_game")
