@@ -8,7 +8,7 @@ move back), so the log stays append-only. Replaying skips the moves undone: each
 the newest move still standing, which must be that seat's (`effective_actions`). We replay
 from the start rather than keep a stack of earlier states because the log then stays the one
 source of truth (no snapshots to store, migrate or trust) and undos are rare; a whole game
-replays in well under a second.
+replays in milliseconds (rails-and-sails, 479 actions: 13 ms).
 """
 
 from __future__ import annotations

@@ -152,7 +152,7 @@ class Player:
 def assert_final(h: Harness, msg: Sent) -> None:
     assert text(ALICE, "result.header") in msg.content
     assert msg.files and msg.files[0].is_png
-    assert msg.buttons == []
+    assert [b.label for b in msg.buttons] == ["Rematch"]  # the only button left on a finished game
 
 
 # -- countdown -----------------------------------------------------------------------------------
