@@ -20,6 +20,8 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.store_social import MIGRATION_6, SocialStore, SQLiteSocial
+
 ACTIVE_STATUSES = ("lobby", "running")
 T = TypeVar("T")
 
@@ -91,7 +93,7 @@ class ActionRecord:
     at: float
 
 
-class Store(ABC):
+class Store(SocialStore, ABC):
     """What the table service needs from persistence."""
 
     @abstractmethod
@@ -248,6 +250,9 @@ MIGRATIONS: list[str] = [
     CREATE INDEX games_idle_lobbies ON games(timeout_at) WHERE status='lobby' AND timeout_at IS NOT NULL;
     CREATE INDEX actions_by_seat ON actions(game, seat);
     """,
+    # 6: ratings, game results and followers (`bot.store_social`); it comes after
+    # migration 5 of another branch once both are merged
+    MIGRATION_6,
 ]
 
 
@@ -255,7 +260,7 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-class SQLiteStore(Store):
+class SQLiteStore(SQLiteSocial, Store):
     """The default store: one SQLite file in WAL mode.
 
     `synchronous=NORMAL` in WAL mode survives a crash of the bot process (an

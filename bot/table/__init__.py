@@ -9,7 +9,9 @@
 - `lobby`: new/join/leave/addbot/start/cancel and settings
 - `play`: game commands, buttons, menus, autocomplete, acting, resigning
 - `scheduler`: reminders, timeouts, crash recovery, idle lobbies
+- `ratings`: rating finished games once per server (openskill), `/game stats`, `/game leaderboard`
+- `follow`: followers' copies of each public turn message, `/game follow`, `/game unfollow`
 
 Each part is a class built on the ones it needs (base <- messages <- ai <- lobby <- play
-<- scheduler), so every call between parts is an ordinary, checked method call.
+<- scheduler <- ratings <- follow), so every call between parts is an ordinary, checked method call.
 """
