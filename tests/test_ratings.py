@@ -92,7 +92,8 @@ def test_rate_with_ties_is_openskills_update_and_ai_seats_share_one_rating() -> 
     for entry, [w] in zip(entries, want, strict=True):
         assert close(got[entry.player], w.mu, w.sigma)
     # two AI seats of one game: one player, the mean of its seats' updates
-    two_ai = [ResultEntry("p1", "ai:g", "AI", 1), ResultEntry("p2", "user:1", "A", 2), ResultEntry("p3", "ai:g", "AI", 3)]
+    two_ai = [ResultEntry("p1", "ai:g", "AI", 1), ResultEntry("p2", "user:1", "A", 2),
+              ResultEntry("p3", "ai:g", "AI", 3)]
     got = rate(two_ai, {})
     [[a1], [_], [a3]] = MODEL.rate([[MODEL.rating()] for _ in range(3)], ranks=[1, 2, 3])
     assert close(got["ai:g"], (a1.mu + a3.mu) / 2, (a1.sigma + a3.sigma) / 2)
