@@ -185,7 +185,7 @@ class Delivery:
                         answered = True
                         raise
                 elif reply.follow is not None:
-                    await self._to_follower(reply)
+                    await self._to_follower(reply, interaction)
                 elif reply.to == "dm" and reply.user_id is not None and reply.user_id > 0:
                     await self._dm(reply)
             except discord.HTTPException:
@@ -208,9 +208,10 @@ class Delivery:
             channel = await self.client.fetch_channel(channel_id)
         await channel.send(**self._kwargs(reply))  # type: ignore[union-attr]  # a game's channel is messageable
 
-    async def _to_follower(self, reply: Reply) -> None:
+    async def _to_follower(self, reply: Reply, interaction: discord.Interaction | None = None) -> None:
         """A follower's copy, by DM or in their thread. If Discord refuses it (DMs closed,
-        thread gone or closed to the bot), the follow ends quietly: nobody is there to tell."""
+        thread gone or closed to the bot), the follow ends, quietly unless the follower is
+        the one who just asked (then they are told privately why)."""
         assert reply.follow is not None and reply.user_id is not None
         try:
             if reply.to == "thread" and reply.channel_id is not None:
@@ -223,6 +224,9 @@ class Delivery:
             log.info("follower %s of game %s cannot be reached; the follow ends", reply.user_id, reply.follow)
             if self.on_follow_failed is not None:
                 await self.on_follow_failed(reply.follow, reply.user_id)
+            if interaction is not None and interaction.user.id == reply.user_id:
+                text = Translator(str(interaction.locale))("follow.unreachable")
+                await interaction.followup.send("⚠️ " + text, ephemeral=True)
 
     async def _dm(self, reply: Reply) -> None:
         assert reply.user_id is not None

@@ -177,6 +177,15 @@ class Store(SocialStore, ABC):
     @abstractmethod
     async def games(self, *, status: str | None = None) -> list[GameRecord]: ...
 
+    @abstractmethod
+    async def unrated_games(self, *, within: float = 7 * 86400) -> list[GameRecord]:
+        """Games finished in the last `within` seconds that have no recorded result (a crash
+        came between the last move and the rating)."""
+
+    @abstractmethod
+    async def ended_followed_games(self) -> list[GameRecord]:
+        """Games no longer in the lobby or running that still have followers."""
+
 
 MIGRATIONS: list[str] = [
     # 1: games, seats, the action log
@@ -377,6 +386,17 @@ class SQLiteStore(SQLiteSocial, Store):
 
     async def last_game(self, channel_id: int) -> GameRecord | None:
         return await self._one_game("SELECT * FROM games WHERE channel_id=? ORDER BY id DESC LIMIT 1", (channel_id,))
+
+    async def unrated_games(self, *, within: float = 7 * 86400) -> list[GameRecord]:
+        return await self._many_games(
+            "SELECT * FROM games g WHERE status='finished' AND updated_at>=?"
+            " AND NOT EXISTS (SELECT 1 FROM game_results r WHERE r.game=g.id) ORDER BY id",
+            (time.time() - within,))
+
+    async def ended_followed_games(self) -> list[GameRecord]:
+        return await self._many_games(
+            "SELECT * FROM games WHERE id IN (SELECT DISTINCT game FROM follows)"
+            " AND status NOT IN ('lobby','running') ORDER BY id", ())
 
     async def games(self, *, status: str | None = None) -> list[GameRecord]:
         if status is None:

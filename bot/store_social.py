@@ -9,12 +9,9 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import aiosqlite
-
-if TYPE_CHECKING:
-    from bot.store import GameRecord
 
 T = TypeVar("T")
 
@@ -151,11 +148,6 @@ class SocialStore(ABC):
         False (and nothing written) when this game was recorded already."""
 
     @abstractmethod
-    async def unrated_games(self, *, within: float = 7 * 86400) -> list[GameRecord]:
-        """Games finished in the last `within` seconds that have no recorded result (a crash
-        came between the last move and the rating)."""
-
-    @abstractmethod
     async def player_stats(self, scope: str, player: str) -> PlayerStats: ...
 
     @abstractmethod
@@ -178,10 +170,6 @@ class SocialStore(ABC):
     @abstractmethod
     async def end_follows(self, game_pk: int) -> None: ...
 
-    @abstractmethod
-    async def ended_followed_games(self) -> list[GameRecord]:
-        """Games no longer in the lobby or running that still have followers."""
-
 
 
 class SQLiteSocial:
@@ -194,8 +182,6 @@ class SQLiteSocial:
         def db(self) -> aiosqlite.Connection: ...
 
         async def _write(self, body: Callable[[], Awaitable[T]]) -> T: ...
-
-        async def _many_games(self, sql: str, params: tuple[Any, ...]) -> list[GameRecord]: ...
 
     async def record_result(self, result: GameResult, rate: RateFn) -> bool:
         players = list(dict.fromkeys(e.player for e in result.entries))
@@ -229,12 +215,6 @@ class SQLiteSocial:
             return True
 
         return await self._write(body)
-
-    async def unrated_games(self, *, within: float = 7 * 86400) -> list[GameRecord]:
-        return await self._many_games(
-            "SELECT * FROM games g WHERE status='finished' AND updated_at>=?"
-            " AND NOT EXISTS (SELECT 1 FROM game_results r WHERE r.game=g.id) ORDER BY id",
-            (time.time() - within,))
 
     @staticmethod
     def _rating_row(r: aiosqlite.Row) -> RatingRow:
@@ -295,9 +275,3 @@ class SQLiteSocial:
 
     async def end_follows(self, game_pk: int) -> None:
         await self._write(lambda: self.db.execute("DELETE FROM follows WHERE game=?", (game_pk,)))
-
-    async def ended_followed_games(self) -> list[GameRecord]:
-        return await self._many_games(
-            "SELECT * FROM games WHERE id IN (SELECT DISTINCT game FROM follows)"
-            " AND status NOT IN ('lobby','running') ORDER BY id", ())
-

@@ -101,6 +101,9 @@ async def test_closed_dms_end_the_follow_quietly(h: Harness) -> None:
     await h.run(h.slash(EVE, "game follow"))
     record = await active(h)
     assert await h.bot.store.follows(record.id) == []  # the hello could not be sent: no follow
+    assert [m.content for m in h.ephemeral_for(EVE)] == [
+        "✅ " + text(EVE, "follow.started_dm", title="Countdown", channel=f"<#{CHANNEL_ID}>"),
+        refusal(EVE, "follow.unreachable")]
     await open_table_from_lobby(h)
     assert h.error_messages() == []
 
