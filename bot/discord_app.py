@@ -26,7 +26,7 @@ from discord import app_commands
 from bot import games
 from bot.gameui import Command, GameUI, Param
 from bot.i18n import LANGUAGES, Translator, normalise_language
-from bot.replies import Button, Reply, Select, User, Where
+from bot.replies import Button, Reply, Select, ThreadTarget, User, Where
 from bot.service import TableService
 from bot.settings import Settings
 from bot.store import Store, store_from_url
@@ -139,10 +139,13 @@ def _view(rows: list[list[Any]]) -> discord.ui.View | None:
 
 
 class Delivery:
-    """The one place that talks to Discord to send what the service answered."""
+    """The one place that talks to Discord to send what the service answered.
+    `on_follow_failed(game, user)`: a follower's copy could not be delivered."""
 
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(self, client: discord.Client,
+                 on_follow_failed: Callable[[int, int], Awaitable[None]] | None = None) -> None:
         self.client = client
+        self.on_follow_failed = on_follow_failed
 
     @staticmethod
     def _kwargs(reply: Reply) -> dict[str, Any]:
@@ -181,6 +184,8 @@ class Delivery:
                         await interaction.followup.send("⚠️ " + text, ephemeral=True)
                         answered = True
                         raise
+                elif reply.follow is not None:
+                    await self._to_follower(reply, interaction)
                 elif reply.to == "dm" and reply.user_id is not None and reply.user_id > 0:
                     await self._dm(reply)
             except discord.HTTPException:
@@ -203,6 +208,26 @@ class Delivery:
             channel = await self.client.fetch_channel(channel_id)
         await channel.send(**self._kwargs(reply))  # type: ignore[union-attr]  # a game's channel is messageable
 
+    async def _to_follower(self, reply: Reply, interaction: discord.Interaction | None = None) -> None:
+        """A follower's copy, by DM or in their thread. If Discord refuses it (DMs closed,
+        thread gone or closed to the bot), the follow ends, quietly unless the follower is
+        the one who just asked (then they are told privately why)."""
+        assert reply.follow is not None and reply.user_id is not None
+        try:
+            if reply.to == "thread" and reply.channel_id is not None:
+                thread = self.client.get_channel(reply.channel_id) or await self.client.fetch_channel(reply.channel_id)
+                await thread.send(**self._kwargs(reply))  # type: ignore[union-attr]  # a thread is messageable
+            else:
+                user = self.client.get_user(reply.user_id) or await self.client.fetch_user(reply.user_id)
+                await user.send(**self._kwargs(reply))
+        except (discord.Forbidden, discord.NotFound):
+            log.info("follower %s of game %s cannot be reached; the follow ends", reply.user_id, reply.follow)
+            if self.on_follow_failed is not None:
+                await self.on_follow_failed(reply.follow, reply.user_id)
+            if interaction is not None and interaction.user.id == reply.user_id:
+                text = Translator(str(interaction.locale))("follow.unreachable")
+                await interaction.followup.send("⚠️ " + text, ephemeral=True)
+
     async def _dm(self, reply: Reply) -> None:
         assert reply.user_id is not None
         user = self.client.get_user(reply.user_id) or await self.client.fetch_user(reply.user_id)
@@ -221,7 +246,7 @@ class PassepartoutBot(discord.Client):
         self.store = store or store_from_url(settings.database_url, durable=settings.durable_commits)
         self.service = TableService(self.store, settings)
         self.tree = CheckedTree(self)
-        self.delivery = Delivery(self)
+        self.delivery = Delivery(self, on_follow_failed=self.service.drop_follow)
         self._scheduler: asyncio.Task[None] | None = None
         self.store_opened = False
         build_commands(self)
@@ -471,7 +496,45 @@ def _game_group(bot: PassepartoutBot) -> app_commands.Group:
 
     settings._params["language"].choices = language_choices
 
+    _social_commands(bot, sub, simple, game_choices)
     return group
+
+
+def _social_commands(bot: PassepartoutBot, sub: Callable[..., Callable[[Callable[..., Any]], app_commands.Command]],
+                     simple: Callable[[str], None], game_choices: list[app_commands.Choice[str | int | float]]) -> None:
+    """/game follow, unfollow, stats and leaderboard (`sub` and `simple` add a subcommand)."""
+    svc = bot.service
+
+    @sub("follow", thread="")
+    async def follow(interaction: discord.Interaction, thread: app_commands.AppCommandThread | None = None) -> None:
+        target = _thread_target(interaction, thread) if thread is not None else None
+        await bot.run_command(interaction, lambda u, w: svc.follow(u, w, target))
+
+    simple("unfollow")
+
+    @sub("stats", player="")
+    async def stats(interaction: discord.Interaction, player: discord.User | None = None) -> None:
+        who = User(id=player.id, name=player.display_name) if player is not None else None
+        await bot.run_command(interaction, lambda u, w: svc.stats(u, w, who))
+
+    @sub("leaderboard", game="")
+    async def leaderboard(interaction: discord.Interaction, game: str | None = None) -> None:
+        await bot.run_command(interaction, lambda u, w: svc.leaderboard(u, w, game))
+
+    leaderboard._params["game"].choices = game_choices
+
+
+def _thread_target(interaction: discord.Interaction, thread: app_commands.AppCommandThread) -> ThreadTarget:
+    """The picked thread as the service needs it: its server, and whether the bot may post
+    there (not archived or locked, and allowed to send in threads of its channel)."""
+    can_post = not (thread.archived or thread.locked)
+    guild = interaction.guild
+    me = guild.me if guild is not None else None
+    parent = guild.get_channel(thread.parent_id) if guild is not None else None
+    if can_post and me is not None and parent is not None:
+        perms = parent.permissions_for(me)
+        can_post = perms.view_channel and perms.send_messages_in_threads
+    return ThreadTarget(id=thread.id, guild_id=thread.guild_id, name=thread.name, can_post=can_post)
 
 
 # -- one group per game, built from its GameUI declaration ----------------------------------

@@ -38,7 +38,7 @@ from typing import Any, TextIO
 from bot import games
 from bot.gameui import Param
 from bot.i18n import LANGUAGES, Translator
-from bot.replies import Button, Reply, Select, User, Where
+from bot.replies import Button, Reply, Select, ThreadTarget, User, Where
 from bot.service import TableService
 from bot.settings import Settings, load_settings
 from bot.store import SQLiteStore
@@ -49,7 +49,7 @@ DEFAULT_DB = "local.sqlite3"
 _OPTION = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*):(.*)$", re.DOTALL)
 
 GAME_COMMANDS = ("new", "join", "leave", "start", "addbot", "status", "hand", "log", "rules", "settings",
-                 "resign", "cancel", "list", "undo", "rematch")
+                 "resign", "cancel", "list", "undo", "rematch", "follow", "unfollow", "stats", "leaderboard")
 
 
 class FakeClock:
@@ -86,6 +86,7 @@ class LocalTable:
         self.names: dict[int, str] = {}
         self.channel_log: list[Reply] = []
         self._channel_recent: list[Reply] = []  # what someone who just sat down sees in the channel
+        self.threads: dict[int, str] = {}  # thread id -> name, for followers' copies
 
     def user(self, name: str) -> User:
         """The local user `name`; someone new sees the channel's recent messages and their buttons."""
@@ -252,6 +253,25 @@ class LocalTable:
             return await simple[sub](user, where)
         if sub == "list":
             return await svc.games_list(user)
+        return await self._social(user, sub, o)
+
+    async def _social(self, user: User, sub: str, o: dict[str, str]) -> list[Reply]:
+        """follow [thread:<name>], unfollow, stats [player:<name>], leaderboard [game:<id>]. A
+        local thread is a name: it is on this table's server and the table may post in it."""
+        svc, where = self.service, self.where
+        if sub == "follow":
+            name = o.get("thread", "").strip()
+            thread = ThreadTarget(user_id_for("thread:" + name), where.guild_id, name) if name else None
+            if thread is not None:
+                self.threads[thread.id] = name
+            return await svc.follow(user, where, thread)
+        if sub == "unfollow":
+            return await svc.unfollow(user, where)
+        if sub == "stats":
+            player = o.get("player", "").strip()
+            return await svc.stats(user, where, self.user(player) if player else None)
+        if sub == "leaderboard":
+            return await svc.leaderboard(user, where, o.get("game") or None)
         return svc.refuse(user, "error.unknown_command")
 
     async def _component(self, user: User, name: str, target: str, *, select: bool) -> list[Reply]:
@@ -300,7 +320,9 @@ class LocalTable:
                     paths.append(str(path))
                 else:
                     paths.append(attachment.filename)
-            if reply.to == "channel":
+            if reply.follow is not None:
+                pass  # a follower's copy: nothing to press, and not the channel
+            elif reply.to == "channel":
                 self._channel_recent = (self._channel_recent + [reply])[-6:]
                 for name in list(self.visible) + [n for n in self.names.values() if n not in self.visible]:
                     self.visible.setdefault(name, []).append(reply)
@@ -320,6 +342,10 @@ class LocalTable:
         for uid, name in self.names.items():
             text = text.replace(f"<@{uid}>", f"@{name}")
         data["text"] = text
+        if reply.follow is not None:
+            data["follower"] = data["user"]
+            if reply.to == "thread" and reply.channel_id is not None:
+                data["thread"] = self.threads.get(reply.channel_id, reply.channel_id)
         if self.pretty:
             self.emit.write(self._pretty(reply, data, paths))
         else:
@@ -330,8 +356,9 @@ class LocalTable:
     def _pretty(reply: Reply, data: dict[str, object], paths: list[str]) -> str:
         """What a person at the terminal reads: who sees it, the text, images, buttons."""
         header = {"channel": "── #channel", "ephemeral": f"── only {data['user']} sees",
-                  "dm": f"── DM to {data['user']}"}
-        lines = [f"{header[reply.to]} ──"] + ([str(data["text"])] if data["text"] else [])
+                  "dm": f"── DM to {data['user']}", "thread": f"── thread {data.get('thread')}"}
+        follower = f" (to follower {data['user']})" if reply.follow is not None else ""
+        lines = [f"{header[reply.to]}{follower} ──"] + ([str(data["text"])] if data["text"] else [])
         for embed in reply.embeds:
             lines += [f"▌ {embed.title}"] if embed.title else []
             lines += [f"▌ {line}" for line in embed.description.split("\n")]

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-Destination = Literal["channel", "ephemeral", "dm"]
+#: "thread": a thread someone follows a game in (`channel_id`), outside the game's channel
+Destination = Literal["channel", "ephemeral", "dm", "thread"]
 ButtonStyle = Literal["primary", "secondary", "success", "danger"]
 
 
@@ -27,6 +28,17 @@ class Where:
     guild_id: int | None = None
     guild_locale: str | None = None
     can_manage: bool = False  # the user has Manage Channels here
+
+
+@dataclass(frozen=True)
+class ThreadTarget:
+    """A thread someone picked to follow a game in, as the adapter saw it: its server, and
+    whether the bot may post there (the service refuses a thread it cannot use)."""
+
+    id: int
+    guild_id: int | None
+    name: str
+    can_post: bool = True
 
 
 @dataclass(frozen=True)
@@ -79,7 +91,9 @@ class Attachment:
 @dataclass
 class Reply:
     """One message. `user_id` is the recipient of an ephemeral reply or DM; `mentions`
-    are the users a channel message pings (nobody else is pinged)."""
+    are the users a channel message pings (nobody else is pinged). `follow`: this is a
+    follower's copy of the game with that id, for `user_id` by DM or in the thread
+    `channel_id`; when it cannot be delivered the adapter ends that follow."""
 
     to: Destination
     text: str
@@ -89,11 +103,16 @@ class Reply:
     rows: list[list[Component]] = field(default_factory=list)
     mentions: list[int] = field(default_factory=list)
     embeds: list[Embed] = field(default_factory=list)
+    follow: int | None = None
 
     def as_json(self, image_paths: list[str] | None = None) -> dict[str, object]:
         """The local table's line format."""
         out: dict[str, object] = {"to": self.to, "user": self.user_id, "text": self.text,
                                   "files": image_paths if image_paths is not None else [f.filename for f in self.files]}
+        if self.follow is not None:
+            out["follower"] = self.user_id
+        if self.to == "thread":
+            out["thread"] = self.channel_id
         if self.embeds:
             out["embeds"] = [{"title": e.title, "description": e.description} for e in self.embeds]
         buttons = [c for row in self.rows for c in row]

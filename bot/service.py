@@ -10,9 +10,9 @@ module composes them and keeps the names callers import.
 from __future__ import annotations
 
 from bot.table.base import refusing
+from bot.table.follow import FollowMixin
 from bot.table.ids import PREFIX, _menu_payload, action_hash, custom_id, parse_custom_id
 from bot.table.messages import rules_embeds
-from bot.table.rematch import RematchMixin
 from bot.table.shared import (
     AI_NAMES,
     AI_USER_BASE,
@@ -27,9 +27,9 @@ from bot.table.shared import (
 )
 
 
-class TableService(RematchMixin):
+class TableService(FollowMixin):
     """The one facade the adapters and tests call: lobby, play, messages, AI seats, the
-    scheduler, undo and rematch (each part in `bot/table/`, built on the ones it uses)."""
+    scheduler, undo, rematch, ratings and followers (each part in `bot/table/`, built on the ones it uses)."""
 
 
 __all__ = [

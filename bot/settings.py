@@ -21,6 +21,7 @@ class Settings:
     lobby_idle_hours: float = 24.0  # a lobby nobody touches closes after this (0 = never)
     rematch_minutes: float = 15.0  # how long the players of a finished game have to accept a rematch
     durable_commits: bool = False
+    leaderboard_min_games: int = 3  # rated games before a player shows on /game leaderboard
     extra: dict[str, str] = field(default_factory=dict)
 
     def __repr__(self) -> str:  # never print the token
@@ -58,4 +59,5 @@ def load_settings(env_file: str | Path | None = ".env", environ: dict[str, str] 
         lobby_idle_hours=_float(environ.get("LOBBY_IDLE_HOURS"), 24.0),
         rematch_minutes=_float(environ.get("REMATCH_MINUTES"), 15.0),
         durable_commits=(environ.get("DURABLE_COMMITS", "").lower() in ("1", "true", "yes")),
+        leaderboard_min_games=max(1, int(_float(environ.get("LEADERBOARD_MIN_GAMES"), 3))),
     )

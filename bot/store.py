@@ -20,6 +20,8 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.store_social import MIGRATION_6, SocialStore, SQLiteSocial
+
 ACTIVE_STATUSES = ("lobby", "running")
 T = TypeVar("T")
 
@@ -91,7 +93,7 @@ class ActionRecord:
     at: float
 
 
-class Store(ABC):
+class Store(SocialStore, ABC):
     """What the table service needs from persistence."""
 
     @abstractmethod
@@ -175,6 +177,15 @@ class Store(ABC):
     @abstractmethod
     async def games(self, *, status: str | None = None) -> list[GameRecord]: ...
 
+    @abstractmethod
+    async def unrated_games(self, *, within: float = 7 * 86400) -> list[GameRecord]:
+        """Games finished in the last `within` seconds that have no recorded result (a crash
+        came between the last move and the rating)."""
+
+    @abstractmethod
+    async def ended_followed_games(self) -> list[GameRecord]:
+        """Games no longer in the lobby or running that still have followers."""
+
 
 MIGRATIONS: list[str] = [
     # 1: games, seats, the action log
@@ -248,6 +259,9 @@ MIGRATIONS: list[str] = [
     CREATE INDEX games_idle_lobbies ON games(timeout_at) WHERE status='lobby' AND timeout_at IS NOT NULL;
     CREATE INDEX actions_by_seat ON actions(game, seat);
     """,
+    # 6: ratings, game results and followers (`bot.store_social`); it comes after
+    # migration 5 of another branch once both are merged
+    MIGRATION_6,
 ]
 
 
@@ -255,7 +269,7 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-class SQLiteStore(Store):
+class SQLiteStore(SQLiteSocial, Store):
     """The default store: one SQLite file in WAL mode.
 
     `synchronous=NORMAL` in WAL mode survives a crash of the bot process (an
@@ -372,6 +386,17 @@ class SQLiteStore(Store):
 
     async def last_game(self, channel_id: int) -> GameRecord | None:
         return await self._one_game("SELECT * FROM games WHERE channel_id=? ORDER BY id DESC LIMIT 1", (channel_id,))
+
+    async def unrated_games(self, *, within: float = 7 * 86400) -> list[GameRecord]:
+        return await self._many_games(
+            "SELECT * FROM games g WHERE status='finished' AND updated_at>=?"
+            " AND NOT EXISTS (SELECT 1 FROM game_results r WHERE r.game=g.id) ORDER BY id",
+            (time.time() - within,))
+
+    async def ended_followed_games(self) -> list[GameRecord]:
+        return await self._many_games(
+            "SELECT * FROM games WHERE id IN (SELECT DISTINCT game FROM follows)"
+            " AND status NOT IN ('lobby','running') ORDER BY id", ())
 
     async def games(self, *, status: str | None = None) -> list[GameRecord]:
         if status is None:

@@ -80,10 +80,10 @@ async def test_game_new_defers_ephemerally_then_posts_the_lobby(h: Harness) -> N
     msg = lobby[0]
     assert msg.channel_id == CHANNEL_ID and not msg.ephemeral
     assert "Countdown" in msg.content and "Alice" in msg.content
-    assert [b.label for b in msg.buttons] == ["Join", "Leave", "Add AI", "Start"]
+    assert [b.label for b in msg.buttons] == ["Join", "Leave", "Add AI", "Start", "Follow"]
     assert msg.button("Start").disabled  # one player is not enough
     assert not msg.button("Join").disabled
-    assert {kind_of(b.custom_id) for b in msg.buttons} == {"join", "leave", "addbot", "start"}
+    assert {kind_of(b.custom_id) for b in msg.buttons} == {"join", "leave", "addbot", "start", "follow"}
     assert pings(msg) == []
     # nothing to say privately: the "thinking…" placeholder is deleted
     assert [(r.method, r.path.rsplit("/", 2)[-2:]) for r in reqs[1:]] == [("DELETE", ["messages", "@original"])]

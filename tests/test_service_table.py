@@ -37,7 +37,7 @@ async def test_lobby_flow_and_one_game_per_channel(service: TableService) -> Non
     assert [r.to for r in replies] == ["channel"]
     assert "Alice" in replies[0].text
     labels = [b.label for b in buttons(replies[0])]
-    assert labels == ["Join", "Leave", "Add AI", "Start"]
+    assert labels == ["Join", "Leave", "Add AI", "Start", "Follow"]
     assert buttons(replies[0])[3].disabled  # one player is not enough
 
     again = await service.new_game(BOB, HERE, "countdown")

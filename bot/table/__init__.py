@@ -12,6 +12,9 @@
 - `undo`: taking back one's last move(s) (`/game undo`, the Undo button)
 - `rematch`: the Rematch button of a finished game, invitations and their deadline
 
+- `ratings`: rating finished games once per server (openskill), `/game stats`, `/game leaderboard`
+- `follow`: followers' copies of each public turn message, `/game follow`, `/game unfollow`
+
 Each part is a class built on the ones it needs (base <- messages <- ai <- lobby <- play
-<- scheduler <- undo <- rematch), so every call between parts is an ordinary, checked method call.
+<- scheduler <- undo <- rematch <- ratings <- follow), so every call between parts is an ordinary, checked method call.
 """

@@ -30,6 +30,8 @@ class PlayMixin(LobbyMixin):
                 raise Refusal("error.not_seated")
             record = loaded.record
             player_name = seat.name  # the seat keeps the name; 🤖 marks it wherever players are listed
+            if seat.seat is not None:  # the game still counts for them, last (bot.table.ratings)
+                record.settings.setdefault("resigned", {})[seat.seat] = [user.id, player_name]
             seat.is_bot = True
             seat.user_id = AI_USER_BASE - 100 - seat.position
             humans = [s for s in record.seats if not s.is_bot]
