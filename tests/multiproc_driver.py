@@ -14,13 +14,17 @@ run concurrently, as interactions do. Answers are JSON lines on stdout, written 
     {"id": 4, "op": "turn", "channel": C}       -> {"game", "status", "to_act": [{"user", "seat", "press"}]}
     {"id": 5, "op": "press", "channel": C, "user": U, "custom_id": X}   -> {"ok": true|false, "text"}
     {"id": 6, "op": "tick", "now": T}           -> {"skipped": true} or {"fired": [{"kind", "channel"}]}
-    {"id": 7, "op": "quit"}
+    {"id": 7, "op": "drawing", "on": false}     -> images drawn from now on, or not
+    {"id": 8, "op": "quit"}
 
 `turn` gives, for each human to act, the custom id of the private-menu button for the move
 the game's AI policy would choose for them (the id carries the seat's own move count, as the
 menu's do). `press` is acknowledged when the presser's private answer is the "✅" one. Any
 command may carry `now`, which sets this process's clock first (deadlines are set from it).
-`--no-render` skips drawing images (the multi-process test checks storage, not pictures).
+`--no-render` (or `drawing` off) skips drawing images: the multi-process test checks storage,
+not pictures, and the bench sets its tables up without them.
+`Process` is the other end, for the test and the bench: it starts one driver and matches
+answers to requests.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from bot.i18n import Translator
@@ -40,6 +45,7 @@ from bot.settings import load_settings
 from bot.store import store_from_url
 
 READY = "ready"
+ROOT = Path(__file__).resolve().parents[1]
 
 
 class Clock:
@@ -74,8 +80,9 @@ def classify(reply: Reply) -> str:
 
 
 class Driver:
-    def __init__(self, service: TableService, clock: Clock) -> None:
+    def __init__(self, service: TableService, clock: Clock, *, drawing: bool = True) -> None:
         self.service = service
+        self.drawing = drawing  # whether board and hand images are drawn
         self.store = service.store
         self.clock = clock
 
@@ -90,6 +97,9 @@ class Driver:
         op = cmd["op"]
         if op == "tick":
             return await self.tick()
+        if op == "drawing":
+            self.drawing = bool(cmd["on"])
+            return {"drawing": self.drawing}
         if op == "turn":
             return await self.turn(int(cmd["channel"]))
         user, where = self._who(cmd)
@@ -148,13 +158,14 @@ async def serve(args: argparse.Namespace) -> None:
     clock = Clock(args.now)
     store = store_from_url(settings.database_url)
     await store.open()
-    service = TableService(store, settings, clock=clock, render_in_thread=not args.no_render)
-    if args.no_render:
-        async def no_image(fn: Any, *a: Any, **kw: Any) -> bytes:
-            return b"\x89PNG"
+    service = TableService(store, settings, clock=clock, render_in_thread=True)
+    driver = Driver(service, clock, drawing=not args.no_render)
+    draw = service._render
 
-        service._render = no_image  # type: ignore[method-assign]  # the test checks storage, not pictures
-    driver = Driver(service, clock)
+    async def render(fn: Any, *a: Any, **kw: Any) -> bytes:
+        return await draw(fn, *a, **kw) if driver.drawing else b"\x89PNG"
+
+    service._render = render  # type: ignore[method-assign]  # images only when asked (see --no-render)
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
@@ -180,6 +191,85 @@ async def serve(args: argparse.Namespace) -> None:
         await asyncio.gather(*tasks)
     await store.close()
     _say({"id": None, "bye": True})
+
+
+class Lost(Exception):
+    """The process was killed before it answered."""
+
+
+class Process:
+    """The other end: one driver process started by a test or bench, and the answers it owes
+    by request id (sent lines may be in flight together; answers come in any order)."""
+
+    def __init__(self, url: str, shard: int, count: int, *, env: dict[str, str] | None = None,
+                 now: float = 1_800_000_000.0, render: bool = True, timeout: float = 60.0) -> None:
+        self.url, self.shard, self.count = url, shard, count
+        self.timeout = timeout  # seconds an answer may take
+        self.env, self.now, self.render = env or {}, now, render
+        self.pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.ids = iter(range(1, 10**9))
+        self.proc: asyncio.subprocess.Process | None = None
+        self.reader: asyncio.Task[None] | None = None
+        self.answered = 0
+
+    async def start(self) -> None:
+        env = {**os.environ, "DATABASE_URL": self.url, "SHARD_COUNT": str(self.count),
+               "SHARD_IDS": str(self.shard), "PYTHONPATH": str(ROOT), **self.env}
+        flags = [] if self.render else ["--no-render"]
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.multiproc_driver", "--now", str(self.now), *flags, cwd=ROOT, env=env,
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**22)
+        assert self.proc.stdout is not None
+        hello = json.loads(await asyncio.wait_for(self.proc.stdout.readline(), 60))
+        assert hello["ready"] and hello["primary"] == (self.shard == 0)
+        self.reader = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        assert self.proc is not None and self.proc.stdout is not None
+        while line := await self.proc.stdout.readline():
+            answer = json.loads(line)
+            future = self.pending.pop(answer.get("id"), None)
+            if future is not None and not future.done():
+                self.answered += 1
+                future.set_result(answer)
+        for future in self.pending.values():  # the process is gone
+            if not future.done():
+                future.set_exception(Lost())
+        self.pending.clear()
+
+    def send(self, **cmd: Any) -> asyncio.Future[dict[str, Any]]:
+        assert self.proc is not None and self.proc.stdin is not None
+        cmd["id"] = next(self.ids)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.pending[cmd["id"]] = future
+        self.proc.stdin.write((json.dumps(cmd) + "\n").encode())
+        return future
+
+    async def call(self, **cmd: Any) -> dict[str, Any]:
+        answer = await asyncio.wait_for(self.send(**cmd), self.timeout)
+        assert "error" not in answer, answer
+        return answer
+
+    async def kill(self) -> None:
+        assert self.proc is not None and self.reader is not None
+        self.proc.kill()  # SIGKILL: no clean-up of any kind
+        await self.proc.wait()
+        await self.reader
+
+    async def stop(self) -> None:
+        if self.proc is None or self.proc.returncode is not None:
+            return
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(b'{"op": "quit"}\n')
+        await self.proc.stdin.drain()
+        self.proc.stdin.close()
+        try:
+            await asyncio.wait_for(self.proc.wait(), 30)
+        except TimeoutError:
+            self.proc.kill()
+            await self.proc.wait()
+        if self.reader is not None:
+            await self.reader
 
 
 def main() -> None:

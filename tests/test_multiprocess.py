@@ -13,7 +13,6 @@ fixture (an embedded server) is defined.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import random
 import subprocess
@@ -28,6 +27,8 @@ import pytest
 from bot import games
 from bot.service import action_hash
 from bot.store import GameRecord, Store, store_from_url
+from tests.multiproc_driver import Lost
+from tests.multiproc_driver import Process as Proc
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ("detour", "around-the-world", "rails-and-sails", "eighty-days")
@@ -35,81 +36,6 @@ N_PROCS, N_GAMES, N_PRESSES = 3, 50, 1000
 T0 = 1_800_000_000.0
 REMIND_H, TIMEOUT_H = 12, 48
 CHANNEL_BASE = 5000
-
-
-class Lost(Exception):
-    """The process was killed before it answered."""
-
-
-class Proc:
-    """One driver process and the answers it owes, by request id."""
-
-    def __init__(self, url: str, shard: int) -> None:
-        self.url, self.shard = url, shard
-        self.pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
-        self.ids = iter(range(1, 10**9))
-        self.proc: asyncio.subprocess.Process | None = None
-        self.reader: asyncio.Task[None] | None = None
-        self.answered = 0
-
-    async def start(self) -> None:
-        env = {**os.environ, "DATABASE_URL": self.url, "SHARD_COUNT": str(N_PROCS), "SHARD_IDS": str(self.shard),
-               "REMINDER_HOURS": str(REMIND_H), "TIMEOUT_HOURS": str(TIMEOUT_H), "LOBBY_IDLE_HOURS": "0",
-               "PYTHONPATH": str(ROOT)}
-        self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tests.multiproc_driver", "--now", str(T0), "--no-render", cwd=ROOT, env=env,
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, limit=2**22)
-        assert self.proc.stdout is not None
-        hello = json.loads(await asyncio.wait_for(self.proc.stdout.readline(), 60))
-        assert hello["ready"] and hello["primary"] == (self.shard == 0)
-        self.reader = asyncio.create_task(self._read())
-
-    async def _read(self) -> None:
-        assert self.proc is not None and self.proc.stdout is not None
-        while line := await self.proc.stdout.readline():
-            answer = json.loads(line)
-            future = self.pending.pop(answer.get("id"), None)
-            if future is not None and not future.done():
-                self.answered += 1
-                future.set_result(answer)
-        for future in self.pending.values():  # the process is gone
-            if not future.done():
-                future.set_exception(Lost())
-        self.pending.clear()
-
-    def send(self, **cmd: Any) -> asyncio.Future[dict[str, Any]]:
-        assert self.proc is not None and self.proc.stdin is not None
-        cmd["id"] = next(self.ids)
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self.pending[cmd["id"]] = future
-        self.proc.stdin.write((json.dumps(cmd) + "\n").encode())
-        return future
-
-    async def call(self, **cmd: Any) -> dict[str, Any]:
-        answer = await asyncio.wait_for(self.send(**cmd), 60)
-        assert "error" not in answer, answer
-        return answer
-
-    async def kill(self) -> None:
-        assert self.proc is not None and self.reader is not None
-        self.proc.kill()  # SIGKILL: no clean-up of any kind
-        await self.proc.wait()
-        await self.reader
-
-    async def stop(self) -> None:
-        if self.proc is None or self.proc.returncode is not None:
-            return
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(b'{"op": "quit"}\n')
-        await self.proc.stdin.drain()
-        self.proc.stdin.close()
-        try:
-            await asyncio.wait_for(self.proc.wait(), 30)
-        except TimeoutError:
-            self.proc.kill()
-            await self.proc.wait()
-        if self.reader is not None:
-            await self.reader
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -124,7 +50,8 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 @pytest.fixture
 async def procs(database_url: str) -> AsyncIterator[list[Proc]]:
-    started = [Proc(database_url, shard) for shard in range(N_PROCS)]
+    env = {"REMINDER_HOURS": str(REMIND_H), "TIMEOUT_HOURS": str(TIMEOUT_H), "LOBBY_IDLE_HOURS": "0"}
+    started = [Proc(database_url, shard, N_PROCS, env=env, now=T0, render=False) for shard in range(N_PROCS)]
     await started[0].start()  # the first one creates the schema
     await asyncio.gather(*(p.start() for p in started[1:]))
     yield started
