@@ -258,7 +258,12 @@ class PassepartoutBot(discord.AutoShardedClient):
     async def close(self) -> None:
         if self._scheduler is not None:
             self._scheduler.cancel()
-        await super().close()
+        if getattr(self, "_AutoShardedClient__queue", None) is None:
+            # never started (no event loop set up, e.g. built and closed in a test or a failed
+            # start): AutoShardedClient.close needs its shard queue, the plain close does not
+            await discord.Client.close(self)
+        else:
+            await super().close()
         if self.store_opened:
             await self.store.close()
             self.store_opened = False

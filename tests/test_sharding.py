@@ -94,3 +94,10 @@ async def test_cached_boards_follow_moves_made_by_another_process(fake_game: Non
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_bot_that_never_started_closes_cleanly(tmp_path: Path) -> None:
+    bot = create_bot(Settings(database_url=str(tmp_path / "closed.sqlite3"), shard_count=2, shard_ids=(1,)))
+    await bot.open_store()
+    await bot.close()
+    assert bot.is_closed() and not bot.store_opened
