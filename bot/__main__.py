@@ -1,7 +1,8 @@
 """`python -m bot` / `passepartout`: connect to Discord, or open the local table without a token.
 
 Whatever goes wrong at start (a rejected token, no network, an unusable database) ends in one
-clear line on stderr and exit status 1, never a traceback, and never shows the token.
+clear line on stderr and exit status 1, never a traceback, and never shows the token; a setting
+that cannot work (SHARD_COUNT, SHARD_IDS) is one line and exit status 2.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import logging
 import sqlite3
 import sys
 
-from bot.settings import load_settings
+from bot.settings import SettingsError, load_settings
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 #: discord.py warns on every start that voice needs PyNaCl/davey; this bot uses no voice.
@@ -72,7 +73,12 @@ def _fail(text: str, token: str | None) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    settings = load_settings()
+    try:
+        settings = load_settings()
+    except SettingsError as exc:
+        # a setting that cannot work (e.g. SHARD_IDS beyond SHARD_COUNT): say which, status 2
+        print(f"passepartout: {exc}", file=sys.stderr)
+        return 2
     token = settings.discord_token
     problem = setup_logging(settings.log_level, token)
     log = logging.getLogger("passepartout")

@@ -237,10 +237,22 @@ class Delivery:
             log.info("user %s does not accept DMs", reply.user_id)
 
 
-class PassepartoutBot(discord.Client):
+class PassepartoutBot(discord.AutoShardedClient):
+    """The bot: auto-sharded, so one process runs every shard by default, or the shards
+    SHARD_IDS names out of SHARD_COUNT when several processes share one database.
+
+    What each process keeps in memory (channel locks, the render cache, the status/hand rate
+    limit) is a per-process shortcut: moves and lobby changes are checked against the database
+    (game versions, one active game per channel), so processes do not talk to each other. The work
+    done once per deployment (command sync, the scheduler) runs where shard 0 runs."""
+
     def __init__(self, settings: Settings, store: Store | None = None, **kwargs: Any) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and permissions; no message content needed
+        if settings.shard_count is not None:
+            kwargs.setdefault("shard_count", settings.shard_count)
+        if settings.shard_ids is not None:
+            kwargs.setdefault("shard_ids", list(settings.shard_ids))
         super().__init__(intents=intents, **kwargs)
         self.settings = settings
         self.store = store or store_from_url(settings.database_url, durable=settings.durable_commits)
@@ -256,7 +268,12 @@ class PassepartoutBot(discord.Client):
         await self.open_store()
         await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands_if_needed()
-        self._scheduler = asyncio.create_task(self._tick_loop(), name="passepartout-scheduler")
+        if self.settings.primary:
+            # one scheduler per deployment: the reminder writes are not yet claimed per game in
+            # the store, so two processes ticking at once could both remind (docs/operations.md)
+            self._scheduler = asyncio.create_task(self._tick_loop(), name="passepartout-scheduler")
+        else:
+            log.info("shards %s: the process running shard 0 runs the scheduler", self.settings.shard_ids)
 
     async def open_store(self) -> None:
         if not self.store_opened:
@@ -266,7 +283,12 @@ class PassepartoutBot(discord.Client):
     async def close(self) -> None:
         if self._scheduler is not None:
             self._scheduler.cancel()
-        await super().close()
+        if getattr(self, "_AutoShardedClient__queue", None) is None:
+            # never started (no event loop set up, e.g. built and closed in a test or a failed
+            # start): AutoShardedClient.close needs its shard queue, the plain close does not
+            await discord.Client.close(self)
+        else:
+            await super().close()
         if self.store_opened:
             await self.store.close()
             self.store_opened = False
@@ -282,9 +304,14 @@ class PassepartoutBot(discord.Client):
 
     async def sync_commands_if_needed(self) -> bool:
         """Sync when the definitions changed since the last sync (or always/never by setting);
-        with DEV_GUILD_ID the commands go to that guild, where they appear at once."""
+        with DEV_GUILD_ID the commands go to that guild, where they appear at once. The fingerprint
+        is in the database, so a restart or another process with the same definitions skips it."""
         mode = self.settings.sync_commands
         if mode == "never":
+            return False
+        if not self.settings.primary:
+            # the commands are the application's, not a shard's: the process with shard 0 syncs
+            log.info("shards %s: the process running shard 0 syncs slash commands", self.settings.shard_ids)
             return False
         fingerprint = await self.command_fingerprint()
         scope = f"guild:{self.settings.dev_guild_id}" if self.settings.dev_guild_id else "global"

@@ -40,7 +40,7 @@ from bot.gameui import Param
 from bot.i18n import LANGUAGES, Translator
 from bot.replies import Button, Reply, Select, ThreadTarget, User, Where
 from bot.service import TableService
-from bot.settings import Settings, load_settings
+from bot.settings import Settings, SettingsError, load_settings
 from bot.store import SQLiteStore
 
 log = logging.getLogger("passepartout.local")
@@ -507,6 +507,9 @@ def main(argv: list[str] | None = None) -> int:
     with asyncio.Runner() as runner:
         try:
             table = runner.run(_open_table(args, db))
+        except SettingsError as exc:  # e.g. a SHARD_IDS beyond SHARD_COUNT in .env: say which
+            print(f"python -m bot.local: {exc}", file=sys.stderr)
+            return 2
         except (OSError, sqlite3.Error) as exc:
             print(f"python -m bot.local: cannot open the database {db}: {exc}", file=sys.stderr)
             return 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,12 +23,27 @@ class Settings:
     rematch_minutes: float = 15.0  # how long the players of a finished game have to accept a rematch
     durable_commits: bool = False
     leaderboard_min_games: int = 3  # rated games before a player shows on /game leaderboard
+    #: SHARD_COUNT: how many shards the whole bot has (None: Discord's recommendation)
+    shard_count: int | None = None
+    #: SHARD_IDS: the shards this process runs (None: all of them)
+    shard_ids: tuple[int, ...] | None = None
     extra: dict[str, str] = field(default_factory=dict)
 
     def __repr__(self) -> str:  # never print the token
         token = "set" if self.discord_token else "unset"
         return (f"Settings(token={token}, database_url={self.database_url!r}, dev_guild_id={self.dev_guild_id},"
-                f" log_level={self.log_level!r}, sync_commands={self.sync_commands!r})")
+                f" log_level={self.log_level!r}, sync_commands={self.sync_commands!r},"
+                f" shard_count={self.shard_count}, shard_ids={self.shard_ids})")
+
+    @property
+    def primary(self) -> bool:
+        """Whether this process does the once-per-deployment work (syncing slash commands,
+        the reminder/timeout scheduler): the one running shard 0, or a process running all."""
+        return self.shard_ids is None or 0 in self.shard_ids
+
+
+class SettingsError(ValueError):
+    """A setting that cannot be used; the message names it and says what is allowed."""
 
 
 def _float(value: str | None, default: float) -> float:
@@ -37,8 +53,45 @@ def _float(value: str | None, default: float) -> float:
         return default
 
 
+_DIGITS = re.compile(r"[0-9]{1,6}")
+
+
+def _shard_count(value: str | None) -> int | None:
+    text = (value or "").strip()
+    if not text:
+        return None
+    if not _DIGITS.fullmatch(text) or not 1 <= int(text) <= 100_000:
+        raise SettingsError(f"SHARD_COUNT={text!r} is not a whole number of shards (1 or more)")
+    return int(text)
+
+
+def _shard_ids(value: str | None, count: int | None) -> tuple[int, ...] | None:
+    """`0-3`, `0,2,5`, `4` (ranges and single ids, comma-separated) -> sorted shard ids."""
+    text = (value or "").strip()
+    if not text:
+        return None
+    if count is None:
+        raise SettingsError(f"SHARD_IDS={text!r} needs SHARD_COUNT (the total number of shards of the bot)")
+    ids: set[int] = set()
+    for part in text.split(","):
+        low, dash, high = part.strip().partition("-")
+        if not _DIGITS.fullmatch(low.strip()) or (dash and not _DIGITS.fullmatch(high.strip())):
+            raise SettingsError(f"SHARD_IDS={text!r}: {part.strip()!r} is not a shard id (e.g. 4) or a range"
+                                " (e.g. 0-3)")
+        first, last = int(low), int(high) if dash else int(low)
+        if last < first:
+            raise SettingsError(f"SHARD_IDS={text!r}: the range {part.strip()!r} runs backwards")
+        if last >= count:
+            raise SettingsError(f"SHARD_IDS={text!r}: shard {last} does not exist with SHARD_COUNT={count}"
+                                f" (shards are numbered 0 to {count - 1})")
+        ids.update(range(first, last + 1))
+    return tuple(sorted(ids))
+
+
 def load_settings(env_file: str | Path | None = ".env", environ: dict[str, str] | None = None) -> Settings:
-    """Settings from `environ` (default: the process environment after reading `.env`)."""
+    """Settings from `environ` (default: the process environment after reading `.env`).
+    Raises `SettingsError` for shard settings that cannot work (a typo there would make
+    processes run the wrong shards, so it stops the start rather than being guessed)."""
     if environ is None:
         if env_file is not None and Path(env_file).exists():
             from dotenv import load_dotenv
@@ -46,6 +99,7 @@ def load_settings(env_file: str | Path | None = ".env", environ: dict[str, str] 
             load_dotenv(env_file, override=False)
         environ = dict(os.environ)
     guild = environ.get("DEV_GUILD_ID", "").strip()
+    shard_count = _shard_count(environ.get("SHARD_COUNT"))
     return Settings(
         discord_token=environ.get("DISCORD_TOKEN") or None,
         database_url=environ.get("DATABASE_URL") or environ.get("PASSEPARTOUT_DB") or "passepartout.sqlite3",
@@ -60,4 +114,6 @@ def load_settings(env_file: str | Path | None = ".env", environ: dict[str, str] 
         rematch_minutes=_float(environ.get("REMATCH_MINUTES"), 15.0),
         durable_commits=(environ.get("DURABLE_COMMITS", "").lower() in ("1", "true", "yes")),
         leaderboard_min_games=max(1, int(_float(environ.get("LEADERBOARD_MIN_GAMES"), 3))),
+        shard_count=shard_count,
+        shard_ids=_shard_ids(environ.get("SHARD_IDS"), shard_count),
     )

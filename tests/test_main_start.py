@@ -99,3 +99,44 @@ def test_python_m_bot_with_a_bad_token(tmp_path: Path) -> None:
     assert TOKEN not in done.stdout + done.stderr and "Traceback" not in done.stderr
     assert "voice" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+@pytest.mark.parametrize(("ids", "count"), [("0-3", ""), ("9", "4"), ("x", "2")])
+def test_bad_shard_settings_are_one_line_and_status_2(env: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str], ids: str,
+                                                      count: str) -> None:
+    async def login(self: discord.Client, token: str) -> None:  # must never be reached
+        raise AssertionError("logged in despite bad shard settings")
+
+    monkeypatch.setattr(discord.Client, "login", login)
+    monkeypatch.setenv("SHARD_IDS", ids)
+    monkeypatch.setenv("SHARD_COUNT", count)
+    assert entry.main([]) == 2
+    line = _one_line(capsys)
+    assert line.startswith("passepartout: SHARD_")
+
+
+def test_python_m_bot_with_bad_shard_ids(tmp_path: Path) -> None:
+    """The real program with SHARD_IDS beyond SHARD_COUNT: one line naming both, status 2."""
+    env = {**os.environ, "DISCORD_TOKEN": TOKEN, "DATABASE_URL": str(tmp_path / "bot.sqlite3"),
+           "PYTHONPATH": str(ROOT), "SHARD_COUNT": "2", "SHARD_IDS": "1-2"}
+    done = subprocess.run([sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == ("passepartout: SHARD_IDS='1-2': shard 2 does not exist with SHARD_COUNT=2"
+                                   " (shards are numbered 0 to 1)")
+    assert not (tmp_path / "bot.sqlite3").exists()  # refused before anything was opened
+
+
+def test_the_local_table_with_bad_shard_ids_says_which_in_one_line(tmp_path: Path) -> None:
+    """`python -m bot.local` reads the same .env: a bad SHARD_IDS there is one line, status 2."""
+    (tmp_path / ".env").write_text("SHARD_COUNT=2\nSHARD_IDS=1-2\n", encoding="utf-8")
+    (tmp_path / "script.txt").write_text("@alice\n/game list\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("SHARD_IDS", None)
+    env.pop("SHARD_COUNT", None)
+    done = subprocess.run([sys.executable, "-m", "bot.local", "--script", "script.txt"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        "python -m bot.local: SHARD_IDS='1-2': shard 2 does not exist with SHARD_COUNT=2 (shards are numbered 0 to 1)"]

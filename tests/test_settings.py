@@ -7,7 +7,7 @@ import logging
 import pytest
 
 from bot.__main__ import _RedactToken
-from bot.settings import load_settings
+from bot.settings import SettingsError, load_settings
 
 TOKEN = "MTIz.secret-token.value"
 
@@ -37,3 +37,37 @@ def test_log_lines_never_show_the_token(caplog: pytest.LogCaptureFixture) -> Non
     record = logger.makeRecord("x", logging.INFO, __file__, 1, "connecting with %s", (TOKEN,), None)
     assert handler.filter(record)
     assert TOKEN not in record.getMessage() and "[token]" in record.getMessage()
+
+
+@pytest.mark.parametrize(("ids", "count", "expected"), [
+    ("0-3", "8", (0, 1, 2, 3)),
+    ("0,2,5", "6", (0, 2, 5)),
+    ("4", "5", (4,)),
+    (" 5, 0-1 ,1 ", "6", (0, 1, 5)),
+    ("", "3", None),
+    ("", "", None),
+])
+def test_shard_ids_and_count(ids: str, count: str, expected: tuple[int, ...] | None) -> None:
+    s = load_settings(None, {"SHARD_IDS": ids, "SHARD_COUNT": count})
+    assert s.shard_ids == expected
+    assert s.shard_count == (int(count) if count else None)
+    assert s.primary == (expected is None or 0 in expected)
+    assert f"shard_ids={expected}" in repr(s)
+
+
+@pytest.mark.parametrize(("env", "says"), [
+    ({"SHARD_COUNT": "two"}, "SHARD_COUNT='two' is not a whole number"),
+    ({"SHARD_COUNT": "0"}, "SHARD_COUNT='0'"),
+    ({"SHARD_COUNT": "-1"}, "SHARD_COUNT='-1'"),
+    ({"SHARD_COUNT": "٣"}, "SHARD_COUNT="),  # not an ASCII number
+    ({"SHARD_IDS": "0-3"}, "needs SHARD_COUNT"),
+    ({"SHARD_IDS": "0-4", "SHARD_COUNT": "4"}, "shard 4 does not exist with SHARD_COUNT=4"),
+    ({"SHARD_IDS": "3-1", "SHARD_COUNT": "4"}, "runs backwards"),
+    ({"SHARD_IDS": "a", "SHARD_COUNT": "4"}, "'a' is not a shard id"),
+    ({"SHARD_IDS": "1,,2", "SHARD_COUNT": "4"}, "'' is not a shard id"),
+    ({"SHARD_IDS": "1-", "SHARD_COUNT": "4"}, "'1-' is not a shard id"),
+])
+def test_bad_shard_settings_say_which_and_why(env: dict[str, str], says: str) -> None:
+    with pytest.raises(SettingsError) as caught:
+        load_settings(None, env)
+    assert says in str(caught.value) and "\n" not in str(caught.value)
