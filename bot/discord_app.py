@@ -218,7 +218,8 @@ class PassepartoutBot(discord.Client):
         intents.guilds = True  # channels and permissions; no message content needed
         super().__init__(intents=intents, **kwargs)
         self.settings = settings
-        self.store = store or store_from_url(settings.database_url, durable=settings.durable_commits)
+        self.store = store or store_from_url(settings.database_url, durable=settings.durable_commits,
+                                            pool_size=settings.database_pool_size)
         self.service = TableService(self.store, settings)
         self.tree = CheckedTree(self)
         self.delivery = Delivery(self)

@@ -20,6 +20,7 @@ class Settings:
     tick_seconds: float = 60.0
     lobby_idle_hours: float = 24.0  # a lobby nobody touches closes after this (0 = never)
     durable_commits: bool = False
+    database_pool_size: int = 10  # PostgreSQL: connections per bot process at most
     extra: dict[str, str] = field(default_factory=dict)
 
     def __repr__(self) -> str:  # never print the token
@@ -56,4 +57,5 @@ def load_settings(env_file: str | Path | None = ".env", environ: dict[str, str] 
         tick_seconds=_float(environ.get("TICK_SECONDS"), 60.0),
         lobby_idle_hours=_float(environ.get("LOBBY_IDLE_HOURS"), 24.0),
         durable_commits=(environ.get("DURABLE_COMMITS", "").lower() in ("1", "true", "yes")),
+        database_pool_size=max(1, int(_float(environ.get("DATABASE_POOL_SIZE"), 10.0))),
     )
