@@ -171,6 +171,14 @@ class Store(ABC):
         """Give back `owner`'s lease on a game (done with it before the lease ran out)."""
 
     @abstractmethod
+    async def expire_leases(self, owner: str) -> None:
+        """End every lease `owner` holds (its process is known to be dead)."""
+
+    @abstractmethod
+    async def lease_owners(self, now: float) -> set[str]:
+        """Who holds a live lease (so a restarted process can tell its dead predecessor's)."""
+
+    @abstractmethod
     async def set_user_pref(self, user_id: int, *, dm: bool | None = None) -> None: ...
 
     @abstractmethod
@@ -443,6 +451,17 @@ self.CLAIM_SQL, (now, now, now, limit))).fetchall()
         async with self._lock:
             await self.db.execute("UPDATE games SET lease_owner=NULL, lease_until=NULL WHERE id=? AND lease_owner=?",
                                   (game_pk, owner))
+
+    async def expire_leases(self, owner: str) -> None:
+        async with self._lock:
+            await self.db.execute("UPDATE games SET lease_owner=NULL, lease_until=NULL WHERE lease_owner=?", (owner,))
+
+    async def lease_owners(self, now: float) -> set[str]:
+        async with self._lock:
+            rows = await (await self.db.execute(
+                "SELECT DISTINCT lease_owner FROM games WHERE lease_owner IS NOT NULL AND lease_until>?",
+                (now,))).fetchall()
+        return {str(r[0]) for r in rows}
 
     async def idle_lobbies(self, now: float) -> list[GameRecord]:
         return await self._many_games(

@@ -297,6 +297,14 @@ class PostgresStore(Store):
         await self.pool.execute("UPDATE games SET lease_owner=NULL, lease_until=NULL WHERE id=$1 AND lease_owner=$2",
                                 game_pk, owner)
 
+    async def expire_leases(self, owner: str) -> None:
+        await self.pool.execute("UPDATE games SET lease_owner=NULL, lease_until=NULL WHERE lease_owner=$1", owner)
+
+    async def lease_owners(self, now: float) -> set[str]:
+        rows = await self.pool.fetch(
+            "SELECT DISTINCT lease_owner FROM games WHERE lease_owner IS NOT NULL AND lease_until>$1", now)
+        return {str(r[0]) for r in rows}
+
     # -- writing --------------------------------------------------------------
     @staticmethod
     async def _write_seats(conn: Conn, game: GameRecord) -> None:
