@@ -10,6 +10,7 @@ backend can be added for deployments that outgrow one machine.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import time
 from abc import ABC, abstractmethod
@@ -655,9 +656,11 @@ def store_from_url(url: str | None, *, durable: bool = False, pool_size: int = 1
     """`sqlite:///path`, a plain path, or None for the default file; `postgresql://…` (or
     `postgres://…`) for PostgreSQL with at most `pool_size` connections."""
     if url and url.startswith(("postgresql://", "postgres://")):
-        from bot.store_pg import PostgresStore  # asyncpg is only needed by deployments that use it
-
-        return PostgresStore(url, pool_size=pool_size)
+        # loaded by name: bot.store_pg builds on this module (no import circle), and only
+        # deployments that use PostgreSQL load asyncpg
+        backend: type[Any] = importlib.import_module("bot.store_pg").PostgresStore
+        store: Store = backend(url, pool_size=pool_size)
+        return store
     if not url:
         return SQLiteStore("passepartout.sqlite3", durable=durable)
     if url.startswith("sqlite:///"):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import atexit
 import itertools
 import os
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -46,6 +47,7 @@ def stop_pg_server() -> None:
     if _server is not None:
         server, _server = _server, None
         server.cleanup()
+        shutil.rmtree(server.pgdata.parent, ignore_errors=True)
 
 
 def _psql(sql: str, dsn: str | None = None) -> str:
