@@ -1,10 +1,15 @@
 """Administration from the shell.
 
-    python -m bot.admin verify [--db FILE] [--game N]   replay games from their logs
-    python -m bot.admin games [--db FILE]               list the games in the store
+    python -m bot.admin verify [--db URL] [--game N]        replay games from their logs
+    python -m bot.admin games [--db URL]                    list the games in the store
+    python -m bot.admin migrate --from URL --to URL [--force]
+        copy every game, log, seat, preference and meta row from one store to another
+        (SQLite <-> PostgreSQL), then verify the copy by comparing and replaying it
 
-Neither command creates a database: a missing file is an error (exit status 2), so a typo in
-`--db` or DATABASE_URL does not quietly report "0 games".
+A URL is a SQLite file path, `sqlite:///path` or `postgresql://…`. No command creates a
+SQLite database it should read: a missing file is an error (exit status 2), so a typo in
+`--db`, `--from` or DATABASE_URL does not quietly report "0 games". `migrate` refuses a
+target that already holds rows unless `--force` (which replaces them).
 """
 
 from __future__ import annotations
@@ -16,9 +21,14 @@ import sys
 import time
 from pathlib import Path
 
+import asyncpg
+
 from bot.replay import verify
 from bot.settings import load_settings
-from bot.store import GameRecord, SQLiteStore, StoreError, store_from_url
+from bot.store import COPY_TABLES, GameRecord, SQLiteStore, StoreError, store_from_url
+from bot.store_pg import PostgresStore
+
+AnyStore = SQLiteStore | PostgresStore
 
 HEADERS = ("#", "game", "status", "players", "moves/version", "channel", "last change")
 
@@ -47,7 +57,7 @@ def games_table(rows: list[tuple[GameRecord, int]]) -> str:
     return "\n".join(out)
 
 
-async def _run(args: argparse.Namespace, store: SQLiteStore) -> int:
+async def _run(args: argparse.Namespace, store: AnyStore) -> int:
     await store.open()
     try:
         games = await store.games()
@@ -72,25 +82,85 @@ async def _run(args: argparse.Namespace, store: SQLiteStore) -> int:
         await store.close()
 
 
+def _store(url: str) -> AnyStore:
+    """The store a URL names; a SQLite file must exist already (StoreError if not)."""
+    store = store_from_url(url)
+    assert isinstance(store, SQLiteStore | PostgresStore)  # the two built-in backends
+    if isinstance(store, SQLiteStore) and (store.path == ":memory:" or not Path(store.path).is_file()):
+        raise StoreError(f"no database at {store.path!r}; nothing was created")
+    return store
+
+
+async def _migrate(source: AnyStore, target: AnyStore, *, force: bool) -> int:
+    """Copy every row, then check the copy: same rows per table, the same games and logs read
+    back, and every game replays to its stored state."""
+    await source.open()
+    try:
+        await target.open()
+        try:
+            held = await target.row_counts(COPY_TABLES)
+            if any(held.values()) and not force:
+                print(f"python -m bot.admin: {target.path} is not empty ({held['games']} games,"
+                      f" {sum(held.values())} rows): give --force to replace its contents", file=sys.stderr)
+                return 2
+            tables = []
+            for table in COPY_TABLES:
+                wanted = set(await target.columns(table))
+                columns = [c for c in await source.columns(table) if c in wanted]
+                tables.append((table, columns, await source.export_rows(table, columns)))
+            await target.import_rows(tables, replace=force)
+            problems = await _compare(source, target)
+            for problem in problems:
+                print(f"BAD {problem}")
+            counts = ", ".join(f"{len(rows)} {table}" for table, _, rows in tables)
+            print(f"copied {counts} from {source.path} to {target.path}; {len(problems)} problems")
+            return 1 if problems else 0
+        finally:
+            await target.close()
+    finally:
+        await source.close()
+
+
+async def _compare(source: AnyStore, target: AnyStore) -> list[str]:
+    problems = []
+    before, after = await source.row_counts(COPY_TABLES), await target.row_counts(COPY_TABLES)
+    problems += [f"{t}: {before[t]} rows copied as {after[t]}" for t in COPY_TABLES if before[t] != after[t]]
+    copies = {g.id: g for g in await target.games()}
+    for game in await source.games():
+        copy = copies.get(game.id)
+        log = await source.actions(game.id)
+        if copy != game or await target.actions(game.id) != log:
+            problems.append(f"#{game.id} {game.game_id}: the copy differs from the original")
+            continue
+        report = verify(copy, log)
+        if not report.ok:
+            problems.append(f"#{game.id} {game.game_id}: {report.problem}")
+    for key in ("commands",):
+        if await source.get_meta(key) != await target.get_meta(key):
+            problems.append(f"meta {key!r} differs")
+    return problems
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.admin")
-    parser.add_argument("command", choices=["verify", "games"])
-    parser.add_argument("--db", help="SQLite file (default: DATABASE_URL from the environment/.env)")
+    parser.add_argument("command", choices=["verify", "games", "migrate"])
+    parser.add_argument("--db", help="SQLite file or database URL (default: DATABASE_URL from the environment/.env)")
     parser.add_argument("--game", type=int, help="only this game (its number)")
+    parser.add_argument("--from", dest="source", help="migrate: the store to copy (a URL or SQLite file)")
+    parser.add_argument("--to", dest="target", help="migrate: the store to copy into (created if needed)")
+    parser.add_argument("--force", action="store_true", help="migrate: replace what the target holds")
     args = parser.parse_args(argv)
     try:
-        store = SQLiteStore(args.db) if args.db else store_from_url(load_settings().database_url)
-    except StoreError as exc:
-        print(f"python -m bot.admin: {exc}", file=sys.stderr)
-        return 2
-    if store.path == ":memory:" or not Path(store.path).is_file():
-        print(f"python -m bot.admin: no database at {store.path!r} (give --db FILE or set DATABASE_URL);"
-              " nothing was created", file=sys.stderr)
-        return 2
-    try:
+        if args.command == "migrate":
+            if not args.source or not args.target:
+                parser.error("migrate needs --from and --to")
+            target = store_from_url(args.target)
+            assert isinstance(target, SQLiteStore | PostgresStore)
+            return asyncio.run(_migrate(_store(args.source), target, force=args.force))
+        store = _store(args.db or load_settings().database_url)
         return asyncio.run(_run(args, store))
-    except (sqlite3.Error, StoreError) as exc:
-        print(f"python -m bot.admin: cannot read {store.path!r}: {exc}", file=sys.stderr)
+    except (StoreError, sqlite3.Error, asyncpg.PostgresError, OSError) as exc:
+        print(f"python -m bot.admin: {exc} (give --db FILE or set DATABASE_URL)", file=sys.stderr)
         return 2
 
 

@@ -255,7 +255,8 @@ class PassepartoutBot(discord.AutoShardedClient):
             kwargs.setdefault("shard_ids", list(settings.shard_ids))
         super().__init__(intents=intents, **kwargs)
         self.settings = settings
-        self.store = store or store_from_url(settings.database_url, durable=settings.durable_commits)
+        self.store = store or store_from_url(settings.database_url, durable=settings.durable_commits,
+                                            pool_size=settings.database_pool_size)
         self.service = TableService(self.store, settings)
         self.tree = CheckedTree(self)
         self.delivery = Delivery(self, on_follow_failed=self.service.drop_follow)

@@ -27,6 +27,7 @@ class Settings:
     shard_count: int | None = None
     #: SHARD_IDS: the shards this process runs (None: all of them)
     shard_ids: tuple[int, ...] | None = None
+    database_pool_size: int = 10  # PostgreSQL: connections per bot process at most
     extra: dict[str, str] = field(default_factory=dict)
 
     def __repr__(self) -> str:  # never print the token
@@ -116,4 +117,5 @@ def load_settings(env_file: str | Path | None = ".env", environ: dict[str, str] 
         leaderboard_min_games=max(1, int(_float(environ.get("LEADERBOARD_MIN_GAMES"), 3))),
         shard_count=shard_count,
         shard_ids=_shard_ids(environ.get("SHARD_IDS"), shard_count),
+        database_pool_size=max(1, int(_float(environ.get("DATABASE_POOL_SIZE"), 10.0))),
     )

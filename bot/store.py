@@ -10,10 +10,11 @@ backend can be added for deployments that outgrow one machine.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -144,18 +145,41 @@ class Store(SocialStore, ABC):
         """How many moves this seat has made (by its player, its AI or a stand-in)."""
 
     @abstractmethod
-    async def set_ai_pending(self, game_pk: int, pending: bool) -> None: ...
+    async def set_ai_pending(self, game_pk: int, pending: bool, *, expected_version: int | None = None) -> None:
+        """Set the AI marker; with `expected_version`, only if the game is still at it (else
+        VersionConflict: a move from elsewhere got there first)."""
 
     @abstractmethod
     async def idle_lobbies(self, now: float) -> list[GameRecord]:
         """Lobbies whose idle deadline (`timeout_at`) has passed."""
 
     @abstractmethod
-    async def set_deadlines(self, game_pk: int, *, remind_at: float | None, timeout_at: float | None) -> None: ...
+    async def set_deadlines(self, game_pk: int, *, remind_at: float | None, timeout_at: float | None,
+                            expected_version: int | None = None) -> None:
+        """Set the deadlines (no version bump); with `expected_version`, only if the game is
+        still at it (else VersionConflict), so a reminder never overwrites a newer turn's."""
 
     @abstractmethod
     async def due_games(self, now: float) -> list[GameRecord]:
         """Running games whose reminder or timeout is due, or whose AI must move."""
+
+    @abstractmethod
+    async def claim_due(self, now: float, *, owner: str, lease_seconds: float, limit: int = 100) -> list[GameRecord]:
+        """`due_games`, less those another scheduler holds a live lease on; the returned
+        games are leased to `owner` until now + lease_seconds (a crashed owner's lease just
+        runs out). Two processes' schedulers never get the same game at once."""
+
+    @abstractmethod
+    async def release_lease(self, game_pk: int, *, owner: str) -> None:
+        """Give back `owner`'s lease on a game (done with it before the lease ran out)."""
+
+    @abstractmethod
+    async def expire_leases(self, owner: str) -> None:
+        """End every lease `owner` holds (its process is known to be dead)."""
+
+    @abstractmethod
+    async def lease_owners(self, now: float) -> set[str]:
+        """Who holds a live lease (so a restarted process can tell its dead predecessor's)."""
 
     @abstractmethod
     async def set_user_pref(self, user_id: int, *, dm: bool | None = None) -> None: ...
@@ -259,10 +283,18 @@ MIGRATIONS: list[str] = [
     CREATE INDEX games_idle_lobbies ON games(timeout_at) WHERE status='lobby' AND timeout_at IS NOT NULL;
     CREATE INDEX actions_by_seat ON actions(game, seat);
     """,
-    # 6: ratings, game results and followers (`bot.store_social`); it comes after
-    # migration 5 of another branch once both are merged
+    # 5: the scheduler's lease on a due game (several bot processes share one database:
+    # each due reminder, timeout and AI resumption is handled by the one holding the lease)
+    """
+    ALTER TABLE games ADD COLUMN lease_owner TEXT;
+    ALTER TABLE games ADD COLUMN lease_until REAL;
+    """,
+    # 6: ratings, game results and followers (`bot.store_social`)
     MIGRATION_6,
 ]
+
+#: the tables `python -m bot.admin migrate` copies, parents first
+COPY_TABLES = ("games", "seats", "actions", "user_prefs", "meta")
 
 
 def _dumps(value: Any) -> str:
@@ -422,9 +454,39 @@ class SQLiteStore(SQLiteSocial, Store):
         " UNION SELECT id FROM games WHERE status='running' AND timeout_at IS NOT NULL AND timeout_at<=?"
         " UNION SELECT id FROM games WHERE status='running' AND ai_pending=1) ORDER BY id"
     )
+    #: the due games without a live lease (params: now, now, now, limit)
+    CLAIM_SQL = DUE_SQL.replace(" ORDER BY id", " AND (lease_until IS NULL OR lease_until<=?) ORDER BY id LIMIT ?")
 
     async def due_games(self, now: float) -> list[GameRecord]:
         return await self._many_games(self.DUE_SQL, (now, now))
+
+    async def claim_due(self, now: float, *, owner: str, lease_seconds: float, limit: int = 100) -> list[GameRecord]:
+        """One write transaction (BEGIN IMMEDIATE): SQLite's single writer already keeps two
+        processes' claims apart."""
+        async def body() -> list[GameRecord]:
+            rows = await (await self.db.execute(
+self.CLAIM_SQL, (now, now, now, limit))).fetchall()
+            await self.db.executemany("UPDATE games SET lease_owner=?, lease_until=? WHERE id=?",
+                                      [(owner, now + lease_seconds, r["id"]) for r in rows])
+            return [await self._record(r) for r in rows]
+
+        return await self._write(body)
+
+    async def release_lease(self, game_pk: int, *, owner: str) -> None:
+        async with self._lock:
+            await self.db.execute("UPDATE games SET lease_owner=NULL, lease_until=NULL WHERE id=? AND lease_owner=?",
+                                  (game_pk, owner))
+
+    async def expire_leases(self, owner: str) -> None:
+        async with self._lock:
+            await self.db.execute("UPDATE games SET lease_owner=NULL, lease_until=NULL WHERE lease_owner=?", (owner,))
+
+    async def lease_owners(self, now: float) -> set[str]:
+        async with self._lock:
+            rows = await (await self.db.execute(
+                "SELECT DISTINCT lease_owner FROM games WHERE lease_owner IS NOT NULL AND lease_until>?",
+                (now,))).fetchall()
+        return {str(r[0]) for r in rows}
 
     async def idle_lobbies(self, now: float) -> list[GameRecord]:
         return await self._many_games(
@@ -442,9 +504,12 @@ class SQLiteStore(SQLiteSocial, Store):
         assert row is not None  # an aggregate without GROUP BY always yields one row
         return int(row[0])
 
-    async def set_ai_pending(self, game_pk: int, pending: bool) -> None:
+    async def set_ai_pending(self, game_pk: int, pending: bool, *, expected_version: int | None = None) -> None:
         async with self._lock:
-            await self.db.execute("UPDATE games SET ai_pending=? WHERE id=?", (int(pending), game_pk))
+            cursor = await self.db.execute("UPDATE games SET ai_pending=? WHERE id=? AND (? IS NULL OR version=?)",
+                                           (int(pending), game_pk, expected_version, expected_version))
+        if expected_version is not None and cursor.rowcount != 1:
+            raise VersionConflict(f"game {game_pk} is no longer at version {expected_version}")
 
     async def user_dm(self, user_id: int) -> bool:
         async with self._lock:
@@ -544,10 +609,14 @@ class SQLiteStore(SQLiteSocial, Store):
         await self._write(body)
         return new_version
 
-    async def set_deadlines(self, game_pk: int, *, remind_at: float | None, timeout_at: float | None) -> None:
+    async def set_deadlines(self, game_pk: int, *, remind_at: float | None, timeout_at: float | None,
+                            expected_version: int | None = None) -> None:
         async with self._lock:
-            await self.db.execute("UPDATE games SET remind_at=?, timeout_at=? WHERE id=?",
-                                  (remind_at, timeout_at, game_pk))
+            cursor = await self.db.execute(
+                "UPDATE games SET remind_at=?, timeout_at=? WHERE id=? AND (? IS NULL OR version=?)",
+                (remind_at, timeout_at, game_pk, expected_version, expected_version))
+        if expected_version is not None and cursor.rowcount != 1:
+            raise VersionConflict(f"game {game_pk} is no longer at version {expected_version}")
 
     async def get_meta(self, key: str) -> str | None:
         async with self._lock:
@@ -572,14 +641,50 @@ class SQLiteStore(SQLiteSocial, Store):
             (user_id, int(dm)),
         )
 
+    # -- moving data (python -m bot.admin migrate) ----------------------------------
+    async def export_rows(self, table: str, columns: Sequence[str]) -> list[tuple[Any, ...]]:
+        """Every row of `table` (one of COPY_TABLES), the given columns, in key order."""
+        return await self.raw(f"SELECT {', '.join(columns)} FROM {table} ORDER BY 1")
+
+    async def import_rows(self, tables: Sequence[tuple[str, Sequence[str], list[tuple[Any, ...]]]], *,
+                          replace: bool) -> None:
+        """Write whole tables in one transaction (after emptying them if `replace`)."""
+        async def body() -> None:
+            if replace:
+                for table, _, _ in reversed(tables):
+                    await self.db.execute(f"DELETE FROM {table}")
+            for table, columns, rows in tables:
+                marks = ", ".join("?" * len(columns))
+                await self.db.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
+
+        await self._write(body)
+
+    async def row_counts(self, tables: Sequence[str]) -> dict[str, int]:
+        return {t: int((await self.raw(f"SELECT COUNT(*) FROM {t}"))[0][0]) for t in tables}
+
+    async def columns(self, table: str) -> list[str]:
+        return [str(r[1]) for r in await self.raw(f"PRAGMA table_info({table})")]
+
+    async def raw(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Rows of one query on the store's connection (tests and admin read through it)."""
+        async with self._lock:
+            return [tuple(r) for r in await (await self.db.execute(sql, tuple(params))).fetchall()]
+
 
 def _split_sql(script: str) -> list[str]:
     """The migrations' statements, one by one (no semicolons inside statements)."""
     return [part.strip() for part in script.split(";") if part.strip()]
 
 
-def store_from_url(url: str | None, *, durable: bool = False) -> SQLiteStore:
-    """`sqlite:///path`, a plain path, or None for the default file."""
+def store_from_url(url: str | None, *, durable: bool = False, pool_size: int = 10) -> Store:
+    """`sqlite:///path`, a plain path, or None for the default file; `postgresql://…` (or
+    `postgres://…`) for PostgreSQL with at most `pool_size` connections."""
+    if url and url.startswith(("postgresql://", "postgres://")):
+        # loaded by name: bot.store_pg builds on this module (no import circle), and only
+        # deployments that use PostgreSQL load asyncpg
+        backend: type[Any] = importlib.import_module("bot.store_pg").PostgresStore
+        store: Store = backend(url, pool_size=pool_size)
+        return store
     if not url:
         return SQLiteStore("passepartout.sqlite3", durable=durable)
     if url.startswith("sqlite:///"):
@@ -587,5 +692,6 @@ def store_from_url(url: str | None, *, durable: bool = False) -> SQLiteStore:
     if url.startswith("sqlite://"):
         return SQLiteStore(url[len("sqlite://"):] or ":memory:", durable=durable)
     if "://" in url:
-        raise StoreError(f"unsupported database URL scheme in {url.split('://')[0]!r}; only sqlite is built in")
+        raise StoreError(f"unsupported database URL scheme in {url.split('://')[0]!r};"
+                         " only sqlite and postgresql are built in")
     return SQLiteStore(url, durable=durable)

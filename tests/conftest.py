@@ -1,16 +1,23 @@
-"""Shared fixtures: a fake game for platform tests, a store on a temp file, a service."""
+"""Shared fixtures: a fake game for platform tests, a store (a temp SQLite file, or a fresh
+database on the test PostgreSQL server where a module sets `backend`), a service."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 
 from bot.replies import User, Where
 from bot.service import TableService
 from bot.settings import Settings
-from bot.store import SQLiteStore
+from bot.store import Store, store_from_url
 from tests import fakegame
+from tests.pg import drop_pg_database, fresh_pg_dsn, stop_pg_server
+
+#: the store backends; a module runs its store tests on both with
+#: `backend = pytest.fixture(params=BACKENDS)(lambda request: request.param)`
+BACKENDS = ["sqlite", "postgres"]
 
 
 class Clock:
@@ -51,16 +58,40 @@ def clock() -> Clock:
     return Clock()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _stop_postgres_at_the_end() -> Iterator[None]:
+    """The test PostgreSQL server (started by the first test that needs it) stops with the session."""
+    yield
+    stop_pg_server()
+
+
 @pytest.fixture
-async def store(tmp_path) -> AsyncIterator[SQLiteStore]:  # type: ignore[no-untyped-def]
-    s = SQLiteStore(tmp_path / "test.sqlite3")
+def backend() -> str:
+    """Which store the `store` fixture opens: SQLite unless a module overrides this fixture."""
+    return "sqlite"
+
+
+@pytest.fixture
+def store_url(backend: str, tmp_path: Path) -> Iterator[str]:
+    """The URL of an empty store of the `backend`: a temp SQLite file or a fresh PostgreSQL database."""
+    if backend == "postgres":
+        dsn = fresh_pg_dsn()
+        yield dsn
+        drop_pg_database(dsn)
+    else:
+        yield f"sqlite:///{tmp_path / 'test.sqlite3'}"
+
+
+@pytest.fixture
+async def store(store_url: str) -> AsyncIterator[Store]:
+    s = store_from_url(store_url)
     await s.open()
     yield s
     await s.close()
 
 
 @pytest.fixture
-def service(store: SQLiteStore, clock: Clock) -> TableService:
+def service(store: Store, clock: Clock) -> TableService:
     return TableService(store, Settings(reminder_hours=12, timeout_hours=48), clock=clock, render_in_thread=False)
 
 

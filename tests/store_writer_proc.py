@@ -5,6 +5,8 @@ Run from the repository root:
     python -m tests.store_writer_proc burst  DB GAME_PK COUNT TAG [--durable]
     python -m tests.store_writer_proc hammer DB GAME_PK COUNT TAG [--durable]
 
+DB is a SQLite file or any database URL (`postgresql://…` too).
+
 `burst` commits COUNT actions back to back on game GAME_PK, keeping its own record
 between commits. `hammer` first prints "ready" and waits for one line on stdin (so
 several processes start together), then makes COUNT successful commits, re-reading the
@@ -23,7 +25,7 @@ import asyncio
 import sys
 from typing import Any
 
-from bot.store import SQLiteStore, VersionConflict
+from bot.store import Store, VersionConflict, store_from_url
 
 SEATS = ("p1", "p2", "p3", "p4")
 CITIES = ("London", "Paris", "Suez", "Bombay", "Calcutta", "Hong Kong", "Yokohama", "San Francisco",
@@ -58,7 +60,7 @@ def ack(version: int, token: str) -> None:
     sys.stdout.flush()
 
 
-async def burst(store: SQLiteStore, game_pk: int, count: int, tag: str) -> None:
+async def burst(store: Store, game_pk: int, count: int, tag: str) -> None:
     game = await store.get_game(game_pk)
     assert game is not None, f"no game {game_pk}"
     for i in range(count):
@@ -72,7 +74,7 @@ async def burst(store: SQLiteStore, game_pk: int, count: int, tag: str) -> None:
         ack(version, token)
 
 
-async def hammer(store: SQLiteStore, game_pk: int, count: int, tag: str) -> None:
+async def hammer(store: Store, game_pk: int, count: int, tag: str) -> None:
     print("ready", flush=True)
     sys.stdin.readline()
     conflicts = 0
@@ -98,7 +100,7 @@ async def hammer(store: SQLiteStore, game_pk: int, count: int, tag: str) -> None
 
 async def main(argv: list[str]) -> None:
     mode, path, game_pk, count, tag = argv[:5]
-    store = SQLiteStore(path, durable="--durable" in argv[5:])
+    store = store_from_url(path, durable="--durable" in argv[5:])
     await store.open()
     try:
         if mode == "burst":

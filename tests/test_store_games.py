@@ -1,42 +1,42 @@
 """The store's games: create/read round trips, one active game per channel, save_lobby,
-commit_action (log, state, version check), deadlines and due games, small preferences."""
+commit_action (log, state, version check), deadlines and due games, small preferences.
+Every test runs on both backends (SQLite and a real PostgreSQL server)."""
 
 from __future__ import annotations
 
 import asyncio
 import copy
-import sqlite3
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.store import ChannelBusy, GameRecord, SeatRecord, SQLiteStore, VersionConflict
+from bot.store import ChannelBusy, GameRecord, SeatRecord, SQLiteStore, Store, VersionConflict, store_from_url
+from tests.conftest import BACKENDS
+from tests.pg import drop_pg_database, fresh_pg_dsn, raw_rows
 
 HOST = SeatRecord(position=0, user_id=11, name="Alice")
 
 
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
 @pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[SQLiteStore]:
-    s = SQLiteStore(tmp_path / "games.sqlite3")
-    await s.open()
-    try:
-        yield s
-    finally:
-        await s.close()
+def db(store: Store) -> Store:
+    return store
 
 
-async def new_game(s: SQLiteStore, channel_id: int = 100, **kw: Any) -> GameRecord:
+async def new_game(s: Store, channel_id: int = 100, **kw: Any) -> GameRecord:
     args: dict[str, Any] = dict(channel_id=channel_id, guild_id=10, game_id="detour", host=HOST,
                                 options={"map": "world"}, settings={"language": "en"}, seed=1234)
     args.update(kw)
     return await s.create_game(**args)
 
 
-async def start(s: SQLiteStore, game: GameRecord, state: dict[str, Any] | None = None) -> GameRecord:
+async def start(s: Store, game: GameRecord, state: dict[str, Any] | None = None) -> GameRecord:
     """Seat two players and move the game to running (version 1)."""
     game.seats = [SeatRecord(0, HOST.user_id, HOST.name, seat="p1"),
                   SeatRecord(1, 12, "Bob", seat="p2", dm=True, lang="de")]
@@ -46,7 +46,7 @@ async def start(s: SQLiteStore, game: GameRecord, state: dict[str, Any] | None =
     return game
 
 
-async def commit(s: SQLiteStore, game: GameRecord, n: int, *, expected: int | None = None, status: str = "running",
+async def commit(s: Store, game: GameRecord, n: int, *, expected: int | None = None, status: str = "running",
                  remind_at: float | None = None, timeout_at: float | None = None, actor: str = "human") -> int:
     return await s.commit_action(
         game, expected_version=game.version if expected is None else expected, seat=f"p{n % 2 + 1}",
@@ -56,17 +56,13 @@ async def commit(s: SQLiteStore, game: GameRecord, n: int, *, expected: int | No
     )
 
 
-def raw(s: SQLiteStore, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Read the file through a separate connection: what another process would see."""
-    conn = sqlite3.connect(s.path)
-    try:
-        return conn.execute(sql, params).fetchall()
-    finally:
-        conn.close()
+async def raw(s: Store, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Read the database through a separate connection: what another process would see."""
+    return await raw_rows(s, sql, params)
 
 
 # -- create / active / get -------------------------------------------------------------------
-async def test_create_active_get_round_trip(db: SQLiteStore) -> None:
+async def test_create_active_get_round_trip(db: Store) -> None:
     game = await new_game(db)
     assert game.id > 0
     assert (game.status, game.version, game.state, game.active) == ("lobby", 0, None, True)
@@ -81,7 +77,7 @@ async def test_create_active_get_round_trip(db: SQLiteStore) -> None:
     assert fetched is not None and fetched.seat_of_user(HOST.user_id) == HOST
 
 
-async def test_discord_snowflakes_round_trip(db: SQLiteStore) -> None:
+async def test_discord_snowflakes_round_trip(db: Store) -> None:
     channel, guild, user = 1_234_567_890_123_456_789, 987_654_321_098_765_432, 2**63 - 1
     game = await db.create_game(channel_id=channel, guild_id=guild, game_id="detour",
                                 host=SeatRecord(0, user, "Snow"), options={}, settings={}, seed=2**62)
@@ -92,7 +88,7 @@ async def test_discord_snowflakes_round_trip(db: SQLiteStore) -> None:
     assert fetched.seat_of_user(user) is not None
 
 
-async def test_save_lobby_round_trips_seats_options_settings_state(db: SQLiteStore) -> None:
+async def test_save_lobby_round_trips_seats_options_settings_state(db: Store) -> None:
     game = await new_game(db)
     game.seats = [SeatRecord(0, 11, "Alice", seat="p1", lang="fr"),
                   SeatRecord(1, 12, "Bøb 🚂", seat="p2", dm=True),
@@ -117,7 +113,7 @@ async def test_save_lobby_round_trips_seats_options_settings_state(db: SQLiteSto
     assert [s.name for s in (await db.get_game(game.id)).seats] == ["Alice"]  # type: ignore[union-attr]
 
 
-async def test_save_lobby_with_a_stale_version_writes_nothing(db: SQLiteStore) -> None:
+async def test_save_lobby_with_a_stale_version_writes_nothing(db: Store) -> None:
     game = await new_game(db)
     stale = copy.deepcopy(game)
     await start(db, game)
@@ -133,7 +129,7 @@ async def test_save_lobby_with_a_stale_version_writes_nothing(db: SQLiteStore) -
 
 
 # -- one active game per channel -------------------------------------------------------------
-async def test_one_active_game_per_channel(db: SQLiteStore) -> None:
+async def test_one_active_game_per_channel(db: Store) -> None:
     game = await new_game(db)
     with pytest.raises(ChannelBusy):
         await new_game(db, game_id="other")
@@ -142,8 +138,8 @@ async def test_one_active_game_per_channel(db: SQLiteStore) -> None:
     with pytest.raises(ChannelBusy):
         await new_game(db, game_id="other")
     # the refused creates left nothing behind
-    assert raw(db, "SELECT COUNT(*) FROM games") == [(1,)]
-    assert raw(db, "SELECT COUNT(*) FROM seats") == [(2,)]
+    assert await raw(db, "SELECT COUNT(*) FROM games") == [(1,)]
+    assert await raw(db, "SELECT COUNT(*) FROM seats") == [(2,)]
     # another channel is independent
     elsewhere = await new_game(db, channel_id=200)
     assert (await db.active_game(200)) == elsewhere
@@ -151,7 +147,7 @@ async def test_one_active_game_per_channel(db: SQLiteStore) -> None:
 
 
 @pytest.mark.parametrize("final", ["finished", "cancelled"])
-async def test_channel_is_free_again_after_finished_or_cancelled(db: SQLiteStore, final: str) -> None:
+async def test_channel_is_free_again_after_finished_or_cancelled(db: Store, final: str) -> None:
     first = await new_game(db)
     await start(db, first)
     first.status = final
@@ -169,7 +165,7 @@ async def test_channel_is_free_again_after_finished_or_cancelled(db: SQLiteStore
     assert [g.id for g in await db.games()] == [first.id, second.id]
 
 
-async def test_a_lobby_cancelled_before_start_frees_the_channel(db: SQLiteStore) -> None:
+async def test_a_lobby_cancelled_before_start_frees_the_channel(db: Store) -> None:
     game = await new_game(db)
     game.status = "cancelled"
     await db.save_lobby(game, expected_version=0)
@@ -177,7 +173,7 @@ async def test_a_lobby_cancelled_before_start_frees_the_channel(db: SQLiteStore)
     await new_game(db)
 
 
-async def test_finishing_commit_frees_the_channel(db: SQLiteStore) -> None:
+async def test_finishing_commit_frees_the_channel(db: Store) -> None:
     game = await start(db, await new_game(db))
     await commit(db, game, 1, status="finished")
     assert await db.active_game(100) is None
@@ -185,7 +181,7 @@ async def test_finishing_commit_frees_the_channel(db: SQLiteStore) -> None:
 
 
 # -- commit_action ----------------------------------------------------------------------------
-async def test_commit_action_appends_log_and_writes_state(db: SQLiteStore) -> None:
+async def test_commit_action_appends_log_and_writes_state(db: Store) -> None:
     game = await start(db, await new_game(db))
     base = game.version
     for n in range(1, 8):
@@ -209,11 +205,11 @@ async def test_commit_action_appends_log_and_writes_state(db: SQLiteStore) -> No
     assert [a.seq for a in await db.actions(game.id, since=5)] == [6, 7]
     assert await db.actions(game.id, since=7) == []
     # another connection sees the same committed rows
-    assert raw(db, "SELECT MAX(seq), COUNT(*) FROM actions WHERE game=?", (game.id,)) == [(7, 7)]
-    assert raw(db, "SELECT version FROM games WHERE id=?", (game.id,)) == [(base + 7,)]
+    assert await raw(db, "SELECT MAX(seq), COUNT(*) FROM actions WHERE game=?", (game.id,)) == [(7, 7)]
+    assert await raw(db, "SELECT version FROM games WHERE id=?", (game.id,)) == [(base + 7,)]
 
 
-async def test_commit_action_status_and_deadline_clearing(db: SQLiteStore) -> None:
+async def test_commit_action_status_and_deadline_clearing(db: Store) -> None:
     game = await start(db, await new_game(db))
     await commit(db, game, 1, remind_at=5.0, timeout_at=6.0)
     await commit(db, game, 2, status="finished", remind_at=None, timeout_at=None)
@@ -222,7 +218,7 @@ async def test_commit_action_status_and_deadline_clearing(db: SQLiteStore) -> No
     assert (stored.status, stored.remind_at, stored.timeout_at, stored.active) == ("finished", None, None, False)
 
 
-async def test_logs_are_per_game(db: SQLiteStore) -> None:
+async def test_logs_are_per_game(db: Store) -> None:
     a = await start(db, await new_game(db, channel_id=1))
     b = await start(db, await new_game(db, channel_id=2))
     for n in range(1, 4):
@@ -233,13 +229,13 @@ async def test_logs_are_per_game(db: SQLiteStore) -> None:
 
 
 @pytest.mark.parametrize("offset", [-1, -2, 1, 5])
-async def test_stale_expected_version_conflicts_and_writes_nothing(db: SQLiteStore, offset: int) -> None:
+async def test_stale_expected_version_conflicts_and_writes_nothing(db: Store, offset: int) -> None:
     game = await start(db, await new_game(db))
     await commit(db, game, 1, remind_at=10.0, timeout_at=20.0)
     await commit(db, game, 2, remind_at=11.0, timeout_at=21.0)
     before_record = await db.get_game(game.id)
     before_log = await db.actions(game.id)
-    before_rows = raw(db, "SELECT * FROM games"), raw(db, "SELECT * FROM actions")
+    before_rows = await raw(db, "SELECT * FROM games"), await raw(db, "SELECT * FROM actions")
     held = copy.deepcopy(game)
     with pytest.raises(VersionConflict):
         await db.commit_action(held, expected_version=game.version + offset, seat="p1", action={"type": "late"},
@@ -248,21 +244,21 @@ async def test_stale_expected_version_conflicts_and_writes_nothing(db: SQLiteSto
     assert held == game  # the caller's record is untouched
     assert await db.get_game(game.id) == before_record
     assert await db.actions(game.id) == before_log
-    assert (raw(db, "SELECT * FROM games"), raw(db, "SELECT * FROM actions")) == before_rows
+    assert (await raw(db, "SELECT * FROM games"), await raw(db, "SELECT * FROM actions")) == before_rows
     # and the right version still works afterwards
     assert await commit(db, game, 3) == before_record.version + 1  # type: ignore[union-attr]
 
 
-async def test_commit_on_unknown_game_conflicts(db: SQLiteStore) -> None:
+async def test_commit_on_unknown_game_conflicts(db: Store) -> None:
     game = await start(db, await new_game(db))
     ghost = copy.deepcopy(game)
     ghost.id = game.id + 99
     with pytest.raises(VersionConflict):
         await commit(db, ghost, 1)
-    assert raw(db, "SELECT COUNT(*) FROM actions") == [(0,)]
+    assert await raw(db, "SELECT COUNT(*) FROM actions") == [(0,)]
 
 
-async def test_version_is_shared_by_lobby_saves_and_commits(db: SQLiteStore) -> None:
+async def test_version_is_shared_by_lobby_saves_and_commits(db: Store) -> None:
     """A lobby save bumps the version, so a commit prepared before it is refused."""
     game = await start(db, await new_game(db))
     prepared = game.version
@@ -274,7 +270,7 @@ async def test_version_is_shared_by_lobby_saves_and_commits(db: SQLiteStore) -> 
 
 
 # -- deadlines ----------------------------------------------------------------------------------
-async def test_due_games_selects_running_games_with_a_due_deadline(db: SQLiteStore) -> None:
+async def test_due_games_selects_running_games_with_a_due_deadline(db: Store) -> None:
     now = 1_000_000.0
     made: dict[str, int] = {}
 
@@ -309,7 +305,7 @@ async def test_due_games_selects_running_games_with_a_due_deadline(db: SQLiteSto
     assert made["future"] in later and made["no_deadlines"] not in later and made["finished_past"] not in later
 
 
-async def test_set_deadlines_changes_selection_without_bumping_the_version(db: SQLiteStore) -> None:
+async def test_set_deadlines_changes_selection_without_bumping_the_version(db: Store) -> None:
     now = 500.0
     game = await start(db, await new_game(db))
     await commit(db, game, 1, remind_at=now - 5, timeout_at=None)
@@ -331,7 +327,7 @@ async def test_set_deadlines_changes_selection_without_bumping_the_version(db: S
     assert await commit(db, game, 2) == version + 1
 
 
-async def test_save_settings_keeps_the_version(db: SQLiteStore) -> None:
+async def test_save_settings_keeps_the_version(db: Store) -> None:
     game = await start(db, await new_game(db))
     version = game.version
     game.settings = {"language": "fr", "timer_h": 6}
@@ -347,7 +343,7 @@ async def test_save_settings_keeps_the_version(db: SQLiteStore) -> None:
     assert [g.id for g in await db.due_games(80.0)] == [game.id]
 
 
-async def test_user_prefs_and_meta(db: SQLiteStore) -> None:
+async def test_user_prefs_and_meta(db: Store) -> None:
     assert await db.user_dm(5) is False
     await db.set_user_pref(5, dm=True)
     assert await db.user_dm(5) is True
@@ -372,10 +368,12 @@ OPS = st.lists(
 )
 
 
-async def _run_model(ops: list[tuple[str, Any]]) -> None:
-    s = SQLiteStore(":memory:")
+async def _run_model(ops: list[tuple[str, Any]], url: str = "sqlite://") -> None:
+    s = store_from_url(url)
     await s.open()
     try:
+        if not isinstance(s, SQLiteStore):  # one PostgreSQL database for all examples: start empty
+            await s.raw("TRUNCATE games CASCADE")  # type: ignore[attr-defined]
         game = await start(s, await new_game(s))
         version, state, log, remind = game.version, dict(game.state or {}), [], None
         for i, (op, arg) in enumerate(ops):
@@ -421,3 +419,17 @@ async def _run_model(ops: list[tuple[str, Any]]) -> None:
 @given(ops=OPS)
 def test_random_operation_sequences_match_the_model(ops: list[tuple[str, Any]]) -> None:
     asyncio.run(_run_model(ops))
+
+
+@pytest.fixture(scope="module")
+def model_dsn() -> Any:
+    dsn = fresh_pg_dsn()
+    yield dsn
+    drop_pg_database(dsn)
+
+
+@settings(max_examples=30, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(ops=OPS)
+def test_random_operation_sequences_match_the_model_on_postgres(model_dsn: str, ops: list[tuple[str, Any]]) -> None:
+    asyncio.run(_run_model(ops, model_dsn))

@@ -1,5 +1,5 @@
 """Racing writers: concurrent commit_action calls on one store, on two stores (two
-connections) on the same file, and from three OS processes. Exactly one of a set of
+connections) on the same database, and from three OS processes; on SQLite and on PostgreSQL. Exactly one of a set of
 same-version commits applies; the log never has gaps or duplicates; every acknowledged
 commit is in it. Also: a cancelled commit and a failed one must leave the store clean."""
 
@@ -15,18 +15,27 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
-from bot.store import ChannelBusy, GameRecord, SeatRecord, SQLiteStore, VersionConflict
+from bot.store import ChannelBusy, GameRecord, SeatRecord, SQLiteStore, Store, VersionConflict, store_from_url
+from tests.conftest import BACKENDS
+from tests.pg import raw_rows
 from tests.store_writer_proc import make_action, make_state
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = SeatRecord(position=0, user_id=1, name="Alice")
 
 
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
 @pytest.fixture
-async def pair(tmp_path: Path) -> AsyncIterator[tuple[SQLiteStore, SQLiteStore]]:
-    a, b = SQLiteStore(tmp_path / "race.sqlite3"), SQLiteStore(tmp_path / "race.sqlite3")
+async def pair(store_url: str) -> AsyncIterator[tuple[Store, Store]]:
+    """Two stores (two connections, or two pools) on one database: two bot processes."""
+    a, b = store_from_url(store_url), store_from_url(store_url)
     await a.open()
     await b.open()
     try:
@@ -36,7 +45,7 @@ async def pair(tmp_path: Path) -> AsyncIterator[tuple[SQLiteStore, SQLiteStore]]
         await b.close()
 
 
-async def running_game(s: SQLiteStore, channel_id: int = 100) -> GameRecord:
+async def running_game(s: Store, channel_id: int = 100) -> GameRecord:
     game = await s.create_game(channel_id=channel_id, guild_id=None, game_id="detour", host=HOST, options={},
                                settings={}, seed=7)
     game.status = "running"
@@ -45,14 +54,14 @@ async def running_game(s: SQLiteStore, channel_id: int = 100) -> GameRecord:
     return game
 
 
-async def try_commit(s: SQLiteStore, game: GameRecord, token: str) -> int:
+async def try_commit(s: Store, game: GameRecord, token: str) -> int:
     n = game.version + 1
     return await s.commit_action(game, expected_version=game.version, seat="p1", action=make_action(n, token),
                                  events=[{"type": "moved", "n": n}], state=make_state(n, token), status="running",
                                  actor="human", remind_at=float(n), timeout_at=None)
 
 
-async def check_log(s: SQLiteStore, game_pk: int, base: int, acked: list[tuple[int, str]]) -> None:
+async def check_log(s: Store, game_pk: int, base: int, acked: list[tuple[int, str]]) -> None:
     """The log is 1..n with no gap or duplicate, holds every acknowledged (version, token) at
     seq = version - base, and the stored state and version are the last action's."""
     log = await s.actions(game_pk)
@@ -80,7 +89,7 @@ def outcome(results: list[Any]) -> tuple[list[int], int]:
 
 # -- one store ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("racers", [2, 20])
-async def test_same_version_commits_on_one_store_apply_once(pair: tuple[SQLiteStore, SQLiteStore],
+async def test_same_version_commits_on_one_store_apply_once(pair: tuple[Store, Store],
                                                             racers: int) -> None:
     s, _ = pair
     game = await running_game(s)
@@ -101,11 +110,11 @@ async def test_same_version_commits_on_one_store_apply_once(pair: tuple[SQLiteSt
     assert len(await s.actions(game.id)) == 3
 
 
-async def test_racing_creates_in_one_channel_make_one_game(pair: tuple[SQLiteStore, SQLiteStore]) -> None:
+async def test_racing_creates_in_one_channel_make_one_game(pair: tuple[Store, Store]) -> None:
     """Twenty /new commands at once in one channel, through both connections: one game, 19 ChannelBusy."""
     a, b = pair
 
-    async def create(s: SQLiteStore, i: int) -> GameRecord:
+    async def create(s: Store, i: int) -> GameRecord:
         return await s.create_game(channel_id=555, guild_id=None, game_id="detour",
                                    host=SeatRecord(0, 1000 + i, f"Host {i}"), options={}, settings={}, seed=i)
 
@@ -116,20 +125,12 @@ async def test_racing_creates_in_one_channel_make_one_game(pair: tuple[SQLiteSto
     active = await b.active_game(555)
     assert active is not None and active.id == made[0].id and active.seats == made[0].seats
     assert len(await a.games()) == 1
-    assert raw_count(a.path, "SELECT COUNT(*) FROM seats") == 1  # the refused creates left no seats
-
-
-def raw_count(path: str, sql: str) -> int:
-    conn = sqlite3.connect(path)
-    try:
-        return int(conn.execute(sql).fetchone()[0])
-    finally:
-        conn.close()
+    assert await raw_rows(a, "SELECT COUNT(*) FROM seats") == [(1,)]  # the refused creates left no seats
 
 
 # -- two stores (two connections) on one file ----------------------------------------------------
 @pytest.mark.parametrize("racers", [2, 20])
-async def test_same_version_commits_on_two_stores_apply_once(pair: tuple[SQLiteStore, SQLiteStore],
+async def test_same_version_commits_on_two_stores_apply_once(pair: tuple[Store, Store],
                                                              racers: int) -> None:
     a, b = pair
     game = await running_game(a)
@@ -149,7 +150,7 @@ async def test_same_version_commits_on_two_stores_apply_once(pair: tuple[SQLiteS
     assert len(await b.actions(game.id)) == 3
 
 
-async def test_many_writers_on_two_stores_with_retries(pair: tuple[SQLiteStore, SQLiteStore]) -> None:
+async def test_many_writers_on_two_stores_with_retries(pair: tuple[Store, Store]) -> None:
     """20 writers (10 per connection) each make 8 successful commits, re-reading and
     retrying on conflicts: 160 actions, no gaps, no duplicates, all acknowledged ones there."""
     a, b = pair
@@ -158,7 +159,7 @@ async def test_many_writers_on_two_stores_with_retries(pair: tuple[SQLiteStore, 
     acked: list[tuple[int, str]] = []
     conflicts = 0
 
-    async def writer(s: SQLiteStore, w: int) -> None:
+    async def writer(s: Store, w: int) -> None:
         nonlocal conflicts
         done = 0
         while done < 8:
@@ -182,41 +183,56 @@ async def test_many_writers_on_two_stores_with_retries(pair: tuple[SQLiteStore, 
 
 
 async def test_commit_waits_for_the_other_connection_even_with_a_read_in_flight(
-        pair: tuple[SQLiteStore, SQLiteStore]) -> None:
+        pair: tuple[Store, Store]) -> None:
     """Store `a` reads the game and commits at the same time (two handlers of one bot) while
     another connection holds the write lock for 0.3 s. The commit must wait (busy_timeout is
     5 s) and then succeed, not fail with "database is locked"."""
     a, b = pair
     game = await running_game(a)
-    await b.db.execute("BEGIN IMMEDIATE")  # `b` is writing: it holds the write lock
-    try:
+    async with holding_write_lock(b, game.id):  # `b` is writing: it holds the write lock (or the game's row)
         read = asyncio.create_task(a.get_game(game.id))
         write = asyncio.create_task(try_commit(a, copy.deepcopy(game), "waits"))
         await asyncio.sleep(0.3)
-    finally:
-        await b.db.execute("COMMIT")
     results = await asyncio.gather(read, write, return_exceptions=True)
     assert isinstance(results[0], GameRecord)
     assert results[1] == game.version + 1, f"the commit failed: {results[1]!r}"
     assert [x.action["token"] for x in await b.actions(game.id)] == ["waits"]
 
 
+@contextlib.asynccontextmanager
+async def holding_write_lock(s: Store, game_pk: int) -> AsyncIterator[None]:
+    """Another writer in the middle of its transaction: SQLite's write lock, PostgreSQL's row lock."""
+    if isinstance(s, SQLiteStore):
+        await s.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        finally:
+            await s.db.execute("COMMIT")
+        return
+    conn = await asyncpg.connect(s.dsn)  # type: ignore[attr-defined]
+    try:
+        async with conn.transaction():
+            await conn.execute("SELECT id FROM games WHERE id=$1 FOR UPDATE", game_pk)
+            yield
+    finally:
+        await conn.close()
+
+
 # -- several OS processes ----------------------------------------------------------------------
-def spawn(mode: str, path: Path, game_pk: int, count: int, tag: str) -> subprocess.Popen[str]:
+def spawn(mode: str, url: str, game_pk: int, count: int, tag: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
-        [sys.executable, "-m", "tests.store_writer_proc", mode, str(path), str(game_pk), str(count), tag],
+        [sys.executable, "-m", "tests.store_writer_proc", mode, url, str(game_pk), str(count), tag],
         cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
 
 
-async def test_three_processes_hammering_one_game(tmp_path: Path) -> None:
-    path = tmp_path / "procs.sqlite3"
-    s = SQLiteStore(path)
+async def test_three_processes_hammering_one_game(store_url: str) -> None:
+    s = store_from_url(store_url)
     await s.open()
     try:
         game = await running_game(s)
         base = game.version
-        procs = [spawn("hammer", path, game.id, 150, tag) for tag in ("A", "B", "C")]
+        procs = [spawn("hammer", store_url, game.id, 150, tag) for tag in ("A", "B", "C")]
         try:
             for p in procs:
                 assert p.stdout is not None and p.stdout.readline().strip() == "ready"
@@ -247,13 +263,14 @@ async def test_three_processes_hammering_one_game(tmp_path: Path) -> None:
         assert conflicts > 0, "the processes never raced (nothing was tested)"
     finally:
         await s.close()
-    with sqlite3.connect(path) as conn:
-        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-    conn.close()
+    if isinstance(s, SQLiteStore):
+        with sqlite3.connect(s.path) as conn:
+            assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        conn.close()
 
 
 # -- cancellation and failures inside the transaction ---------------------------------------------
-async def test_a_cancelled_commit_leaves_the_store_usable(pair: tuple[SQLiteStore, SQLiteStore]) -> None:
+async def test_a_cancelled_commit_leaves_the_store_usable(pair: tuple[Store, Store]) -> None:
     """A button handler or the scheduler can be cancelled (shutdown, wait_for timeouts). Whatever
     point of commit_action the cancellation hits, the next commit on the same store must work,
     the other connection must not be locked out, and the log must stay consistent."""
@@ -286,12 +303,17 @@ async def test_a_cancelled_commit_leaves_the_store_usable(pair: tuple[SQLiteStor
         await check_log(s, game.id, base, [])
 
 
-async def test_reads_never_see_an_uncommitted_commit(pair: tuple[SQLiteStore, SQLiteStore],
+async def test_reads_never_see_an_uncommitted_commit(pair: tuple[Store, Store],
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """While one coroutine's commit_action is between its UPDATE and COMMIT, another coroutine
+    """SQLite only: its reads share the writer's connection (PostgreSQL gives every pooled
+    connection its own snapshot, so there is no shared connection to get wrong).
+
+    While one coroutine's commit_action is between its UPDATE and COMMIT, another coroutine
     reading the game on the same store must not see the new version: if the transaction then
     fails (disk full, I/O error, cancellation) that state never existed."""
     s, _ = pair
+    if not isinstance(s, SQLiteStore):
+        pytest.skip("a shared-connection hazard of SQLiteStore only")
     game = await running_game(s)
     committed = await s.get_game(game.id)
     gate, parked = asyncio.Event(), asyncio.Event()

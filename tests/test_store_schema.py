@@ -1,16 +1,23 @@
-"""The store's schema: numbered migrations through PRAGMA user_version, and store_from_url."""
+"""The store's schema: numbered migrations (PRAGMA user_version on SQLite, a schema_version
+table on PostgreSQL, the same numbers and the same tables, columns and indexes read back from
+both catalogs), and store_from_url."""
 
 from __future__ import annotations
 
 import asyncio
 import re
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 import bot.store as store_module
 from bot.store import MIGRATIONS, SeatRecord, SQLiteStore, StoreError, store_from_url
+from bot.store_pg import _DUE as DUE_PG
+from bot.store_pg import PG_MIGRATIONS, PostgresStore
+from tests.pg import drop_pg_database, fresh_pg_dsn
 
 CORE_TABLES = {"games", "seats", "actions", "user_prefs", "meta"}
 
@@ -231,8 +238,6 @@ def test_store_from_url_parses_sqlite_urls_and_paths(url: str | None, path: str)
 
 
 @pytest.mark.parametrize("url", [
-    "postgresql://bot:secret@db.example/passepartout",
-    "postgres://localhost/x",
     "mysql://root@localhost/games",
     "redis://localhost:6379/0",
     "file:///tmp/games.sqlite3",
@@ -327,3 +332,130 @@ async def test_running_games_from_before_the_ai_marker_are_checked_once(tmp_path
         assert [g.channel_id for g in await s.due_games(0.0)] == [1]
     finally:
         await s.close()
+
+
+# -- PostgreSQL: the same migrations, numbered alike ----------------------------------------------
+@pytest.mark.parametrize("url", ["postgresql://bot:secret@db.example/passepartout", "postgres://localhost/x"])
+def test_store_from_url_makes_a_postgres_store(url: str) -> None:
+    s = store_from_url(url, pool_size=3)
+    assert isinstance(s, PostgresStore)
+    assert (s.dsn, s.pool_size) == (url, 3)
+    assert "secret" not in s.path  # what messages show
+
+
+@pytest.fixture
+def pg_dsn() -> Iterator[str]:
+    dsn = fresh_pg_dsn()
+    yield dsn
+    drop_pg_database(dsn)
+
+
+async def pg_catalog(dsn: str) -> tuple[int, dict[str, set[str]], set[str]]:
+    """Schema version, {table: columns} and index names (not the primary keys') of a PostgreSQL database."""
+    conn = await asyncpg.connect(dsn)
+    try:
+        version = await conn.fetchval("SELECT version FROM schema_version")
+        columns: dict[str, set[str]] = {}
+        for r in await conn.fetch("SELECT table_name, column_name FROM information_schema.columns"
+                                  " WHERE table_schema='public' AND table_name <> 'schema_version'"):
+            columns.setdefault(r["table_name"], set()).add(r["column_name"])
+        indexes = {r["indexname"] for r in await conn.fetch("SELECT indexname FROM pg_indexes WHERE"
+                                                           " schemaname='public' AND indexname NOT LIKE '%_pkey'")}
+    finally:
+        await conn.close()
+    return int(version), columns, indexes
+
+
+def sqlite_catalog(path: Path) -> tuple[int, dict[str, set[str]], set[str]]:
+    version, objects = schema(path)
+    with sqlite3.connect(path) as conn:
+        columns = {name: {r[1] for r in conn.execute(f"PRAGMA table_info({name})")}
+                   for kind, name, _ in objects if kind == "table"}
+    conn.close()
+    return version, columns, {name for kind, name, _ in objects if kind == "index"}
+
+
+async def test_both_backends_have_the_same_migrations_tables_columns_and_indexes(tmp_path: Path,
+                                                                                 pg_dsn: str) -> None:
+    """The two migration lists stay in step: same count, and what they build reads back alike
+    (a migration added to one list only fails here)."""
+    assert len(PG_MIGRATIONS) == len(MIGRATIONS)
+    await (await open_store(tmp_path / "same.sqlite3")).close()
+    s = PostgresStore(pg_dsn)
+    await s.open()
+    try:
+        assert await s.schema_version() == len(PG_MIGRATIONS)
+    finally:
+        await s.close()
+    lite, pg = sqlite_catalog(tmp_path / "same.sqlite3"), await pg_catalog(pg_dsn)
+    assert lite[0] == pg[0] == len(MIGRATIONS)
+    assert lite[1] == pg[1]
+    assert lite[2] == pg[2]
+    assert {"lease_owner", "lease_until"} <= pg[1]["games"]
+
+
+async def test_postgres_reopening_and_concurrent_opening_migrate_once(pg_dsn: str,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three processes starting at once on an empty database: one migrates, the others wait
+    for it (an advisory lock) and find the schema up to date; later opens run nothing."""
+    stores = [PostgresStore(pg_dsn, pool_size=2) for _ in range(3)]
+    try:
+        await asyncio.gather(*(s.open() for s in stores))
+        assert [await s.schema_version() for s in stores] == [len(PG_MIGRATIONS)] * 3
+        await stores[0].create_game(channel_id=5, guild_id=None, game_id="g", host=HOST, options={"a": 1},
+                                    settings={}, seed=3)
+    finally:
+        for s in stores:
+            await s.close()
+    monkeypatch.setattr("bot.store_pg.PG_MIGRATIONS", ["THIS IS NOT SQL"] * len(PG_MIGRATIONS))
+    again = PostgresStore(pg_dsn)
+    await again.open()
+    try:
+        game = await again.active_game(5)
+        assert game is not None and game.options == {"a": 1} and game.seats == [HOST]
+    finally:
+        await again.close()
+
+
+async def test_a_failing_postgres_migration_is_rolled_back_whole(pg_dsn: str,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    s = PostgresStore(pg_dsn)
+    await s.open()
+    await s.close()
+    monkeypatch.setattr("bot.store_pg.PG_MIGRATIONS",
+                        [*PG_MIGRATIONS, "CREATE TABLE half_done (x INTEGER); CREATE TABLE broken ("])
+    with pytest.raises(asyncpg.PostgresSyntaxError):
+        await PostgresStore(pg_dsn).open()
+    version, columns, _ = await pg_catalog(pg_dsn)
+    assert version == len(PG_MIGRATIONS) and "half_done" not in columns
+
+
+async def test_a_closed_postgres_store_refuses_work(pg_dsn: str) -> None:
+    s = PostgresStore(pg_dsn)
+    with pytest.raises(StoreError, match="not open"):
+        await s.get_game(1)
+    await s.open()
+    await s.close()
+    with pytest.raises(StoreError, match="not open"):
+        await s.active_game(1)
+
+
+async def test_postgres_scheduler_lookups_use_an_index(pg_dsn: str) -> None:
+    """With sequential scans priced out, the planner answers the tick's and the channel
+    lookups from indexes: the indexes exist and fit the queries."""
+    s = PostgresStore(pg_dsn)
+    await s.open()
+    await s.close()
+    conn = await asyncpg.connect(pg_dsn)
+    try:
+        await conn.execute("SET enable_seqscan = off")
+        for sql, params in [
+            (f"SELECT * FROM games WHERE {DUE_PG} ORDER BY id", (1.0,)),
+            ("SELECT * FROM games WHERE channel_id=$1 AND status IN ('lobby','running')", (1,)),
+            ("SELECT * FROM games WHERE channel_id=$1 ORDER BY id DESC LIMIT 1", (1,)),
+            ("SELECT COUNT(*) FROM actions WHERE game=$1 AND seat=$2", (1, "p1")),
+        ]:
+            plan = "\n".join(r[0] for r in await conn.fetch("EXPLAIN " + sql, *params))
+            assert "Seq Scan" not in plan, plan
+    finally:
+        await conn.close()

@@ -7,6 +7,7 @@ import logging
 from collections.abc import Collection
 from typing import Any
 
+from bot.store import VersionConflict
 from bot.table.messages import MessagesMixin
 from bot.table.shared import MAX_AI_STEPS, STAND_IN_MAX_ACTIONS, Loaded
 
@@ -72,6 +73,13 @@ class AISeatsMixin(MessagesMixin):
         retries."""
         try:
             return await self._run_ai(loaded)
+        except VersionConflict:
+            # another process (or its scheduler) moved this game on: show the game as stored
+            log.info("AI seats of game %s: the game moved on elsewhere", loaded.record.id)
+            fresh = await self.store.get_game(loaded.record.id)
+            if fresh is not None and fresh.state is not None:
+                loaded.record, loaded.state = fresh, loaded.rules.load(fresh.state)
+            return []
         except Exception:
             log.exception("AI seats of game %s could not move; the scheduler will retry", loaded.record.id)
             return []

@@ -174,11 +174,24 @@ class PlayMixin(LobbyMixin):
                                            actor="human", remind_at=remind, timeout_at=timeout,
                                            ai_pending=self._ai_must_move(loaded))
         except VersionConflict:
-            return self.refuse(user, "error.already_made")
+            return await self._lost_race(user, record.id, seat)
         events = list(events) + await self._run_ai_safely(loaded)
         ack = self.private(user, "✅ " + t_user("ack", action=label))
         return [ack] + await self._after_change(loaded, events, already_pinged=waiting_before)
 
+    async def _lost_race(self, user: User, game_pk: int, seat: str) -> list[Reply]:
+        """The commit found the game changed (a double click, or a move handled by another bot
+        process: the channel lock is per process, the version check is the database's). Nothing
+        was written; the answer comes from the game as stored now: a fresh menu button if the
+        seat is still to act, else "already made"."""
+        fresh = await self.store.get_game(game_pk)
+        if fresh is None or fresh.status != "running" or fresh.state is None:
+            return self.refuse(user, "error.already_made")
+        loaded = self._load(fresh)
+        if seat not in loaded.rules.to_act(loaded.state):
+            return self.refuse(user, "error.already_made")
+        return self.refused(user, Refusal("error.stale_move", rows=[[Button(
+            self.user_t(user)("button.play"), custom_id(fresh.id, fresh.version, "menu"), "success", "🎲")]]))
 
     # -- components -------------------------------------------------------------
     async def component(self, user: User, where: Where, value: str, values: list[str] | None = None) -> list[Reply]:

@@ -1,10 +1,16 @@
 """The scheduler's work, across all games: finish AI moves a crash interrupted, remind
 players, play one turn for absent ones whose time ran out, and close idle lobbies. The
-deadlines and markers live in the database, so this survives restarts."""
+deadlines and markers live in the database, so this survives restarts. Several bot processes
+may share one database: each claims due games with a lease (`Store.claim_due`), so every
+reminder and timeout is handled by one process, and a crashed process's lease runs out."""
 
 from __future__ import annotations
 
+import functools
 import logging
+import os
+import socket
+import uuid
 
 from bot import games
 from bot.i18n import Translator
@@ -14,6 +20,29 @@ from bot.table.play import PlayMixin
 from bot.table.shared import Loaded, _fmt_hours
 
 log = logging.getLogger("passepartout.service")
+
+#: how long a claimed due game is this process's; far longer than handling one game takes,
+#: short enough that a crashed process's reminders come at most this late
+LEASE_SECONDS = 300.0
+
+
+def _dead_here(owner: str, me: str) -> bool:
+    """Whether a lease's owner was a process on this host that is gone (a bot restarted after
+    a crash takes its leases at once instead of waiting LEASE_SECONDS; another host's dead
+    process is only known by its lease running out, and so is an earlier life of our own
+    process id, e.g. pid 1 in a restarted container: this process may run several services)."""
+    host, _, rest = owner.partition(":")
+    pid_text = rest.partition(":")[0]
+    if host != me.partition(":")[0] or not pid_text.isdigit() or int(pid_text) == os.getpid():
+        return False
+    pid = int(pid_text)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # alive, someone else's
+        return False
+    return False
 
 
 class SchedulerMixin(PlayMixin):
@@ -27,14 +56,26 @@ class SchedulerMixin(PlayMixin):
         timeout passed, and close lobbies nobody touched for a long time."""
         now = self.clock()
         replies: list[Reply] = []
-        for record in await self.store.due_games(now):
+        for owner in await self.store.lease_owners(now):
+            if _dead_here(owner, self.lease_owner):
+                await self.store.expire_leases(owner)
+        for record in await self.store.claim_due(now, owner=self.lease_owner, lease_seconds=LEASE_SECONDS):
             try:
                 async with self._lock(record.channel_id):
                     replies += await self._tick_game(record.id, now)
+            except VersionConflict:  # a move (maybe in another process) got there first: nothing is due now
+                log.info("scheduler: game %s moved on while it was handled; the next tick looks again", record.id)
             except Exception:  # one broken game must not stop the others' reminders
                 log.exception("scheduler: game %s failed", record.id)
+            finally:
+                await self.store.release_lease(record.id, owner=self.lease_owner)
         replies += await self._close_idle_lobbies(now)
         return replies
+
+    @functools.cached_property
+    def lease_owner(self) -> str:
+        """This service's name on the leases it takes: host, process id, instance."""
+        return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
     async def _tick_game(self, game_pk: int, now: float) -> list[Reply]:
         """One due game, under its channel lock. Idempotent: it re-reads the game and acts
@@ -58,13 +99,15 @@ class SchedulerMixin(PlayMixin):
             who, ids = self._mention(loaded, waiting)
             hours = fresh.settings.get("reminder_hours", self.settings.reminder_hours)
             remind_h = float(hours)
+            # only if no move came meanwhile (else VersionConflict: the new turn has its own deadlines)
             await self.store.set_deadlines(fresh.id, remind_at=now + remind_h * 3600 if remind_h > 0 else None,
-                                           timeout_at=fresh.timeout_at)
+                                           timeout_at=fresh.timeout_at, expected_version=fresh.version)
             return [Reply("channel", t("reminder", who=who, hours=_fmt_hours(hours)), channel_id=fresh.channel_id,
                           mentions=ids, rows=self._turn_rows(loaded, t))]
         await self.store.set_deadlines(
             fresh.id, remind_at=None if fresh.remind_at and fresh.remind_at <= now else fresh.remind_at,
-            timeout_at=None if fresh.timeout_at and fresh.timeout_at <= now else fresh.timeout_at)
+            timeout_at=None if fresh.timeout_at and fresh.timeout_at <= now else fresh.timeout_at,
+            expected_version=fresh.version)
         return []
 
     def _waiting_humans(self, loaded: Loaded) -> list[str]:
@@ -82,7 +125,7 @@ class SchedulerMixin(PlayMixin):
         resumed = {last.seat} if last is not None and last.actor == "timeout" and last.seat in to_act else set()
         events = await self._run_ai(loaded, stand_in=resumed, started=resumed)
         if not events:
-            await self.store.set_ai_pending(loaded.record.id, False)
+            await self.store.set_ai_pending(loaded.record.id, False, expected_version=loaded.record.version)
             return []
         log.info("scheduler: resumed the AI moves of game %s (%d events)", loaded.record.id, len(events))
         return await self._after_change(loaded, events, note=t("resumed"))
