@@ -167,6 +167,10 @@ class Store(ABC):
         """The channel's most recent game, whatever its status."""
 
     @abstractmethod
+    async def finished_games(self, channel_id: int, *, limit: int = 25) -> list[GameRecord]:
+        """The channel's finished games, newest first, at most `limit` (`/game replay`)."""
+
+    @abstractmethod
     async def get_meta(self, key: str) -> str | None: ...
 
     @abstractmethod
@@ -372,6 +376,11 @@ class SQLiteStore(Store):
 
     async def last_game(self, channel_id: int) -> GameRecord | None:
         return await self._one_game("SELECT * FROM games WHERE channel_id=? ORDER BY id DESC LIMIT 1", (channel_id,))
+
+    async def finished_games(self, channel_id: int, *, limit: int = 25) -> list[GameRecord]:
+        return await self._many_games(
+            "SELECT * FROM games WHERE channel_id=? AND status='finished' ORDER BY id DESC LIMIT ?",
+            (channel_id, max(0, limit)))
 
     async def games(self, *, status: str | None = None) -> list[GameRecord]:
         if status is None:

@@ -286,7 +286,8 @@ class Rules(ABC):
     def highlights(self, log: list[tuple[int, Event]]) -> list[Event]:
         """A few notable moments of a finished game from its public events, each given with
         the round it happened in: ``{"type": ..., "seat": ..., "round": ..., ...}``, worded
-        by the game's catalog (``highlight.<type>``). Default: none."""
+        by the game's catalog (``highlight.<type>``, or the plural pair of ``.one``/``.other``
+        for ``"count"``). Default: none."""
         return []
 
     # -- helpers shared by all games -----------------------------------------

@@ -35,16 +35,16 @@ class AroundTheWorldSummary(Rules):
         out: list[Event] = []
         home = next(((r, e) for r, e in log if e.get("type") == "arrive"), None)
         if home is not None:
-            out.append({"type": "first_home", "seat": home[1]["seat"], "days": home[1]["days"], "round": home[0]})
+            out.append({"type": "first_home", "seat": home[1]["seat"], "count": home[1]["days"], "round": home[0]})
         # a leg that cost nothing (an event's free ride) is no record
         legs = [(r, e) for r, e in log
                 if e.get("type") == "travel" and isinstance(e.get("days"), int) and e["days"] > 0]
         if legs:
             r, fast = min(legs, key=lambda leg: leg[1]["days"])
-            out.append({"type": "fastest_leg", "seat": fast["seat"], "days": fast["days"], "from": fast["from"],
+            out.append({"type": "fastest_leg", "seat": fast["seat"], "count": fast["days"], "from": fast["from"],
                         "to": fast["to"], "round": r})
             r, slow = max(legs, key=lambda leg: leg[1]["days"])
             if slow["days"] > fast["days"]:
-                out.append({"type": "slowest_leg", "seat": slow["seat"], "days": slow["days"],
+                out.append({"type": "slowest_leg", "seat": slow["seat"], "count": slow["days"],
                             "from": slow["from"], "to": slow["to"], "round": r})
         return out

@@ -48,7 +48,7 @@ class DetourSummary(Rules):
         if moves:
             used, _, rnd, ev = max(moves, key=lambda m: (m[0], m[1]))
             if used > 0:
-                out.append({"type": "longest_move", "seat": ev["seat"], "colour": ev["colour"], "days": used,
+                out.append({"type": "longest_move", "seat": ev["seat"], "colour": ev["colour"], "count": used,
                             "round": rnd})
         attacks: dict[str, int] = {}
         for _r, e in log:

@@ -39,7 +39,7 @@ class RailsSummary(Rules):
         if claims:
             r, best = max(claims, key=lambda c: (c[1]["length"], -c[0]))
             out.append({"type": "longest_route", "seat": best["seat"], "a": best["a"], "b": best["b"],
-                        "length": best["length"], "kind": best["kind"], "points": best["points"], "round": r})
+                        "count": best["length"], "kind": best["kind"], "points": best["points"], "round": r})
         final = next(((r, e) for r, e in log if e.get("type") in ("final_round", "final_round_stalled")), None)
         if final is not None:
             out.append({"type": final[1]["type"], "seat": final[1]["seat"], "round": final[0]})
