@@ -64,7 +64,11 @@ def render_summary(summary: Summary) -> bytes:
     image = Image.new("RGB", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, WIDTH, 96), fill=_HEADER)
-    draw_text(draw, (MARGIN, 24), summary.title, font=f_title, fill=(255, 255, 255), anchor="lt",
+    size = 40
+    while size > 28 and text_length(summary.title, f_title) > WIDTH - 2 * MARGIN:
+        size -= 2
+        f_title = font(size, "bold")
+    draw_text(draw, (MARGIN, 48), summary.title, font=f_title, fill=(255, 255, 255), anchor="lm",
               max_width=WIDTH - 2 * MARGIN)
     y = 108
     draw_text(draw, (MARGIN, y), summary.subtitle, font=f_sub, fill=MUTED, anchor="lt", max_width=WIDTH - 2 * MARGIN)
@@ -79,12 +83,21 @@ def render_summary(summary: Summary) -> bytes:
     if highlight_lines:
         y = _heading(draw, y, summary.headings[2], f_head)
         for lines in highlight_lines:
-            draw.text((MARGIN + 6, y + 2), "★", font=font(26, "bold"), fill=_MEDALS[1], anchor="lt")
+            _star(draw, (MARGIN + 12, y + 17), 12)
             for line in lines:
-                draw_text(draw, (MARGIN + 34, y), line, font=f_body, fill=INK, anchor="lt")
+                draw_text(draw, (MARGIN + 34, y), line, font=f_body, fill=INK, anchor="lt",
+                          max_width=WIDTH - 2 * MARGIN - 34)
                 y += 34
             y += 10
     return encode_png(image)
+
+
+def _star(draw: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) -> None:
+    """A gold five-pointed star (drawn: the fonts have no star glyph)."""
+    x, y = centre
+    points = [(x + (r if k % 2 == 0 else r * 0.45) * math.cos(-math.pi / 2 + k * math.pi / 5),
+               y + (r if k % 2 == 0 else r * 0.45) * math.sin(-math.pi / 2 + k * math.pi / 5)) for k in range(10)]
+    draw.polygon(points, fill=_MEDALS[1], outline=INK)
 
 
 def _heading(draw: ImageDraw.ImageDraw, y: int, text: str, f: ImageFont.FreeTypeFont) -> int:
@@ -127,7 +140,7 @@ def _chart(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], summary: S
     lo, hi = math.floor(lo / step) * step, math.ceil(hi / step) * step
     if hi <= lo:
         hi = lo + step
-    plot_left, plot_right = left + 64, right - 30
+    plot_left, plot_right = left + 64, right - 56
     plot_top, plot_bottom = top + 34, bottom - 44
     draw_text(draw, (left, top), summary.y_label, font=f_axis, fill=MUTED, anchor="lt", max_width=right - left)
 
@@ -148,13 +161,40 @@ def _chart(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], summary: S
         draw.text((px(x), plot_bottom + 8), str(x), font=f_axis, fill=MUTED, anchor="mt")
     draw_text(draw, ((plot_left + plot_right) / 2, bottom), summary.x_label, font=f_axis, fill=MUTED, anchor="md")
     draw.line((plot_left, plot_top, plot_left, plot_bottom, plot_right, plot_bottom), fill=INK, width=2)
+    ends: list[tuple[float, int, tuple[float, float]]] = []
     for index, series in summary.series.items():
         colour = player_style(index)[0]
         points = [(px(x), py(v)) for x, v in enumerate(series) if v is not None]
         if len(points) > 1:
             draw.line(points, fill=colour, width=5, joint="curve")
         if points:
-            draw_token(draw, points[-1], 13, index)
+            ends.append((points[-1][1], index, points[-1]))
+    # each line's pawn in a column right of the chart, pushed apart so none hides another
+    ends.sort()
+    placed = _spread([y for y, _index, _point in ends], 30)
+    for (_y, index, point), y in zip(ends, placed, strict=True):
+        marker = (plot_right + 34, y)
+        draw.line((point, (plot_right + 14, y), marker), fill=player_style(index)[0], width=2)
+        draw_token(draw, marker, 14, index)
+
+
+def _spread(wanted: list[float], gap: float) -> list[float]:
+    """Positions as close to `wanted` (sorted) as they can be while `gap` apart: overlapping
+    ones form a group centred on the mean of what its members want."""
+    groups: list[list[float]] = []  # each: the wanted positions of its members
+    for y in wanted:
+        groups.append([y])
+        while len(groups) > 1:
+            prev, last = groups[-2], groups[-1]
+            prev_end = _group_top(prev, gap) + gap * (len(prev) - 1)
+            if _group_top(last, gap) >= prev_end + gap:
+                break
+            groups[-2:] = [prev + last]
+    return [_group_top(g, gap) + gap * k for g in groups for k in range(len(g))]
+
+
+def _group_top(group: list[float], gap: float) -> float:
+    return sum(group) / len(group) - gap * (len(group) - 1) / 2
 
 
 def _nice_step(raw: float) -> float:

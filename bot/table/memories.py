@@ -171,7 +171,7 @@ def highlight_texts(job: MemoryJob, timeline: Timeline, t: Translator, keep: int
             continue
         params = {k: _param(k, v, job, t) for k, v in item.items() if k != "type"}
         if t.has(f"{key}.other") and isinstance(item.get("count"), int):
-            texts.append(t.plural(key, item["count"], **params))
+            texts.append(t.plural(key, params.pop("count"), **params))
         else:
             texts.append(t(key, **params))
     if rules.progress_unit in _GAINING_UNITS:
