@@ -223,6 +223,8 @@ class PassepartoutBot(discord.Client):
         self.tree = CheckedTree(self)
         self.delivery = Delivery(self)
         self._scheduler: asyncio.Task[None] | None = None
+        #: summaries and timelapses being drawn after a game ended (kept so they are not collected)
+        self._memories: set[asyncio.Task[None]] = set()
         self.store_opened = False
         build_commands(self)
         self.add_dynamic_items(GameComponent)
@@ -287,6 +289,7 @@ class PassepartoutBot(discord.Client):
         user, where = _user(interaction), _where(interaction)
         replies = await self.service.guarded(user, call(user, where))
         await self.delivery.send(replies, interaction)
+        self.post_memories_soon()
 
     async def handle_component(self, interaction: discord.Interaction, custom_id: str,
                                values: list[str] | None) -> None:
@@ -296,6 +299,7 @@ class PassepartoutBot(discord.Client):
             user, where = _user(interaction), _where(interaction)
             replies = await self.service.guarded(user, self.service.component(user, where, custom_id, values))
             await self.delivery.send(replies, interaction)
+            self.post_memories_soon()
         except Exception as exc:  # never leave a click unanswered
             await self.on_app_command_error(interaction, exc)
 
@@ -305,9 +309,25 @@ class PassepartoutBot(discord.Client):
             try:
                 replies = await self.service.tick()
                 await self.delivery.send(replies)
+                self.post_memories_soon()
             except Exception:
                 log.exception("scheduler tick failed")
             await asyncio.sleep(self.settings.tick_seconds)
+
+    def post_memories_soon(self) -> None:
+        """Once a game's final message is out: draw its summary and timelapse in the
+        background and post them (nothing to do when no game ended)."""
+        if self.service.memories_waiting:
+            task = asyncio.create_task(self._post_memories(), name="passepartout-memories")
+            self._memories.add(task)
+            task.add_done_callback(self._memories.discard)
+
+    async def _post_memories(self) -> None:
+        try:
+            async for reply in self.service.post_game_memories():
+                await self.delivery.send([reply])
+        except Exception:  # the pictures can be made again with /game replay
+            log.exception("posting a game's summary failed")
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
         user = _user(interaction)
@@ -461,6 +481,7 @@ def _game_group(bot: PassepartoutBot) -> app_commands.Group:
         await bot.run_command(interaction, lambda u, w: svc.rules_help(u, w, game))
 
     rules._params["game"].choices = game_choices
+    _replay_command(bot, sub)
 
     @sub("settings", dm="", language="", reminder_hours="", timeout_hours="")
     async def settings(interaction: discord.Interaction, dm: bool | None = None, language: str | None = None,
@@ -472,6 +493,26 @@ def _game_group(bot: PassepartoutBot) -> app_commands.Group:
     settings._params["language"].choices = language_choices
 
     return group
+
+
+def _replay_command(bot: PassepartoutBot, sub: Callable[..., Callable[[Callable[..., Any]], app_commands.Command]]
+                    ) -> None:
+    """`/game replay [game]`: the channel's finished games offered newest first as you type."""
+    svc = bot.service
+
+    @sub("replay", game="")
+    async def replay(interaction: discord.Interaction, game: str | None = None) -> None:
+        await bot.run_command(interaction, lambda u, w: svc.replay(u, w, game))
+
+    async def choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        try:
+            pairs = await svc.replay_choices(_user(interaction), _where(interaction), current or "")
+        except Exception:
+            log.exception("replay autocomplete failed")
+            return []
+        return [app_commands.Choice(name=label, value=value) for label, value in pairs]
+
+    replay._params["game"].autocomplete = choices
 
 
 # -- one group per game, built from its GameUI declaration ----------------------------------
