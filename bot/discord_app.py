@@ -243,6 +243,8 @@ class PassepartoutBot(discord.Client):
     async def close(self) -> None:
         if self._scheduler is not None:
             self._scheduler.cancel()
+        for task in list(self._memories):
+            task.cancel()
         await super().close()
         if self.store_opened:
             await self.store.close()

@@ -58,7 +58,8 @@ BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 15) | (1 << 14)  # + attach files, 
 
 EPHEMERAL = 64
 # tasks discord.py creates for an interaction (tree invoker, dynamic items, views, events)
-_TASK_PREFIXES = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord-ui-view-dispatch-", "discord.py: ")
+_TASK_PREFIXES = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord-ui-view-dispatch-", "discord.py: ",
+                  "passepartout-memories")
 
 _ids = itertools.count(1)
 
