@@ -8,6 +8,7 @@ from tests.discord_harness import ALICE, BOB, EVE, Harness, open_table, text
 
 async def play_to_the_end(h: Harness) -> None:
     """Countdown from 5, Alice and Bob taking one each: Alice takes the last."""
+    h.bot.service.memories = True  # the harness turns them off for tests of other things
     await open_table(h, ALICE, [BOB], options="start=5")
     for user in (ALICE, BOB, ALICE, BOB, ALICE):
         await h.run(h.slash(user, "countdown take", n=1))

@@ -29,7 +29,7 @@ carol /game replay game:nothing-like-this
 
 @pytest.mark.usefixtures("fake_game")
 async def test_the_end_and_replay_write_the_pictures(tmp_path: Path) -> None:
-    lines = await run_lines(tmp_path, SCRIPT.strip().splitlines())
+    lines = await run_lines(tmp_path, SCRIPT.strip().splitlines(), memories=True)
     files = [(line["to"], line["user"], f) for line in lines for f in line["files"]]  # type: ignore[union-attr]
     memories = [(to, user, Path(f)) for to, user, f in files if f.endswith(("summary.png", "timelapse.gif"))]
     assert [(to, user, p.name.split("-", 1)[1]) for to, user, p in memories] == [

@@ -203,12 +203,15 @@ class MemoriesMixin(MessagesMixin):
 
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
+        #: whether a game's pictures are made when it ends (tables that test something else may
+        #: turn this off: the timelapse of a whole game costs seconds of CPU); replay always works
+        self.memories = True
         self._memories_waiting: list[int] = []
         self._replays: dict[int, list[float]] = {}
 
     def _memories_due(self, record: GameRecord) -> None:
         """A game just ended: its summary and timelapse follow the final message."""
-        if record.id not in self._memories_waiting:
+        if self.memories and record.id not in self._memories_waiting:
             self._memories_waiting.append(record.id)
 
     @property
@@ -261,7 +264,8 @@ class MemoriesMixin(MessagesMixin):
     async def replay(self, user: User, where: Where, game: str | None = None) -> list[Reply]:
         """The summary and timelapse of one of the channel's finished games (default: the
         last), privately to the one who asked."""
-        finished = await self.store.finished_games(where.channel_id, limit=REPLAY_CHOICES)
+        finished = [r for r in await self.store.finished_games(where.channel_id, limit=REPLAY_CHOICES)
+                    if r.game_id in games.specs()]  # a game no longer offered cannot be drawn
         if not finished:
             raise Refusal("error.replay_none")
         record = finished[0]

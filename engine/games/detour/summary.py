@@ -43,12 +43,12 @@ class DetourSummary(Rules):
         out: list[Event] = []
         home = next(((r, e) for r, e in log if e.get("type") == "arrived"), None)
         if home is not None:
-            out.append({"type": "first_home", "seat": home[1]["seat"], "colour": home[1]["colour"], "round": home[0]})
+            out.append({"seat": home[1]["seat"], "type": "first_home", "colour": home[1]["colour"], "round": home[0]})
         moves = [(e.get("used", 0), -r, r, e) for r, e in log if e.get("type") == "move"]
         if moves:
             used, _, rnd, ev = max(moves, key=lambda m: (m[0], m[1]))
             if used > 0:
-                out.append({"type": "longest_move", "seat": ev["seat"], "colour": ev["colour"], "count": used,
+                out.append({"seat": ev["seat"], "type": "longest_move", "colour": ev["colour"], "count": used,
                             "round": rnd})
         attacks: dict[str, int] = {}
         for _r, e in log:
@@ -57,5 +57,5 @@ class DetourSummary(Rules):
         if attacks:
             seat, count = max(attacks.items(), key=lambda kv: kv[1])
             if count >= 2:
-                out.append({"type": "most_attacks", "seat": seat, "count": count})
+                out.append({"seat": seat, "type": "most_attacks", "count": count})
         return out

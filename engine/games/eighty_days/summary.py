@@ -52,15 +52,15 @@ class EightyDaysSummary(Rules):
         out: list[Event] = []
         home = next(((r, e) for r, e in log if e.get("type") == "arrived"), None)
         if home is not None:
-            out.append({"type": "first_home", "seat": home[1]["seat"], "count": home[1].get("arrival_card", 0),
+            out.append({"seat": home[1]["seat"], "type": "first_home", "count": home[1].get("arrival_card", 0),
                         "round": home[0]})
         done = [(r, e) for r, e in log if e.get("type") == "complete"]
         if done:
             r, best = max(done, key=lambda d: (d[1]["points"], -d[0]))
-            out.append({"type": "best_adventure", "seat": best["seat"], "count": best["points"], "round": r})
+            out.append({"seat": best["seat"], "type": "best_adventure", "count": best["points"], "round": r})
             counts: dict[str, int] = {}
             for _r, e in done:
                 counts[e["seat"]] = counts.get(e["seat"], 0) + 1
             seat, count = max(counts.items(), key=lambda kv: kv[1])
-            out.append({"type": "most_adventures", "seat": seat, "count": count})
+            out.append({"seat": seat, "type": "most_adventures", "count": count})
         return out

@@ -38,9 +38,9 @@ class RailsSummary(Rules):
         claims = [(r, e) for r, e in log if e.get("type") == "claim"]
         if claims:
             r, best = max(claims, key=lambda c: (c[1]["length"], -c[0]))
-            out.append({"type": "longest_route", "seat": best["seat"], "a": best["a"], "b": best["b"],
+            out.append({"seat": best["seat"], "type": "longest_route", "a": best["a"], "b": best["b"],
                         "count": best["length"], "kind": best["kind"], "points": best["points"], "round": r})
         final = next(((r, e) for r, e in log if e.get("type") in ("final_round", "final_round_stalled")), None)
         if final is not None:
-            out.append({"type": final[1]["type"], "seat": final[1]["seat"], "round": final[0]})
+            out.append({"seat": final[1]["seat"], "type": final[1]["type"], "round": final[0]})
         return out
