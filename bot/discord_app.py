@@ -261,6 +261,8 @@ class PassepartoutBot(discord.AutoShardedClient):
         self.tree = CheckedTree(self)
         self.delivery = Delivery(self, on_follow_failed=self.service.drop_follow)
         self._scheduler: asyncio.Task[None] | None = None
+        #: summaries and timelapses being drawn after a game ended (kept so they are not collected)
+        self._memories: set[asyncio.Task[None]] = set()
         self.store_opened = False
         build_commands(self)
         self.add_dynamic_items(GameComponent)
@@ -284,6 +286,8 @@ class PassepartoutBot(discord.AutoShardedClient):
     async def close(self) -> None:
         if self._scheduler is not None:
             self._scheduler.cancel()
+        for task in list(self._memories):
+            task.cancel()
         if getattr(self, "_AutoShardedClient__queue", None) is None:
             # never started (no event loop set up, e.g. built and closed in a test or a failed
             # start): AutoShardedClient.close needs its shard queue, the plain close does not
@@ -340,6 +344,7 @@ class PassepartoutBot(discord.AutoShardedClient):
         user, where = _user(interaction), _where(interaction)
         replies = await self.service.guarded(user, call(user, where))
         await self.delivery.send(replies, interaction)
+        self.post_memories_soon()
 
     async def handle_component(self, interaction: discord.Interaction, custom_id: str,
                                values: list[str] | None) -> None:
@@ -349,6 +354,7 @@ class PassepartoutBot(discord.AutoShardedClient):
             user, where = _user(interaction), _where(interaction)
             replies = await self.service.guarded(user, self.service.component(user, where, custom_id, values))
             await self.delivery.send(replies, interaction)
+            self.post_memories_soon()
         except Exception as exc:  # never leave a click unanswered
             await self.on_app_command_error(interaction, exc)
 
@@ -358,9 +364,25 @@ class PassepartoutBot(discord.AutoShardedClient):
             try:
                 replies = await self.service.tick()
                 await self.delivery.send(replies)
+                self.post_memories_soon()
             except Exception:
                 log.exception("scheduler tick failed")
             await asyncio.sleep(self.settings.tick_seconds)
+
+    def post_memories_soon(self) -> None:
+        """Once a game's final message is out: draw its summary and timelapse in the
+        background and post them (nothing to do when no game ended)."""
+        if self.service.memories_waiting:
+            task = asyncio.create_task(self._post_memories(), name="passepartout-memories")
+            self._memories.add(task)
+            task.add_done_callback(self._memories.discard)
+
+    async def _post_memories(self) -> None:
+        try:
+            async for reply in self.service.post_game_memories():
+                await self.delivery.send([reply])
+        except Exception:  # the pictures can be made again with /game replay
+            log.exception("posting a game's summary failed")
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
         user = _user(interaction)
@@ -514,6 +536,7 @@ def _game_group(bot: PassepartoutBot) -> app_commands.Group:
         await bot.run_command(interaction, lambda u, w: svc.rules_help(u, w, game))
 
     rules._params["game"].choices = game_choices
+    _replay_command(bot, sub)
 
     @sub("settings", dm="", language="", reminder_hours="", timeout_hours="")
     async def settings(interaction: discord.Interaction, dm: bool | None = None, language: str | None = None,
@@ -563,6 +586,26 @@ def _thread_target(interaction: discord.Interaction, thread: app_commands.AppCom
         perms = parent.permissions_for(me)
         can_post = perms.view_channel and perms.send_messages_in_threads
     return ThreadTarget(id=thread.id, guild_id=thread.guild_id, name=thread.name, can_post=can_post)
+
+
+def _replay_command(bot: PassepartoutBot, sub: Callable[..., Callable[[Callable[..., Any]], app_commands.Command]]
+                    ) -> None:
+    """`/game replay [game]`: the channel's finished games offered newest first as you type."""
+    svc = bot.service
+
+    @sub("replay", game="")
+    async def replay(interaction: discord.Interaction, game: str | None = None) -> None:
+        await bot.run_command(interaction, lambda u, w: svc.replay(u, w, game))
+
+    async def choices(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        try:
+            pairs = await svc.replay_choices(_user(interaction), _where(interaction), current or "")
+        except Exception:
+            log.exception("replay autocomplete failed")
+            return []
+        return [app_commands.Choice(name=label, value=value) for label, value in pairs]
+
+    replay._params["game"].autocomplete = choices
 
 
 # -- one group per game, built from its GameUI declaration ----------------------------------

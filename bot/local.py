@@ -49,7 +49,8 @@ DEFAULT_DB = "local.sqlite3"
 _OPTION = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*):(.*)$", re.DOTALL)
 
 GAME_COMMANDS = ("new", "join", "leave", "start", "addbot", "status", "hand", "log", "rules", "settings",
-                 "resign", "cancel", "list", "undo", "rematch", "follow", "unfollow", "stats", "leaderboard")
+                 "resign", "cancel", "list", "undo", "rematch", "follow", "unfollow", "stats", "leaderboard",
+                 "replay")
 
 
 class FakeClock:
@@ -117,12 +118,22 @@ class LocalTable:
         return await self._deliver([Reply("channel", r.text, channel_id=self.where.channel_id, files=r.files,
                                           rows=r.rows) for r in shown if r.to == "ephemeral"])
 
+    async def post_memories(self) -> list[Reply]:
+        """After the final message of a game: its summary image and timelapse, written to the
+        image folder like every picture (their paths are printed)."""
+        shown: list[Reply] = []
+        if self.service.memories_waiting:
+            async for reply in self.service.post_game_memories():
+                shown += await self._deliver([reply])
+        return shown
+
     # -- parsing ----------------------------------------------------------------
     async def run_line(self, line: str, current: str | None = None) -> list[Reply]:
         """Run one typed or scripted line. Whatever it says, the answer is a message and the
         table goes on: nothing typed raises."""
         try:
-            return await self._run_line(line, current)
+            replies = await self._run_line(line, current)
+            return replies + await self.post_memories()
         except Exception as exc:
             log.exception("local table line failed: %r", line)
             return await self._deliver(self._local_error(current, "local.failed", detail=type(exc).__name__))
@@ -236,6 +247,8 @@ class LocalTable:
             return await svc.log_(user, where, int(o.get("count", "15")))
         if sub == "rules":
             return await svc.rules_help(user, where, o.get("game"))
+        if sub == "replay":
+            return await svc.replay(user, where, o.get("game"))
         if sub == "settings":
             dm = o.get("dm")
             hours = {key: _number(o[key]) for key in ("reminder_hours", "timeout_hours") if key in o}
@@ -453,6 +466,7 @@ async def _open_table(args: argparse.Namespace, db: str) -> LocalTable:
 
 async def _run_script(table: LocalTable, lines: list[str]) -> int:
     await table._deliver(await table.service.tick())  # as at any start: finish what a crash interrupted
+    await table.post_memories()
     for line in lines:
         await table.run_line(line)
     return 0

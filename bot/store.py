@@ -193,6 +193,10 @@ class Store(SocialStore, ABC):
         """The channel's most recent game, whatever its status."""
 
     @abstractmethod
+    async def finished_games(self, channel_id: int, *, limit: int = 25) -> list[GameRecord]:
+        """The channel's finished games, newest first, at most `limit` (`/game replay`)."""
+
+    @abstractmethod
     async def get_meta(self, key: str) -> str | None: ...
 
     @abstractmethod
@@ -429,6 +433,11 @@ class SQLiteStore(SQLiteSocial, Store):
         return await self._many_games(
             "SELECT * FROM games WHERE id IN (SELECT DISTINCT game FROM follows)"
             " AND status NOT IN ('lobby','running') ORDER BY id", ())
+
+    async def finished_games(self, channel_id: int, *, limit: int = 25) -> list[GameRecord]:
+        return await self._many_games(
+            "SELECT * FROM games WHERE channel_id=? AND status='finished' ORDER BY id DESC LIMIT ?",
+            (channel_id, max(0, limit)))
 
     async def games(self, *, status: str | None = None) -> list[GameRecord]:
         if status is None:

@@ -270,6 +270,44 @@ class Rules(ABC):
             return legal[0]
         return self.policy(self.view(state, seat), seat, legal)
 
+    # -- a finished game's summary and timelapse ------------------------------
+    #: what `progress` measures, named for the summary chart's axis (the platform catalog's
+    #: ``memories.unit.<progress_unit>``): ``"days_travelled"``, ``"days_used"`` or ``"points"``
+    progress_unit: ClassVar[str] = "points"
+
+    def progress(self, state: Any) -> dict[str, float]:
+        """Each seat's standing in the race so far (the summary chart's y value, read after
+        every round of a replay). Default: the final scores once over, nothing before."""
+        result = self.result(state) if self.is_over(state) else None
+        rows = result["ranking"] if result else []
+        return {r["seat"]: float(r["score"]) for r in rows if isinstance(r.get("score"), (int, float))}
+
+    def round_of(self, state: Any) -> int:
+        """The round the game is in: the timelapse takes a frame whenever it changes (or
+        `ends_round` says so). Default: the public view's ``"round"``, else 0."""
+        value = self.view(state, None).get("round")
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+    def ends_round(self, state: Any, events: list[Event]) -> bool:
+        """Whether the action whose `events` led to `state` closed a round that `round_of`
+        does not count (e.g. a round of turns inside a longer period). Default: no."""
+        return False
+
+    def score_parts(self, state: Any) -> dict[str, dict[str, JSON]]:
+        """The scoring breakdown of a finished game: seat -> part -> value, in the order to
+        show (each part is worded by the game's catalog, ``breakdown.<part>``). Default:
+        the score of `result`."""
+        result = self.result(state)
+        rows = result["ranking"] if result else []
+        return {r["seat"]: {"score": r.get("score")} for r in rows}
+
+    def highlights(self, log: list[tuple[int, Event]]) -> list[Event]:
+        """A few notable moments of a finished game from its public events, each given with
+        the round it happened in: ``{"type": ..., "seat": ..., "round": ..., ...}``, worded
+        by the game's catalog (``highlight.<type>``, or the plural pair of ``.one``/``.other``
+        for ``"count"``). Default: none."""
+        return []
+
     # -- helpers shared by all games -----------------------------------------
     def validate_options(self, options: dict[str, JSON] | None) -> dict[str, JSON]:
         """Defaults filled in; unknown keys or bad values raise IllegalAction naming what

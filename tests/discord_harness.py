@@ -58,7 +58,8 @@ BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 15) | (1 << 14)  # + attach files, 
 
 EPHEMERAL = 64
 # tasks discord.py creates for an interaction (tree invoker, dynamic items, views, events)
-_TASK_PREFIXES = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord-ui-view-dispatch-", "discord.py: ")
+_TASK_PREFIXES = ("CommandTree-invoker", "discord-ui-dynamic-item-", "discord-ui-view-dispatch-", "discord.py: ",
+                  "passepartout-memories")
 
 _ids = itertools.count(1)
 
@@ -353,6 +354,9 @@ class Harness:
         db_path = Path(tmp_path) / db_name
         settings = settings or Settings(database_url=str(db_path), sync_commands="auto", tick_seconds=3600)
         bot = create_bot(settings, store=SQLiteStore(db_path))
+        # no summary and timelapse after each whole game (seconds of CPU each): the tests of
+        # that feature turn it on (tests/test_discord_memories.py)
+        bot.service.memories = False
         h = cls(bot, db_path)
         h._patch.__enter__()
         try:

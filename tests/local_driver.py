@@ -111,14 +111,16 @@ class Driver:
         raise AssertionError("the menu never reached a move")
 
 
-async def run_lines(tmp_path: Path, lines: list[str]) -> list[dict[str, Any]]:
-    """Run script lines through a fresh local table; the JSON objects it printed."""
+async def run_lines(tmp_path: Path, lines: list[str], *, memories: bool = False) -> list[dict[str, Any]]:
+    """Run script lines through a fresh local table; the JSON objects it printed. `memories`:
+    make a game's summary and timelapse when it ends (off unless a test is about them)."""
     store = SQLiteStore(tmp_path / "local.sqlite3")
     await store.open()
     clock = FakeClock()
     out = io.StringIO()
-    table = LocalTable(TableService(store, Settings(), clock=clock, render_in_thread=False), clock,
-                       out_dir=tmp_path / "img", emit=out)
+    service = TableService(store, Settings(), clock=clock, render_in_thread=False)
+    service.memories = memories
+    table = LocalTable(service, clock, out_dir=tmp_path / "img", emit=out)
     try:
         for line in lines:
             await table.run_line(line)
@@ -142,6 +144,7 @@ async def play_game(game: str, humans: int, bots: int, *, seed: int = 0, out: Pa
     await store.open()
     clock = FakeClock()
     service = TableService(store, Settings(), clock=clock, render_in_thread=False)
+    service.memories = False  # whole games by the hundred: no summary and timelapse for each
     table = RecordingTable(service, clock, out_dir=out, emit=emit or io.StringIO())
     for name in NAMES[:humans]:
         table.user(name)

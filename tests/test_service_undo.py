@@ -192,3 +192,17 @@ async def test_a_restart_replays_and_continues_a_log_with_undos(store: SQLiteSto
     log = await store.actions(record.id)
     assert {"type": "undo"} in [e.action for e in log] and verify(record, log).ok
     assert record.state is not None and record.state["counter"] < 12
+
+
+async def test_a_finished_game_with_undos_still_gets_its_summary_and_timelapse(service: TableService,
+                                                                               store: SQLiteStore) -> None:
+    """The memories replay the game that was played: undone moves and undo entries are left out
+    (replaying the raw log would apply `{"type": "undo"}` as a move and fail)."""
+    await started(service, start=4)
+    await take(service, ALICE, 2)
+    await service.undo(ALICE, HERE)
+    for user, n in ((ALICE, 1), (BOB, 1), (ALICE, 1), (BOB, 1)):
+        await take(service, user, n)
+    assert await store.active_game(HERE.channel_id) is None
+    replies = [reply async for reply in service.post_game_memories()]
+    assert [f.filename for r in replies for f in r.files] == ["summary.png", "timelapse.gif"]

@@ -8,13 +8,13 @@ from collections.abc import Collection
 from typing import Any
 
 from bot.store import VersionConflict
-from bot.table.messages import MessagesMixin
+from bot.table.memories import MemoriesMixin
 from bot.table.shared import MAX_AI_STEPS, STAND_IN_MAX_ACTIONS, Loaded
 
 log = logging.getLogger("passepartout.service")
 
 
-class AISeatsMixin(MessagesMixin):
+class AISeatsMixin(MemoriesMixin):
     """Moves for the seats nobody is at: AI players, and absent players whose time ran out."""
 
     def _ai_must_move(self, loaded: Loaded, stand_ins: Collection[str] = ()) -> bool:
@@ -64,6 +64,8 @@ class AISeatsMixin(MessagesMixin):
                                            actor="ai" if seat in bots else "timeout",
                                            remind_at=remind, timeout_at=timeout,
                                            ai_pending=self._ai_must_move(loaded, pending))
+            if status == "finished":
+                self._memories_due(record)
             events.extend(new_events)
         return events
 

@@ -175,6 +175,8 @@ class PlayMixin(LobbyMixin):
                                            ai_pending=self._ai_must_move(loaded))
         except VersionConflict:
             return await self._lost_race(user, record.id, seat)
+        if status == "finished":
+            self._memories_due(record)
         events = list(events) + await self._run_ai_safely(loaded)
         ack = self.private(user, "✅ " + t_user("ack", action=label))
         return [ack] + await self._after_change(loaded, events, already_pinged=waiting_before)

@@ -23,12 +23,13 @@ from .cards import CARD_INFO, VALUE, best_modified, leg_days, multiset_combos
 from .legal import NLOC, REROLL_COST
 from .moves import MODIFIERS, MOVES, MoveHandlers
 from .state import State
+from .summary import AroundTheWorldSummary
 
 __all__ = ["CARD_INFO", "MODIFIERS", "NLOC", "REROLL_COST", "VALUE", "AroundTheWorldRules", "State",
            "best_modified", "leg_days", "multiset_combos"]
 
 
-class AroundTheWorldRules(MoveHandlers, Rules):
+class AroundTheWorldRules(MoveHandlers, AroundTheWorldSummary, Rules):
     id = D.GAME_ID
     title = D.TITLE
     min_players = 2

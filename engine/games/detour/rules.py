@@ -23,6 +23,7 @@ from engine.core import Action, Event, IllegalAction, Move, Result, Rules, View,
 from engine.rng import Rng
 
 from . import mapdata as M
+from .summary import DetourSummary
 
 CARDS = M.CARDS  # (10, 8, 6, 5)
 _BIT = {10: 1, 8: 2, 6: 4, 5: 8}
@@ -76,7 +77,7 @@ def _hand_value(mask: int) -> int:
     return sum(c for c in CARDS if mask & _BIT[c])
 
 
-class DetourRules(Rules):
+class DetourRules(DetourSummary, Rules):
     id = "detour"
     title = "Around the Worlds in 80 Days (Detour)"
     min_players = 2

@@ -26,6 +26,7 @@ from . import flow as F
 from . import moves as M
 from .legal import legal
 from .state import OVER, SETUP, DaysState
+from .summary import EightyDaysSummary
 from .views import public_view, seat_private
 
 #: action type -> (check, do); checks never mutate
@@ -104,7 +105,7 @@ ANSWERS: dict[str, str] = {
 ANSWER_ONLY = frozenset(ANSWERS.values()) - {"give_back"}
 
 
-class EightyDaysRules(Rules):
+class EightyDaysRules(EightyDaysSummary, Rules):
     id = "eighty-days"
     title = "80 Days"
     min_players = 2

@@ -36,9 +36,10 @@ from .mapdata import (
 from .moves import MOVES, MoveHandlers
 from .network import components, network, ticket_status
 from .state import RSState
+from .summary import RailsSummary
 
 
-class RailsAndSails(MoveHandlers, Rules):
+class RailsAndSails(MoveHandlers, RailsSummary, Rules):
     id = GAME_ID
     title = "Rails & Sails"
     min_players = 2
