@@ -26,6 +26,7 @@ from discord import app_commands
 from bot import games
 from bot.gameui import Command, GameUI, Param
 from bot.i18n import LANGUAGES, Translator, normalise_language
+from bot.render_pool import pool_for
 from bot.replies import Button, Reply, Select, User, Where
 from bot.service import TableService
 from bot.settings import Settings
@@ -219,7 +220,8 @@ class PassepartoutBot(discord.Client):
         super().__init__(intents=intents, **kwargs)
         self.settings = settings
         self.store = store or store_from_url(settings.database_url, durable=settings.durable_commits)
-        self.service = TableService(self.store, settings)
+        self.render_pool = pool_for(settings.render_processes)  # started in setup_hook, or at the first render
+        self.service = TableService(self.store, settings, render_pool=self.render_pool)
         self.tree = CheckedTree(self)
         self.delivery = Delivery(self)
         self._scheduler: asyncio.Task[None] | None = None
@@ -228,6 +230,8 @@ class PassepartoutBot(discord.Client):
         self.add_dynamic_items(GameComponent)
 
     async def setup_hook(self) -> None:
+        if self.render_pool is not None:
+            await self.render_pool.start()  # workers warm up while we log in and sync
         await self.open_store()
         await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands_if_needed()
@@ -242,6 +246,8 @@ class PassepartoutBot(discord.Client):
         if self._scheduler is not None:
             self._scheduler.cancel()
         await super().close()
+        if self.render_pool is not None:
+            await self.render_pool.close()
         if self.store_opened:
             await self.store.close()
             self.store_opened = False

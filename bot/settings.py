@@ -20,6 +20,9 @@ class Settings:
     tick_seconds: float = 60.0
     lobby_idle_hours: float = 24.0  # a lobby nobody touches closes after this (0 = never)
     durable_commits: bool = False
+    #: render processes; 0 = render in threads of the bot's process. `load_settings` defaults to
+    #: one per core; a `Settings()` built in code (tests, tools) renders in threads
+    render_processes: int = 0
     extra: dict[str, str] = field(default_factory=dict)
 
     def __repr__(self) -> str:  # never print the token
@@ -33,6 +36,22 @@ def _float(value: str | None, default: float) -> float:
         return float(value) if value not in (None, "") else default
     except ValueError:
         return default
+
+
+def default_processes() -> int:
+    """One render process per core this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _processes(value: str | None) -> int:
+    """RENDER_PROCESSES: a count (0 = none), or unset/empty/`auto`/unreadable = one per core."""
+    raw = (value or "").strip().lower()
+    if raw.isdigit():
+        return min(int(raw), 64)
+    return default_processes()
 
 
 def load_settings(env_file: str | Path | None = ".env", environ: dict[str, str] | None = None) -> Settings:
@@ -56,4 +75,5 @@ def load_settings(env_file: str | Path | None = ".env", environ: dict[str, str] 
         tick_seconds=_float(environ.get("TICK_SECONDS"), 60.0),
         lobby_idle_hours=_float(environ.get("LOBBY_IDLE_HOURS"), 24.0),
         durable_commits=(environ.get("DURABLE_COMMITS", "").lower() in ("1", "true", "yes")),
+        render_processes=_processes(environ.get("RENDER_PROCESSES")),
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Iterator
 
 import pytest
@@ -11,6 +12,10 @@ from bot.service import TableService
 from bot.settings import Settings
 from bot.store import SQLiteStore
 from tests import fakegame
+
+# the bot and the local table (also run as subprocesses) render in threads under test unless a
+# test asks for render processes: starting and warming a pool per test would cost seconds each
+os.environ.setdefault("RENDER_PROCESSES", "0")
 
 
 class Clock:
