@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import multiprocessing
 import os
 import signal
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -70,7 +70,7 @@ class RenderJob:
 def draw(job: RenderJob, spec: GameSpec | None = None, translator: Translator | None = None) -> bytes:
     """The PNG for `job`. Workers look the game up themselves; in-process callers pass the spec
     and translator they hold (a test's swapped renderer)."""
-    spec = spec or games.get(job.game_id)
+    spec = spec or _registered(job.game_id)
     t = translator or spec.ui.translator(job.lang)
     if job.image == "hand":
         if job.seat is None:
@@ -78,6 +78,16 @@ def draw(job: RenderJob, spec: GameSpec | None = None, translator: Translator | 
         return spec.renderer.render_hand(job.view, job.seat, names=job.names, lang=job.lang, translator=t)
     return spec.renderer.render_board(job.view, names=job.names, lang=job.lang, events=job.events or [],
                                       translator=t)
+
+
+@functools.cache
+def _registered(game_id: str) -> GameSpec:
+    """A game of the registry, built alone (a worker drawing one game imports only that one)."""
+    line = next((line for line in games.GAMES if line.id == game_id), None)
+    spec = line.build() if line is not None else None
+    if spec is None:
+        raise KeyError(f"unknown game {game_id!r}")
+    return spec
 
 
 def poolable(spec: GameSpec) -> bool:
@@ -88,14 +98,18 @@ def poolable(spec: GameSpec) -> bool:
 
 def _warm() -> None:
     """Import every game and draw one board of each, so the first real turn is not slow."""
-    for spec in games.specs().values():
+    for line in games.GAMES:
+        try:
+            spec = _registered(line.id)
+        except KeyError:
+            continue  # not offered yet (a layer missing)
         try:
             rules = spec.rules
             seats = [f"p{i + 1}" for i in range(rules.min_players)]
             state = rules.new_game(seats, 1, {})
             draw(RenderJob(spec.id, "board", rules.view(state, None), {s: s for s in seats}, "en"), spec)
         except Exception:  # a game that cannot draw a fresh board shows it on its first real render
-            log.warning("render worker: warming %s failed", spec.id, exc_info=True)
+            log.warning("render worker: warming %s failed", line.id, exc_info=True)
 
 
 def _worker_main(conn: Connection, warm: bool) -> None:
@@ -119,21 +133,6 @@ def _worker_main(conn: Connection, warm: bool) -> None:
         except Exception as exc:
             reply = ("error", f"{type(exc).__name__}: {exc}")
         conn.send(reply)
-
-
-def _talk(conn: Connection, job: RenderJob, timeout: float) -> tuple[str, Any]:
-    """Send one job and wait for its answer (runs in a thread: pipes block)."""
-    conn.send(job)
-    if not conn.poll(timeout):
-        raise TimeoutError
-    reply: tuple[str, Any] = conn.recv()
-    return reply
-
-
-def _await_ready(conn: Connection, timeout: float) -> None:
-    if not conn.poll(timeout):
-        raise TimeoutError
-    conn.recv()
 
 
 @dataclass(eq=False)
@@ -171,7 +170,6 @@ class RenderPool:
         self._workers: set[_Worker] = set()
         self._idle: list[_Worker] = []
         self._waiters = _Waiters()
-        self._threads: ThreadPoolExecutor | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._started = False
         self._closed = False
@@ -196,8 +194,6 @@ class RenderPool:
             return
         self._started = True
         self._all_ready = asyncio.Event()
-        # blocking pipe reads: one per busy worker and one per worker warming up
-        self._threads = ThreadPoolExecutor(2 * self.processes + 1, thread_name_prefix="render-pool")
         for _ in range(self.processes):
             self._spawn()
 
@@ -243,10 +239,10 @@ class RenderPool:
             self._all_ready.set()
         if idle or busy:
             await asyncio.to_thread(_stop, idle, busy)
-        # pipe reads still waiting end now (their workers are gone), as do their tasks
+        # answers still awaited end now (their workers are gone), as do their tasks
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        if self._threads is not None:
-            self._threads.shutdown(wait=False, cancel_futures=True)
+        for worker in idle + busy:
+            worker.conn.close()
 
     # -- workers ----------------------------------------------------------------------
     def _spawn(self) -> None:
@@ -261,10 +257,8 @@ class RenderPool:
 
     async def _welcome(self, worker: _Worker) -> None:
         """Hand a new worker out once it says it is warm; replace one that dies first."""
-        assert self._threads is not None
-        loop = asyncio.get_running_loop()
         try:
-            await loop.run_in_executor(self._threads, _await_ready, worker.conn, WARM_TIMEOUT)
+            await _answer(worker, WARM_TIMEOUT)
         except (EOFError, OSError):  # TimeoutError included: it is an OSError
             if self._closed:
                 return
@@ -315,10 +309,18 @@ class RenderPool:
 
     async def _exchange(self, worker: _Worker, job: RenderJob) -> tuple[str, Any]:
         """One job on one worker; the worker is freed, or replaced if it died or got stuck."""
-        assert self._threads is not None
-        loop = asyncio.get_running_loop()
         try:
-            reply = await loop.run_in_executor(self._threads, _talk, worker.conn, job, self.timeout)
+            worker.conn.send(job)  # a view is a few KB: the idle worker's pipe takes it at once
+        except (EOFError, OSError):
+            if not self._closed:
+                log.warning("a render worker died: replacing it")
+                self._replace(worker)
+            return ("died", None)
+        except Exception as exc:  # the job did not pickle: nothing was sent
+            self._give(worker)
+            return ("error", f"{type(exc).__name__}: {exc}")
+        try:
+            reply: tuple[str, Any] = await _answer(worker, self.timeout)
         except (EOFError, OSError) as exc:  # TimeoutError is an OSError too
             if self._closed:
                 return ("died", None)  # stopped by `close`
@@ -329,9 +331,6 @@ class RenderPool:
             log.warning("a render worker died drawing %s %s: replacing it", job.game_id, job.image)
             self._replace(worker)
             return ("died", None)
-        except Exception as exc:  # the job did not pickle: nothing was sent
-            self._give(worker)
-            return ("error", f"{type(exc).__name__}: {exc}")
         self._give(worker)
         return reply
 
@@ -356,6 +355,28 @@ class RenderPool:
         task.add_done_callback(self._tasks.discard)
 
 
+async def _answer(worker: _Worker, timeout: float) -> Any:
+    """The worker's next message, read on the event loop when its pipe turns readable (no
+    thread, so no GIL hand-offs per render); EOFError if it died, TimeoutError if it is stuck."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[Any] = loop.create_future()
+    fd = worker.conn.fileno()
+
+    def readable() -> None:
+        if answer.done():
+            return
+        try:  # the worker writes a whole message at once: the rest follows straight away
+            answer.set_result(worker.conn.recv())
+        except Exception as exc:
+            answer.set_exception(exc)
+
+    loop.add_reader(fd, readable)
+    try:
+        return await asyncio.wait_for(answer, timeout)
+    finally:
+        loop.remove_reader(fd)
+
+
 def _stop(idle: list[_Worker], busy: list[_Worker]) -> None:
     """Ask idle workers to exit and terminate busy ones (a render has no side effects), then
     make sure each is gone (blocking: run in a thread)."""
@@ -369,8 +390,6 @@ def _stop(idle: list[_Worker], busy: list[_Worker]) -> None:
         if worker.process.is_alive():
             worker.process.kill()
             worker.process.join(5)
-    for worker in idle:  # a busy one's pipe is still being read: it closes when that read ends
-        worker.conn.close()
 
 
 def pool_for(processes: int) -> RenderPool | None:

@@ -35,7 +35,7 @@ HERE = Where(channel_id=7, guild_id=1, guild_locale="en")
 REPO = Path(__file__).resolve().parent.parent
 
 
-def board_job(game_id: str = RAILS, seed: int = 3, lang: str = "en") -> RenderJob:
+def board_job(game_id: str = DETOUR, seed: int = 3, lang: str = "en") -> RenderJob:
     rules = games.get(game_id).rules
     state = rules.new_game(["p1", "p2"], seed, {})
     return RenderJob(game_id, "board", rules.view(state, None), {"p1": "Ann", "p2": "Ben"}, lang, events=[])
@@ -75,7 +75,7 @@ class Killer:
 async def test_workers_draw_the_same_images_as_the_bot_in_process() -> None:
     pool = RenderPool(1, warm=False)
     try:
-        board = board_job(RAILS, lang="de")
+        board = board_job(DETOUR, seed=8, lang="de")
         rules = games.get(DETOUR).rules
         state = rules.new_game(["p1", "p2", "p3"], 5, {})
         hand = RenderJob(DETOUR, "hand", rules.view(state, "p2"), {"p1": "A", "p2": "B", "p3": "C"}, "fr", seat="p2")
@@ -103,7 +103,7 @@ async def test_a_worker_that_died_is_replaced_and_the_render_tried_again() -> No
 async def test_a_job_that_kills_every_worker_ends_without_an_image_and_the_pool_goes_on() -> None:
     pool = RenderPool(1, warm=False)
     try:
-        job = RenderJob(RAILS, "board", {"poison": Killer()}, {}, "en")
+        job = RenderJob(DETOUR, "board", {"poison": Killer()}, {}, "en")
         with pytest.raises(RenderUnavailable):
             await pool.render(job)
         assert pool.replaced == 2  # the first worker and the one that took the retry
