@@ -246,10 +246,21 @@ class RenderPool:
 
     # -- workers ----------------------------------------------------------------------
     def _spawn(self) -> None:
+        """Start one worker (it joins the idle list once warm); a system that cannot start
+        processes (out of memory or file descriptors) counts as a start failure."""
         parent, child = self._ctx.Pipe()
         process = self._ctx.Process(target=_worker_main, args=(child, self.warm), daemon=True,
                                     name="passepartout-render")
-        process.start()
+        try:
+            process.start()
+        except OSError:
+            parent.close()
+            child.close()
+            self._start_failures += 1
+            log.exception("cannot start a render worker (%d in a row)", self._start_failures)
+            if not self.usable:
+                self._give_up()
+            return
         child.close()  # ours closes with the worker's end: a dead worker reads as end of file
         worker = _Worker(process, parent)
         self._workers.add(worker)

@@ -238,13 +238,11 @@ async def test_refusals_are_answered_at_once_while_the_pool_is_saturated(tmp_pat
         await asyncio.sleep(0.01)
         user, button = await move_button(service)
         other = BEN if user is ANN else ANN
-        start = time.perf_counter()
         stale = await service.component(user, HERE, "pp:garbage")
         out_of_turn = await service.component(other, HERE, button)
-        took = time.perf_counter() - start
         assert stale[0].text.startswith("⚠️") and out_of_turn[0].text.startswith("⚠️")
-        assert sum(t.done() for t in backlog) < len(backlog) // 2, "the backlog was not a backlog"
-        assert took < 0.5, f"refusals took {took:.2f} s behind a busy pool"
+        # answered while most of the storm still waits for the one worker, not after it
+        assert sum(t.done() for t in backlog) < len(backlog) // 2
         # and a move's image goes before the rest of the storm
         replies = await service.component(user, HERE, button)
         assert replies[0].text.startswith("✅") and any(r.files for r in replies)
