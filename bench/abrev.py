@@ -26,9 +26,12 @@ MARK = "BENCH-JSON "
 
 
 def code_root() -> Path:
-    """The code under measurement, first on `sys.path` (before the editable install's finder)."""
+    """The code under measurement, first on `sys.path`. For another revision the editable
+    install's finder is dropped too: it would serve modules that revision does not have."""
     root = Path(os.environ.get("PASSEPARTOUT_CODE") or HERE).resolve()
     sys.path.insert(0, str(root))
+    if root != HERE:
+        sys.meta_path[:] = [f for f in sys.meta_path if "__editable__" not in getattr(f, "__module__", "")]
     return root
 
 
@@ -71,7 +74,7 @@ def compare(script: Path, argv: list[str], rev: str, rounds: int) -> None:
             for label in (("this", rev) if i % 2 == 0 else (rev, "this")):
                 env = {**os.environ, "PASSEPARTOUT_CODE": str(roots[label])}
                 run = subprocess.run([sys.executable, str(script), *argv, "--json"], env=env, capture_output=True,
-                                     text=True, cwd=roots[label])
+                                     text=True, cwd=roots[label], timeout=3600)
                 lines = [line for line in run.stdout.splitlines() if line.startswith(MARK)]
                 if run.returncode != 0 or not lines:
                     raise SystemExit(f"{script.name} on {label} failed:\n{run.stdout}\n{run.stderr}")

@@ -85,14 +85,16 @@ async def choose(service: TableService, store: SQLiteStore, where: Where) -> tup
 
 async def press(service: TableService, store: SQLiteStore, where: Where,
                 move: tuple[int, User, str, dict[str, Any]]) -> float:
-    """One player's move in one channel, as a command would send it; seconds until answered."""
+    """One player's move in one channel, as a command would send it; seconds until answered
+    (negative: the answer carried no image, e.g. a rails draw that leaves the board alone)."""
     game_pk, user, seat, action = move
     start = time.perf_counter()
     async with service._lock(where.channel_id):
         fresh = service._load(await store.get_game(game_pk))  # type: ignore[arg-type]
         replies = await service._act(fresh, user, seat, action)
     assert replies and replies[0].text.startswith("✅"), replies[0].text
-    return time.perf_counter() - start
+    took = time.perf_counter() - start
+    return took if any(r.files for r in replies) else -took
 
 
 async def burst(service: TableService, store: SQLiteStore, places: list[Where]) -> list[float]:
@@ -102,58 +104,66 @@ async def burst(service: TableService, store: SQLiteStore, places: list[Where]) 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     pool = make_pool(args.processes)
-    figures: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         store = SQLiteStore(Path(tmp) / "burst.sqlite3")
         await store.open()
-        service = make_service(store, pool)
-        if pool is not None:
-            await pool.start()
-        places = [Where(channel_id=1000 + i, guild_id=1, guild_locale="en") for i in range(args.channels)]
-        for i, where in enumerate(places):
-            await service.new_game(PLAYERS[0], where, args.game, seed=i + 1)
-            await service.join(PLAYERS[1], where)
-            await service.start(PLAYERS[0], where)
-        for _ in range(args.warmup):  # past the set-up's secret choices, which post no board
-            await burst(service, store, places)
-        if pool is not None:
-            await pool.ready()
-        mode = f"{pool.processes} render processes" if pool is not None else "renders in threads"
-        rates: list[float] = []
-        latencies: list[float] = []
-        profile = cProfile.Profile() if args.profile else None
-        pids = pool.pids() if pool is not None else []
-        main_cpu = render_cpu = 0.0
-        for round_no in range(args.rounds):
-            moves = [await choose(service, store, w) for w in places]
-            if profile:
-                profile.enable()
-            start, cpu_start, workers_start = time.perf_counter(), time.process_time(), cpu_of(pids)
-            took = await asyncio.gather(*(press(service, store, w, m) for w, m in zip(places, moves, strict=True)))
-            wall = time.perf_counter() - start
-            main_cpu += time.process_time() - cpu_start
-            render_cpu += cpu_of(pids) - workers_start
-            if profile:
-                profile.disable()
-            rates.append(len(places) / wall)
-            latencies += took
-            if not args.json:
-                print(f"{args.game}, {args.channels} channels, {mode}, round {round_no + 1}:"
-                      f" {rates[-1]:6.1f} turns/s; press -> replies median {statistics.median(took):.2f} s,"
-                      f" p95 {pct(took, 0.95):.2f} s, max {max(took):.2f} s")
+        try:
+            return await bursts(args, store, make_service(store, pool), pool)
+        finally:
+            if pool is not None:
+                await pool.close()
+            await store.close()
+
+
+async def bursts(args: argparse.Namespace, store: SQLiteStore, service: TableService, pool: Any) -> dict[str, Any]:
+    """Set the channels up, warm up, then time `args.rounds` bursts."""
+    if pool is not None:
+        await pool.start()
+    places = [Where(channel_id=1000 + i, guild_id=1, guild_locale="en") for i in range(args.channels)]
+    for i, where in enumerate(places):
+        await service.new_game(PLAYERS[0], where, args.game, seed=i + 1)
+        await service.join(PLAYERS[1], where)
+        await service.start(PLAYERS[0], where)
+    for _ in range(args.warmup):  # past the set-up's secret choices, which post no board
+        await burst(service, store, places)
+    if pool is not None:
+        await pool.ready()
+    mode = f"{pool.processes} render processes" if pool is not None else "renders in threads"
+    rates: list[float] = []
+    latencies: list[float] = []
+    profile = cProfile.Profile() if args.profile else None
+    pids = pool.pids() if pool is not None else []
+    main_cpu = render_cpu = 0.0
+    images = 0
+    for round_no in range(args.rounds):
+        moves = [await choose(service, store, w) for w in places]
         if profile:
-            profile.dump_stats(args.profile)
-        turns = len(places) * args.rounds
-        main_ms, render_ms = main_cpu * 1000 / turns, render_cpu * 1000 / turns
-        # what two idle cores could do: the bot's process is one core at most, all of it shares two
-        capacity = 1000 / max(main_ms, (main_ms + render_ms) / 2) if pool is not None else 1000 / main_ms
-        figures = {"turns_per_s": statistics.median(rates), "p50_s": statistics.median(latencies),
-                   "p95_s": pct(latencies, 0.95), "max_s": max(latencies), "main_cpu_ms_per_turn": main_ms,
-                   "render_cpu_ms_per_turn": render_ms, "idle_2core_turns_per_s": capacity}
-        if pool is not None:
-            await pool.close()
-        await store.close()
-    return figures
+            profile.enable()
+        start, cpu_start, workers_start = time.perf_counter(), time.process_time(), cpu_of(pids)
+        signed = await asyncio.gather(*(press(service, store, w, m) for w, m in zip(places, moves, strict=True)))
+        wall = time.perf_counter() - start
+        took = [abs(t) for t in signed]
+        images += sum(t > 0 for t in signed)
+        main_cpu += time.process_time() - cpu_start
+        render_cpu += cpu_of(pids) - workers_start
+        if profile:
+            profile.disable()
+        rates.append(len(places) / wall)
+        latencies += took
+        if not args.json:
+            print(f"{args.game}, {args.channels} channels, {mode}, round {round_no + 1}:"
+                  f" {rates[-1]:6.1f} turns/s; press -> replies median {statistics.median(took):.2f} s,"
+                  f" p95 {pct(took, 0.95):.2f} s, max {max(took):.2f} s")
+    if profile:
+        profile.dump_stats(args.profile)
+    turns = len(places) * args.rounds
+    main_ms, render_ms = main_cpu * 1000 / turns, render_cpu * 1000 / turns
+    # what two idle cores could do: the bot's process is one core at most, all of it shares two
+    capacity = 1000 / max(main_ms, (main_ms + render_ms) / 2) if pool is not None else 1000 / main_ms
+    return {"turns_per_s": statistics.median(rates), "p50_s": statistics.median(latencies),
+            "p95_s": pct(latencies, 0.95), "max_s": max(latencies), "main_cpu_ms_per_turn": main_ms,
+            "render_cpu_ms_per_turn": render_ms, "idle_2core_turns_per_s": capacity,
+            "turns_with_image_pct": 100 * images / turns}
 
 
 def main() -> None:
@@ -178,6 +188,7 @@ def main() -> None:
     else:
         print(f"  all rounds: {figures['turns_per_s']:.1f} turns/s (median round), press -> replies"
               f" p50 {figures['p50_s']:.2f} s, p95 {figures['p95_s']:.2f} s, max {figures['max_s']:.2f} s")
+        print(f"  {figures['turns_with_image_pct']:.0f} % of the turns carried a board image")
         print(f"  CPU per turn: bot process {figures['main_cpu_ms_per_turn']:.1f} ms, render processes"
               f" {figures['render_cpu_ms_per_turn']:.1f} ms -> on two idle cores at most"
               f" {figures['idle_2core_turns_per_s']:.0f} turns/s")
