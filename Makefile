@@ -47,8 +47,14 @@ test-fast: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -n 2 -m "not wholegame"
 
+# every benchmark with its small default sizes (the whole loop stays under ~3 minutes);
+# a benchmark's own options (e.g. `--rev REV` for an interleaved A/B run) are for running it alone
 bench: $(STAMP)
-	for b in bench/bench_*.py; do $(BIN)/python $$b || exit 1; done
+	@for b in bench/bench_*.py; do \
+		echo "== $$b"; start=$$(date +%s); \
+		$(BIN)/python $$b || exit 1; \
+		echo "   ($$b: $$(( $$(date +%s) - start )) s)"; \
+	done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,78 +1,198 @@
 """Burst: many channels press a move at the same moment. How fast does the table keep up?
 
-    .venv/bin/python bench/bench_burst.py [--channels 200] [--game rails-and-sails] [--rounds 2] [--warmup 4]
+    .venv/bin/python bench/bench_burst.py [--channels 200] [--game rails-and-sails] [--rounds 2]
+        [--warmup 4] [--processes N] [--rev REV [--ab-rounds 4]] [--profile FILE]
 
-Through the table service as the Discord adapter drives it (SQLite in a temp dir, renders in
-threads): `--channels` games of two humans are set up, then every channel's player to act
-presses a move (the AI's choice for that seat, sent as the public quick-button press would be)
-at once; each press is timed from the call until its replies (ack and turn message with the
-board image) are ready. Prints turns/s over the burst and the median / p95 / max latency of a
-press. Targets (issue "Fast under load"): >= 100 turns/s, p95 <= 1.5 s with 200 channels.
+Through the table service as the Discord adapter drives it (SQLite in a temp dir, images from
+the render pool as the bot makes it: `--processes` workers, default one per core, 0 = threads
+in the bot's process; workers are warm before the clock starts). `--channels` games of two
+humans are set up, then every channel's player to act presses a move (the AI's choice for
+that seat, sent as the public quick-button press would be) at once; each press is timed from
+the call until its replies (ack and turn message with the board image) are ready. Prints
+turns/s over the burst, the median / p95 / max latency of a press, and the CPU time per turn
+of the bot's process and of the render processes (robust on a busy machine), with the rate two
+idle cores could sustain from those. Targets (issue "Fast
+under load"): >= 100 turns/s, p95 <= 1.5 s with 200 channels.
+
+`--rev REV` runs this benchmark alternately on this checkout and on REV (exported with `git
+archive`; a revision without the render pool renders in threads) and prints both medians.
+`--profile FILE` writes a cProfile of the bot's process over the timed bursts.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
+import os
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from abrev import code_root, compare, cores, emit, pct, strip_rev
+
+code_root()
 
 from bot.replies import User, Where  # noqa: E402
 from bot.service import TableService  # noqa: E402
 from bot.store import SQLiteStore  # noqa: E402
 
 PLAYERS = [User(1, "Ann", "en"), User(2, "Ben", "en")]
+TICK = os.sysconf("SC_CLK_TCK")
 
 
-async def press(service: TableService, store: SQLiteStore, where: Where) -> float:
-    """One player's move in one channel, as a command would send it; seconds until answered."""
+def cpu_of(pids: list[int]) -> float:
+    """CPU seconds (user + system) the processes `pids` have used so far (Linux /proc)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / TICK
+    return total
+
+
+def make_pool(processes: int) -> Any:
+    """The render pool the bot would make (None: threads, or a revision without a pool)."""
+    try:
+        from bot.render_pool import RenderPool
+    except ImportError:
+        return None
+    return RenderPool(processes) if processes > 0 else None
+
+
+def make_service(store: SQLiteStore, pool: Any) -> TableService:
+    if pool is None:
+        return TableService(store, render_in_thread=True)
+    return TableService(store, render_in_thread=True, render_pool=pool)  # type: ignore[call-arg]
+
+
+async def choose(service: TableService, store: SQLiteStore, where: Where) -> tuple[int, User, str, dict[str, Any]]:
+    """The move the AI would make for the channel's player to act (chosen before the burst, so
+    the burst times the table's work only): game id, user, seat, action."""
     record = await store.active_game(where.channel_id)
     assert record is not None
     loaded = service._load(record)
     seat = loaded.rules.to_act(loaded.state)[0]
     user = next(p for p in PLAYERS if (s := record.seat_of_user(p.id)) is not None and s.seat == seat)
     action = loaded.spec.ai(loaded.rules.view(loaded.state, seat), seat, loaded.rules.legal_actions(loaded.state, seat))
+    return record.id, user, seat, action
+
+
+async def press(service: TableService, store: SQLiteStore, where: Where,
+                move: tuple[int, User, str, dict[str, Any]]) -> float:
+    """One player's move in one channel, as a command would send it; seconds until answered
+    (negative: the answer carried no image, e.g. a rails draw that leaves the board alone)."""
+    game_pk, user, seat, action = move
     start = time.perf_counter()
     async with service._lock(where.channel_id):
-        fresh = service._load(await store.get_game(record.id))  # type: ignore[arg-type]
+        fresh = service._load(await store.get_game(game_pk))  # type: ignore[arg-type]
         replies = await service._act(fresh, user, seat, action)
     assert replies and replies[0].text.startswith("✅"), replies[0].text
-    return time.perf_counter() - start
+    took = time.perf_counter() - start
+    return took if any(r.files for r in replies) else -took
 
 
-async def main(args: argparse.Namespace) -> None:
+async def burst(service: TableService, store: SQLiteStore, places: list[Where]) -> list[float]:
+    moves = [await choose(service, store, w) for w in places]
+    return await asyncio.gather(*(press(service, store, w, m) for w, m in zip(places, moves, strict=True)))
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    pool = make_pool(args.processes)
     with tempfile.TemporaryDirectory() as tmp:
         store = SQLiteStore(Path(tmp) / "burst.sqlite3")
         await store.open()
-        service = TableService(store, render_in_thread=True)
-        places = [Where(channel_id=1000 + i, guild_id=1, guild_locale="en") for i in range(args.channels)]
-        for i, where in enumerate(places):
-            await service.new_game(PLAYERS[0], where, args.game, seed=i + 1)
-            await service.join(PLAYERS[1], where)
-            await service.start(PLAYERS[0], where)
-        for _ in range(args.warmup):  # past the set-up's secret choices, which post no board
-            await asyncio.gather(*(press(service, store, w) for w in places))
-        for round_no in range(args.rounds):
-            start = time.perf_counter()
-            latencies = await asyncio.gather(*(press(service, store, w) for w in places))
-            wall = time.perf_counter() - start
-            ordered = sorted(latencies)
-            p95 = ordered[max(0, int(len(ordered) * 0.95) - 1)]
-            print(f"{args.game}, {args.channels} channels, round {round_no + 1}: {len(places) / wall:6.1f} turns/s;"
-                  f" press -> replies median {statistics.median(latencies):.2f} s, p95 {p95:.2f} s,"
-                  f" max {ordered[-1]:.2f} s")
-        await store.close()
+        try:
+            return await bursts(args, store, make_service(store, pool), pool)
+        finally:
+            if pool is not None:
+                await pool.close()
+            await store.close()
 
 
-if __name__ == "__main__":
+async def bursts(args: argparse.Namespace, store: SQLiteStore, service: TableService, pool: Any) -> dict[str, Any]:
+    """Set the channels up, warm up, then time `args.rounds` bursts."""
+    if pool is not None:
+        await pool.start()
+    places = [Where(channel_id=1000 + i, guild_id=1, guild_locale="en") for i in range(args.channels)]
+    for i, where in enumerate(places):
+        await service.new_game(PLAYERS[0], where, args.game, seed=i + 1)
+        await service.join(PLAYERS[1], where)
+        await service.start(PLAYERS[0], where)
+    for _ in range(args.warmup):  # past the set-up's secret choices, which post no board
+        await burst(service, store, places)
+    if pool is not None:
+        await pool.ready()
+    mode = f"{pool.processes} render processes" if pool is not None else "renders in threads"
+    rates: list[float] = []
+    latencies: list[float] = []
+    profile = cProfile.Profile() if args.profile else None
+    pids = pool.pids() if pool is not None else []
+    main_cpu = render_cpu = 0.0
+    images = 0
+    for round_no in range(args.rounds):
+        moves = [await choose(service, store, w) for w in places]
+        if profile:
+            profile.enable()
+        start, cpu_start, workers_start = time.perf_counter(), time.process_time(), cpu_of(pids)
+        signed = await asyncio.gather(*(press(service, store, w, m) for w, m in zip(places, moves, strict=True)))
+        wall = time.perf_counter() - start
+        took = [abs(t) for t in signed]
+        images += sum(t > 0 for t in signed)
+        main_cpu += time.process_time() - cpu_start
+        render_cpu += cpu_of(pids) - workers_start
+        if profile:
+            profile.disable()
+        rates.append(len(places) / wall)
+        latencies += took
+        if not args.json:
+            print(f"{args.game}, {args.channels} channels, {mode}, round {round_no + 1}:"
+                  f" {rates[-1]:6.1f} turns/s; press -> replies median {statistics.median(took):.2f} s,"
+                  f" p95 {pct(took, 0.95):.2f} s, max {max(took):.2f} s")
+    if profile:
+        profile.dump_stats(args.profile)
+    turns = len(places) * args.rounds
+    main_ms, render_ms = main_cpu * 1000 / turns, render_cpu * 1000 / turns
+    # what two idle cores could do: the bot's process is one core at most, all of it shares two
+    capacity = 1000 / max(main_ms, (main_ms + render_ms) / 2) if pool is not None else 1000 / main_ms
+    return {"turns_per_s": statistics.median(rates), "p50_s": statistics.median(latencies),
+            "p95_s": pct(latencies, 0.95), "max_s": max(latencies), "main_cpu_ms_per_turn": main_ms,
+            "render_cpu_ms_per_turn": render_ms, "idle_2core_turns_per_s": capacity,
+            "turns_with_image_pct": 100 * images / turns}
+
+
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--channels", type=int, default=200)
     parser.add_argument("--game", default="rails-and-sails")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--warmup", type=int, default=4, help="untimed bursts first (rails: the set-up choices)")
-    asyncio.run(main(parser.parse_args()))
+    parser.add_argument("--processes", type=int, default=cores(),
+                        help="render processes (default: one per core; 0: threads)")
+    parser.add_argument("--rev", help="also run on this git revision, interleaved, and compare")
+    parser.add_argument("--ab-rounds", type=int, default=4, help="runs per side with --rev")
+    parser.add_argument("--profile", help="write a cProfile of the timed bursts to this file")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.rev:
+        compare(Path(__file__).resolve(), strip_rev(sys.argv[1:]), args.rev, args.ab_rounds)
+        return
+    figures = asyncio.run(run(args))
+    if args.json:
+        emit(figures)
+    else:
+        print(f"  all rounds: {figures['turns_per_s']:.1f} turns/s (median round), press -> replies"
+              f" p50 {figures['p50_s']:.2f} s, p95 {figures['p95_s']:.2f} s, max {figures['max_s']:.2f} s")
+        print(f"  {figures['turns_with_image_pct']:.0f} % of the turns carried a board image")
+        print(f"  CPU per turn: bot process {figures['main_cpu_ms_per_turn']:.1f} ms, render processes"
+              f" {figures['render_cpu_ms_per_turn']:.1f} ms -> on two idle cores at most"
+              f" {figures['idle_2core_turns_per_s']:.0f} turns/s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,9 +1,18 @@
-"""Per-turn pipeline benchmark: apply + commit + render + encode, as the bot does a turn.
+"""Per-turn pipeline benchmark: load + apply + dump + commit + render/encode, as the bot does a turn.
 
-    .venv/bin/python bench/bench_pipeline.py [--game detour] [--players 4] [--games 3]
+    .venv/bin/python bench/bench_pipeline.py [--game rails-and-sails ...] [--players 4] [--games 1]
+        [--render-every 3] [--processes 0] [--rev REV [--ab-rounds 4]]
 
-Prints medians and p95 (milliseconds) for each stage and the whole, plus PNG bytes.
-Random legal moves from seeded games; a fresh SQLite file in a temp directory.
+For each game (default: every registered one) random legal moves from seeded games, on a fresh
+SQLite file in a temp directory. Each turn: the game is read from the store and its state
+loaded, the move applied, the state dumped, the move committed; every `--render-every`th turn
+also draws and encodes the public board (in this process, or with `--processes N` through a
+render pool as the bot does, round trip included). Prints p50 and p95 (milliseconds) of each
+stage and of the whole pipeline (turns with a render), wall clock and CPU time of this process
+(the CPU figures hold on a busy machine; with a pool, a render's CPU is spent in the worker),
+plus PNG bytes. Target (issue "Fast
+under load"): pipeline p95 <= 25 ms for rails / atw / detour. `--rev REV` runs the same on
+another revision, interleaved, and prints both medians.
 """
 
 from __future__ import annotations
@@ -16,27 +25,34 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from abrev import code_root, compare, emit, pct, strip_rev
+
+code_root()
 
 from bot.games import get as game_spec  # noqa: E402
+from bot.games import specs  # noqa: E402
 from bot.store import SeatRecord, SQLiteStore  # noqa: E402
-from engine import registry  # noqa: E402
+
+STAGES = ("load", "apply", "dump", "commit", "render+encode", "pipeline")
 
 
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+def make_pool(processes: int) -> Any:
+    if processes <= 0:
+        return None
+    from bot.render_pool import RenderPool  # a revision without the pool cannot take --processes
+
+    return RenderPool(processes)
 
 
-async def run(game_id: str, players: int, games: int) -> None:
-    rules = registry.get(game_id)
+async def run(game_id: str, players: int, games: int, render_every: int, pool: Any) -> dict[str, list[float]]:
     spec = game_spec(game_id)
-    renderer, translator = spec.renderer, spec.ui.translator("en")
+    rules, renderer, translator = spec.rules, spec.renderer, spec.ui.translator("en")
     seats = [f"p{i + 1}" for i in range(players)]
     names = {s: f"Player {i + 1}" for i, s in enumerate(seats)}
-    stages: dict[str, list[float]] = {"apply": [], "commit": [], "render+encode": [], "pipeline": []}
-    sizes: list[int] = []
+    stages: dict[str, list[float]] = {name: [] for name in (*STAGES, *(f"{n} cpu" for n in STAGES), "png bytes")}
+    turn = 0
     with tempfile.TemporaryDirectory() as tmp:
         store = SQLiteStore(Path(tmp) / "bench.sqlite3")
         await store.open()
@@ -45,39 +61,101 @@ async def run(game_id: str, players: int, games: int) -> None:
             record = await store.create_game(channel_id=g + 1, guild_id=1, game_id=game_id,
                                              host=SeatRecord(0, 1, "p1"), options={}, settings={}, seed=g)
             state = rules.new_game(seats, g, {})
+            await store.commit_action(record, expected_version=record.version, seat="p1", action={"type": "start"},
+                                      events=[], state=rules.dump(state), status="running", actor="human",
+                                      remind_at=None, timeout_at=None)
             while not rules.is_over(state):
                 seat = rules.to_act(state)[0]
-                action = rng.choice(rules.legal_actions(state, seat))
-                t0 = time.perf_counter()
+                action = rng.choice(rules.legal_actions(state, seat))  # untimed: the player's choice
+                c0, t0 = time.process_time(), time.perf_counter()
+                fresh = await store.get_game(record.id)
+                assert fresh is not None
+                state = rules.load(fresh.state)
+                c1, t1 = time.process_time(), time.perf_counter()
                 events = rules.apply(state, seat, action)
-                t1 = time.perf_counter()
-                await store.commit_action(record, expected_version=record.version, seat=seat, action=action,
-                                          events=events, state=rules.dump(state), status="running", actor="human",
+                c2, t2 = time.process_time(), time.perf_counter()
+                dumped = rules.dump(state)
+                c3, t3 = time.process_time(), time.perf_counter()
+                await store.commit_action(fresh, expected_version=fresh.version, seat=seat, action=action,
+                                          events=events, state=dumped, status="running", actor="human",
                                           remind_at=None, timeout_at=None)
-                t2 = time.perf_counter()
-                png = renderer.render_board(rules.view(state, None), names=names, translator=translator,
-                                            events=events)
-                t3 = time.perf_counter()
-                stages["apply"].append((t1 - t0) * 1000)
-                stages["commit"].append((t2 - t1) * 1000)
-                stages["render+encode"].append((t3 - t2) * 1000)
-                stages["pipeline"].append((t3 - t0) * 1000)
-                sizes.append(len(png))
+                c4, t4 = time.process_time(), time.perf_counter()
+                record = fresh
+                for name, took, cpu in zip(STAGES, (t1 - t0, t2 - t1, t3 - t2, t4 - t3),
+                                           (c1 - c0, c2 - c1, c3 - c2, c4 - c3), strict=False):
+                    stages[name].append(took * 1000)
+                    stages[f"{name} cpu"].append(cpu * 1000)
+                turn += 1
+                if turn % render_every:
+                    continue
+                c5, t5 = time.process_time(), time.perf_counter()
+                view = rules.view(state, None)
+                public = [{k: v for k, v in e.items() if k != "private"} for e in events]
+                if pool is not None:
+                    from bot.render_pool import RenderJob
+
+                    png = await pool.render(RenderJob(game_id, "board", view, names, "en", events=public))
+                else:
+                    png = renderer.render_board(view, names=names, lang="en", events=public, translator=translator)
+                c6, t6 = time.process_time(), time.perf_counter()
+                stages["render+encode"].append((t6 - t5) * 1000)
+                stages["pipeline"].append((t4 - t0 + t6 - t5) * 1000)
+                stages["render+encode cpu"].append((c6 - c5) * 1000)
+                stages["pipeline cpu"].append((c4 - c0 + c6 - c5) * 1000)
+                stages["png bytes"].append(len(png))
         await store.close()
-    print(f"{game_id}, {players} players, {games} games, {len(stages['pipeline'])} turns")
-    for name, values in stages.items():
-        print(f"  {name:<14} median {statistics.median(values):7.2f} ms   p95 {pct(values, 0.95):7.2f} ms"
-              f"   p99 {pct(values, 0.99):7.2f} ms")
-    print(f"  png bytes      median {statistics.median(sizes):9.0f}   max {max(sizes)}")
+    return stages
+
+
+async def run_all(args: argparse.Namespace) -> dict[str, Any]:
+    pool = make_pool(args.processes)
+    if pool is not None:
+        await pool.ready()
+    figures: dict[str, Any] = {}
+    try:
+        for game_id in args.game or list(specs()):
+            stages = await run(game_id, args.players, args.games, args.render_every, pool)
+            if not args.json:
+                how = f"render in {pool.processes} pool processes" if pool is not None else "render here"
+                print(f"{game_id}, {args.players} players, {args.games} games, {len(stages['load'])} turns"
+                      f" ({len(stages['pipeline'])} drawn, {how})")
+            if not args.json:
+                print(f"  {'stage (ms)':<14} {'p50':>8} {'p95':>8}   {'CPU p50':>8} {'CPU p95':>8}")
+            for name in STAGES:
+                wall, cpu = stages[name], stages[f"{name} cpu"]
+                figures[f"{game_id} {name} p50"] = statistics.median(wall)
+                figures[f"{game_id} {name} p95"] = pct(wall, 0.95)
+                figures[f"{game_id} {name} cpu p95"] = pct(cpu, 0.95)
+                if not args.json:
+                    print(f"  {name:<14} {statistics.median(wall):8.2f} {pct(wall, 0.95):8.2f}"
+                          f"   {statistics.median(cpu):8.2f} {pct(cpu, 0.95):8.2f}")
+            sizes = stages["png bytes"]
+            figures[f"{game_id} png kB max"] = max(sizes) / 1000
+            if not args.json:
+                print(f"  png bytes      median {statistics.median(sizes):9.0f}   max {max(sizes):.0f}")
+    finally:
+        if pool is not None:
+            await pool.close()
+    return figures
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--game", default="detour")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--game", action="append", help="a game id (repeat for several; default: every game)")
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--games", type=int, default=3)
+    parser.add_argument("--games", type=int, default=1)
+    parser.add_argument("--render-every", type=int, default=3, help="draw the board every Nth turn")
+    parser.add_argument("--processes", type=int, default=0, help="render through a pool of N processes (0: here)")
+    parser.add_argument("--rev", help="also run on this git revision, interleaved, and compare")
+    parser.add_argument("--ab-rounds", type=int, default=4, help="runs per side with --rev")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    asyncio.run(run(args.game, args.players, args.games))
+    if args.rev:
+        compare(Path(__file__).resolve(), strip_rev(sys.argv[1:]), args.rev, args.ab_rounds)
+        return
+    figures = asyncio.run(run_all(args))
+    if args.json:
+        emit(figures)
 
 
 if __name__ == "__main__":

@@ -1,16 +1,19 @@
 """Status storm: how much do 30 `/game status` calls at once delay a real move?
 
     .venv/bin/python bench/bench_status_storm.py [--rounds 6] [--watchers 30] [--game rails-and-sails]
+        [--processes N] [--rev REV [--ab-rounds 4]]
 
-A real game through the table service (SQLite in a temp dir, renders in threads, as the bot
-runs). Each round makes one move and times it from the call to its replies, three ways,
-interleaved round by round so machine noise hits all alike:
+A real game through the table service (SQLite in a temp dir, images from the render pool as the
+bot makes it: `--processes` workers, default one per core, 0 = threads in the bot's process).
+Each round makes one move and times it from the call to its replies, three ways, interleaved
+round by round so machine noise hits all alike:
   quiet      the move alone;
   storm      the move while `--watchers` people ask for `/game status` at the same moment
              (the shipped service: shared render cache, status renders queued behind moves);
   unguarded  the same storm with the cache, the queue and the per-user limit switched off
              (what the service did before).
 Prints the median and max move latency of each (ms). Target: storm - quiet <= 100 ms.
+`--rev REV` runs the same on another revision, interleaved, and prints both medians.
 """
 
 from __future__ import annotations
@@ -21,10 +24,12 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from abrev import code_root, compare, cores, emit, strip_rev
+
+code_root()
 
 from bot.replies import User, Where  # noqa: E402
 from bot.service import TableService, action_hash, custom_id  # noqa: E402
@@ -36,8 +41,11 @@ PLAYERS = [User(1, "Ann", "en"), User(2, "Ben", "en")]
 
 def unguarded(service: TableService) -> None:
     """Every status call renders on its own, at once, unlimited: the service before."""
-    async def render_now(key: object, fn: Callable[..., bytes], *args: object, **kw: object) -> bytes:
-        return await service._render(fn, *args, **kw)
+    async def render_now(key: object, *args: Any, **kw: Any) -> bytes:
+        if hasattr(service, "_draw"):  # (loaded, job, t): a revision with the render pool
+            loaded, job, t = args
+            return await service._draw(loaded, job, t, urgent=True)
+        return await service._render(*args, **kw)  # (fn, *args): a revision before it
 
     service._side_render = render_now  # type: ignore[method-assign,assignment]
     service._too_often = lambda user: False  # type: ignore[method-assign]
@@ -61,20 +69,35 @@ async def one_move(service: TableService, store: SQLiteStore, watchers: list[Use
     return took * 1000
 
 
-async def table(path: Path, game: str) -> tuple[SQLiteStore, TableService]:
+def make_pool(processes: int) -> Any:
+    """The render pool the bot would make (None: threads, or a revision without a pool)."""
+    try:
+        from bot.render_pool import RenderPool
+    except ImportError:
+        return None
+    return RenderPool(processes) if processes > 0 else None
+
+
+async def table(path: Path, game: str, pool: Any) -> tuple[SQLiteStore, TableService]:
     store = SQLiteStore(path)
     await store.open()
-    service = TableService(store, render_in_thread=True)
+    if pool is None:
+        service = TableService(store, render_in_thread=True)
+    else:
+        service = TableService(store, render_in_thread=True, render_pool=pool)  # type: ignore[call-arg]
     await service.new_game(PLAYERS[0], HERE, game, seed=4)
     await service.join(PLAYERS[1], HERE)
     await service.start(PLAYERS[0], HERE)
     return store, service
 
 
-async def main(args: argparse.Namespace) -> None:
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    pool = make_pool(args.processes)  # shared: the three tables take turns, never at once
+    if pool is not None:
+        await pool.ready()
     with tempfile.TemporaryDirectory() as tmp:
-        tables = {mode: await table(Path(tmp) / f"{mode}.sqlite3", args.game) for mode in ("quiet", "storm",
-                                                                                           "unguarded")}
+        tables = {mode: await table(Path(tmp) / f"{mode}.sqlite3", args.game, pool)
+                  for mode in ("quiet", "storm", "unguarded")}
         unguarded(tables["unguarded"][1])
         watchers = [User(1000 + i, f"W{i}", "en") for i in range(args.watchers)]
         times: dict[str, list[float]] = {mode: [] for mode in tables}
@@ -84,17 +107,41 @@ async def main(args: argparse.Namespace) -> None:
                 times[mode].append(await one_move(service, store, [] if mode == "quiet" else watchers))
         for store, _ in tables.values():
             await store.close()
-    print(f"{args.game}: one move, {args.watchers} status calls at the same moment, {args.rounds} rounds (ms)")
+    if pool is not None:
+        await pool.close()
+    figures: dict[str, Any] = {f"{mode} median ms": statistics.median(values) for mode, values in times.items()}
+    figures["storm delay ms"] = statistics.median(times["storm"]) - statistics.median(times["quiet"])
+    figures["unguarded delay ms"] = statistics.median(times["unguarded"]) - statistics.median(times["quiet"])
+    if args.json:
+        return figures
+    mode_text = f"{args.processes} render processes" if pool is not None else "renders in threads"
+    print(f"{args.game}: one move, {args.watchers} status calls at the same moment, {args.rounds} rounds,"
+          f" {mode_text} (ms)")
     for mode, values in times.items():
         print(f"  {mode:<10} median {statistics.median(values):7.1f}   max {max(values):7.1f}")
-    delay = statistics.median(times["storm"]) - statistics.median(times["quiet"])
-    print(f"  delay of a move by the storm: {delay:.1f} ms (target <= 100); unguarded: "
-          f"{statistics.median(times['unguarded']) - statistics.median(times['quiet']):.1f} ms")
+    print(f"  delay of a move by the storm: {figures['storm delay ms']:.1f} ms (target <= 100); unguarded: "
+          f"{figures['unguarded delay ms']:.1f} ms")
+    return figures
 
 
-if __name__ == "__main__":
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--watchers", type=int, default=30)
     parser.add_argument("--game", default="rails-and-sails")
-    asyncio.run(main(parser.parse_args()))
+    parser.add_argument("--processes", type=int, default=cores(),
+                        help="render processes (default: one per core; 0: threads)")
+    parser.add_argument("--rev", help="also run on this git revision, interleaved, and compare")
+    parser.add_argument("--ab-rounds", type=int, default=4, help="runs per side with --rev")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.rev:
+        compare(Path(__file__).resolve(), strip_rev(sys.argv[1:]), args.rev, args.ab_rounds)
+        return
+    figures = asyncio.run(run(args))
+    if args.json:
+        emit(figures)
+
+
+if __name__ == "__main__":
+    main()

@@ -26,6 +26,7 @@ from discord import app_commands
 from bot import games
 from bot.gameui import Command, GameUI, Param
 from bot.i18n import LANGUAGES, Translator, normalise_language
+from bot.render_pool import pool_for
 from bot.replies import Button, Reply, Select, ThreadTarget, User, Where
 from bot.service import TableService
 from bot.settings import Settings
@@ -257,7 +258,8 @@ class PassepartoutBot(discord.AutoShardedClient):
         self.settings = settings
         self.store = store or store_from_url(settings.database_url, durable=settings.durable_commits,
                                             pool_size=settings.database_pool_size)
-        self.service = TableService(self.store, settings)
+        self.render_pool = pool_for(settings.render_processes)  # started in setup_hook, or at the first render
+        self.service = TableService(self.store, settings, render_pool=self.render_pool)
         self.tree = CheckedTree(self)
         self.delivery = Delivery(self, on_follow_failed=self.service.drop_follow)
         self._scheduler: asyncio.Task[None] | None = None
@@ -268,6 +270,8 @@ class PassepartoutBot(discord.AutoShardedClient):
         self.add_dynamic_items(GameComponent)
 
     async def setup_hook(self) -> None:
+        if self.render_pool is not None:
+            await self.render_pool.start()  # workers warm up while we log in and sync
         await self.open_store()
         await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands_if_needed()
@@ -294,6 +298,8 @@ class PassepartoutBot(discord.AutoShardedClient):
             await discord.Client.close(self)
         else:
             await super().close()
+        if self.render_pool is not None:
+            await self.render_pool.close()
         if self.store_opened:
             await self.store.close()
             self.store_opened = False

@@ -38,6 +38,7 @@ from typing import Any, TextIO
 from bot import games
 from bot.gameui import Param
 from bot.i18n import LANGUAGES, Translator
+from bot.render_pool import pool_for
 from bot.replies import Button, Reply, Select, ThreadTarget, User, Where
 from bot.service import TableService
 from bot.settings import Settings, SettingsError, load_settings
@@ -459,7 +460,11 @@ async def _open_table(args: argparse.Namespace, db: str) -> LocalTable:
     except BaseException:
         await store.close()
         raise
-    service = TableService(store, Settings(**{**settings.__dict__, "discord_token": None}), clock=clock)
+    pool = pool_for(settings.render_processes)
+    if pool is not None:
+        await pool.start()  # workers warm up while the table opens
+    service = TableService(store, Settings(**{**settings.__dict__, "discord_token": None}), clock=clock,
+                           render_pool=pool)
     out = Path(args.out) if args.out else (Path("out") if not args.script else None)
     return LocalTable(service, clock, out_dir=out, lang=args.lang, pretty=not args.script and not args.json)
 
@@ -535,6 +540,8 @@ def main(argv: list[str] | None = None) -> int:
             print("\nStopped." + (f" The games are kept in {db}." if db != ":memory:" else ""), file=sys.stderr)
             return 130 if args.script else 0
         finally:
+            if table.service.render_pool is not None:
+                runner.run(table.service.render_pool.close())
             runner.run(table.service.store.close())
 
 

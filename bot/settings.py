@@ -28,6 +28,9 @@ class Settings:
     #: SHARD_IDS: the shards this process runs (None: all of them)
     shard_ids: tuple[int, ...] | None = None
     database_pool_size: int = 10  # PostgreSQL: connections per bot process at most
+    #: render processes; 0 = render in threads of the bot's process. `load_settings` defaults to
+    #: one per core; a `Settings()` built in code (tests, tools) renders in threads
+    render_processes: int = 0
     extra: dict[str, str] = field(default_factory=dict)
 
     def __repr__(self) -> str:  # never print the token
@@ -87,6 +90,20 @@ def _shard_ids(value: str | None, count: int | None) -> tuple[int, ...] | None:
                                 f" (shards are numbered 0 to {count - 1})")
         ids.update(range(first, last + 1))
     return tuple(sorted(ids))
+def default_processes() -> int:
+    """One render process per core this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _processes(value: str | None) -> int:
+    """RENDER_PROCESSES: a count (0 = none), or unset/empty/`auto`/unreadable = one per core."""
+    raw = (value or "").strip().lower()
+    if raw.isdigit():
+        return min(int(raw), 64)
+    return default_processes()
 
 
 def load_settings(env_file: str | Path | None = ".env", environ: dict[str, str] | None = None) -> Settings:
@@ -118,4 +135,5 @@ def load_settings(env_file: str | Path | None = ".env", environ: dict[str, str] 
         shard_count=shard_count,
         shard_ids=_shard_ids(environ.get("SHARD_IDS"), shard_count),
         database_pool_size=max(1, int(_float(environ.get("DATABASE_POOL_SIZE"), 10.0))),
+        render_processes=_processes(environ.get("RENDER_PROCESSES")),
     )

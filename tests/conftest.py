@@ -3,6 +3,7 @@ database on the test PostgreSQL server where a module sets `backend`), a service
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -18,6 +19,10 @@ from tests.pg import drop_pg_database, fresh_pg_dsn, stop_pg_server
 #: the store backends; a module runs its store tests on both with
 #: `backend = pytest.fixture(params=BACKENDS)(lambda request: request.param)`
 BACKENDS = ["sqlite", "postgres"]
+
+# the bot and the local table (also run as subprocesses) render in threads under test unless a
+# test asks for render processes: starting and warming a pool per test would cost seconds each
+os.environ.setdefault("RENDER_PROCESSES", "0")
 
 
 class Clock:

@@ -198,11 +198,12 @@ async def test_a_finished_game_with_undos_still_gets_its_summary_and_timelapse(s
                                                                                store: SQLiteStore) -> None:
     """The memories replay the game that was played: undone moves and undo entries are left out
     (replaying the raw log would apply `{"type": "undo"}` as a move and fail)."""
-    await started(service, start=4)
+    await started(service, start=5)
     await take(service, ALICE, 2)
-    await service.undo(ALICE, HERE)
-    for user, n in ((ALICE, 1), (BOB, 1), (ALICE, 1), (BOB, 1)):
-        await take(service, user, n)
-    assert await store.active_game(HERE.channel_id) is None
+    assert (await service.undo(ALICE, HERE))[0].text.startswith("↩️")
+    for user in (ALICE, BOB, ALICE, BOB, ALICE):
+        assert (await take(service, user, 1))[0].text.startswith("✅")
+    record = await store.last_game(HERE.channel_id)
+    assert record is not None and record.status == "finished"
     replies = [reply async for reply in service.post_game_memories()]
     assert [f.filename for r in replies for f in r.files] == ["summary.png", "timelapse.gif"]

@@ -16,6 +16,7 @@ from bot import games
 from bot.gameui import GameUI
 from bot.i18n import Translator, normalise_language
 from bot.render_cache import RenderCache
+from bot.render_pool import RenderJob, RenderPool, RenderUnavailable, draw, poolable
 from bot.replies import Reply, User, Where
 from bot.settings import Settings
 from bot.store import GameRecord, Store, VersionConflict
@@ -47,11 +48,13 @@ class TableBase:
 
     def __init__(self, store: Store, settings: Settings | None = None, *,
                  clock: Callable[[], float] = time.time,
-                 render_in_thread: bool = True) -> None:
+                 render_in_thread: bool = True, render_pool: RenderPool | None = None) -> None:
         self.store = store
         self.settings = settings or Settings()
         self.clock = clock
         self.render_in_thread = render_in_thread
+        #: render processes (started and closed by the adapter that made them); None: threads
+        self.render_pool = render_pool
         # a channel's lock lives while someone holds or waits for it: no table of every channel ever seen
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self.render_cache = RenderCache(RENDER_CACHE_SIZE)
@@ -80,13 +83,34 @@ class TableBase:
         self._asked[user.id] = recent + [now]
         return False
 
-    async def _side_render(self, key: tuple[Any, ...], fn: Callable[..., bytes], *args: Any, **kw: Any) -> bytes:
+    async def _image(self, loaded: Loaded, job: RenderJob, t: Translator,
+                     key: tuple[Any, ...] | None = None) -> bytes | None:
+        """The PNG for `job`, or None when no image can be had (the message goes without it:
+        a move is committed by then). `key`: someone asked to see it (status, hand), so it is
+        shared through the cache and queued behind the renders of moves."""
+        try:
+            if key is None:
+                return await self._draw(loaded, job, t, urgent=True)
+            return await self._side_render(key, loaded, job, t)
+        except RenderUnavailable:
+            log.warning("%s %s sent without its image", loaded.record.game_id, job.image, exc_info=True)
+            return None
+
+    async def _side_render(self, key: tuple[Any, ...], loaded: Loaded, job: RenderJob, t: Translator) -> bytes:
         """A render someone asked to see: cached by `key`, and queued behind other such renders."""
         async def make() -> bytes:
             async with self._side_renders:
-                return await self._render(fn, *args, **kw)
+                return await self._draw(loaded, job, t, urgent=False)
 
         return await self.render_cache.get(key, make)
+
+    async def _draw(self, loaded: Loaded, job: RenderJob, t: Translator, *, urgent: bool) -> bytes:
+        """In the render pool when it has this game's own renderer (its workers look it up
+        themselves), else here in a thread with the spec in hand (a test's swapped renderer)."""
+        pool = self.render_pool
+        if pool is not None and pool.usable and poolable(loaded.spec):
+            return await pool.render(job, urgent=urgent)
+        return await self._render(draw, job, loaded.spec, t)
 
     def t(self, lang: str | None, ui: GameUI | None = None) -> Translator:
         lang = normalise_language(lang)

@@ -3,12 +3,12 @@ images and buttons, event lines, mentions, results, and the status/hand/log/rule
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from bot import games
 from bot.gameui import QuickMenu
 from bot.i18n import Translator
+from bot.render_pool import RenderJob
 from bot.replies import (
     EMBED_DESCRIPTION_LIMIT,
     EMBEDS_PER_MESSAGE,
@@ -98,13 +98,9 @@ class MessagesMixin(TableBase):
                           asked: bool = False) -> Reply:
         assert seat.seat is not None
         view = loaded.rules.view(loaded.state, seat.seat)
-        render = functools.partial(loaded.spec.renderer.render_hand, view, seat.seat, names=loaded.raw_names,
-                                   lang=t.lang, translator=t)
-        if asked:
-            key = ("hand", loaded.record.id, loaded.record.version, seat.seat, t.lang)
-            image = await self._side_render(key, render)
-        else:
-            image = await self._render(render)
+        job = RenderJob(loaded.record.game_id, "hand", view, loaded.raw_names, t.lang, seat=seat.seat)
+        key = ("hand", loaded.record.id, loaded.record.version, seat.seat, t.lang) if asked else None
+        image = await self._image(loaded, job, t, key)
         text = t("hand.header", title=t("title"), channel=f"<#{loaded.record.channel_id}>")
         extra = loaded.ui.hand_text(view, seat.seat, loaded.names, t)
         if extra:
@@ -113,7 +109,8 @@ class MessagesMixin(TableBase):
         if seat.seat in loaded.rules.to_act(loaded.state):
             rows = [[Button(t("button.play"), custom_id(loaded.record.id, loaded.record.version, "menu"),
                             "primary", "🎲")]]
-        return Reply(to, text, user_id=seat.user_id, files=[Attachment("hand.png", image)], rows=rows)
+        files = [Attachment("hand.png", image)] if image is not None else []
+        return Reply(to, text, user_id=seat.user_id, files=files, rows=rows)
 
     async def log_(self, user: User, where: Where, count: int = 15) -> list[Reply]:
         record = await self.store.active_game(where.channel_id)
@@ -192,15 +189,12 @@ class MessagesMixin(TableBase):
         view = rules.view(loaded.state, None)
         files: list[Attachment] = []
         if image:
-            renderer = loaded.spec.renderer
             public_events = [{k: v for k, v in e.items() if k != "private"} for e in events]
-            render = functools.partial(renderer.render_board, view, names=loaded.raw_names, lang=t.lang,
-                                       events=public_events, translator=t)
-            if asked and not events:
-                png = await self._side_render(("board", record.id, record.version, t.lang), render)
-            else:
-                png = await self._render(render)
-            files.append(Attachment("board.png", png))
+            job = RenderJob(record.game_id, "board", view, loaded.raw_names, t.lang, events=public_events)
+            key = ("board", record.id, record.version, t.lang) if asked and not events else None
+            png = await self._image(loaded, job, t, key)
+            if png is not None:
+                files.append(Attachment("board.png", png))
         lines = [line for event in events if (line := self._event_line(loaded, event, t))]
         lines = ([note] if note else []) + _last_lines(lines, 14)  # the note (why this message) always stays
         mentions: list[int] = []

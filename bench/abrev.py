@@ -1,0 +1,107 @@
+"""Shared by the table benchmarks: which code they measure, and A/B runs against a revision.
+
+`code_root()` puts the code to measure first on `sys.path`: this checkout, or the folder named
+by `PASSEPARTOUT_CODE` (an exported revision, see `compare`). `compare` exports `--rev REV`
+with `git archive` into a temporary folder (no worktree, nothing in `.git` changes) and runs
+the same benchmark script as a subprocess alternately on this checkout and on REV (A/B/A/B),
+so noise from a shared machine hits both alike; each run prints one JSON line of figures,
+and the median of each figure per side is printed side by side.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent.parent
+MARK = "BENCH-JSON "
+
+
+def code_root() -> Path:
+    """The code under measurement, first on `sys.path`. For another revision the editable
+    install's finder is dropped too: it would serve modules that revision does not have."""
+    root = Path(os.environ.get("PASSEPARTOUT_CODE") or HERE).resolve()
+    sys.path.insert(0, str(root))
+    if root != HERE:
+        sys.meta_path[:] = [f for f in sys.meta_path if "__editable__" not in getattr(f, "__module__", "")]
+    return root
+
+
+def cores() -> int:
+    """CPU cores this process may run on (what `RENDER_PROCESSES` defaults to)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+def emit(figures: dict[str, Any]) -> None:
+    """The figures of one run, for `compare` to read."""
+    print(MARK + json.dumps(figures), flush=True)
+
+
+def pct(values: Sequence[float], q: float) -> float:
+    """The `q` quantile (0..1) by the nearest-rank rule."""
+    ordered = sorted(values)
+    return ordered[max(0, min(len(ordered) - 1, round(q * len(ordered) + 0.5) - 1))]
+
+
+def export(rev: str, into: Path) -> None:
+    """The files of `rev` in `into` (git archive: the repository is not touched)."""
+    archive = subprocess.run(["git", "-C", str(HERE), "archive", "--format=tar", rev], check=True,
+                             capture_output=True).stdout
+    tar_path = into / "rev.tar"
+    tar_path.write_bytes(archive)
+    with tarfile.open(tar_path) as tar:
+        tar.extractall(into / "code", filter="data")
+
+
+def compare(script: Path, argv: list[str], rev: str, rounds: int) -> None:
+    """Run `script argv --json` `rounds` times on this checkout and on `rev`, interleaved."""
+    figures: dict[str, list[dict[str, Any]]] = {"this": [], rev: []}
+    with tempfile.TemporaryDirectory() as tmp:
+        export(rev, Path(tmp))
+        roots = {"this": HERE, rev: Path(tmp) / "code"}
+        for i in range(rounds):
+            for label in (("this", rev) if i % 2 == 0 else (rev, "this")):
+                env = {**os.environ, "PASSEPARTOUT_CODE": str(roots[label])}
+                run = subprocess.run([sys.executable, str(script), *argv, "--json"], env=env, capture_output=True,
+                                     text=True, cwd=roots[label], timeout=3600)
+                lines = [line for line in run.stdout.splitlines() if line.startswith(MARK)]
+                if run.returncode != 0 or not lines:
+                    raise SystemExit(f"{script.name} on {label} failed:\n{run.stdout}\n{run.stderr}")
+                figures[label].append(json.loads(lines[-1][len(MARK):]))
+                print(f"  run {i + 1}/{rounds} {label}: done", file=sys.stderr)
+    print(f"{script.name} {' '.join(argv)}: medians of {rounds} interleaved runs")
+    keys = [k for k, v in figures["this"][0].items() if isinstance(v, int | float)]
+    print(f"  {'figure':<28} {'this':>12} {rev[:12]:>12}")
+    for key in keys:
+        this = statistics.median(run[key] for run in figures["this"])
+        other = statistics.median(run[key] for run in figures[rev] if key in run) if all(
+            key in run for run in figures[rev]) else float("nan")
+        print(f"  {key:<28} {this:12.2f} {other:12.2f}")
+
+
+def strip_rev(argv: list[str]) -> list[str]:
+    """The command line without `--rev X`, `--ab-rounds N` (what each A/B run gets)."""
+    out: list[str] = []
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+            continue
+        if arg in ("--rev", "--ab-rounds"):
+            skip = True
+            continue
+        if arg.startswith(("--rev=", "--ab-rounds=")):
+            continue
+        out.append(arg)
+    return out
