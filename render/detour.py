@@ -18,6 +18,7 @@ from render.common import (
     INK,
     MUTED,
     PAPER,
+    Draw,
     Translator,
     draw_text,
     draw_token,
@@ -164,7 +165,7 @@ def _arrow_head(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[floa
 def _static_board(texts: StaticTexts, height: int) -> Image.Image:
     """Everything that never changes during a game (per set of texts and image height)."""
     img = Image.new("RGB", (WIDTH, height), PAPER)
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     _draw_map_cards(d, texts)
     _draw_connections(d, texts)
     _draw_spaces(d, texts)
@@ -427,7 +428,7 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], translator: Tran
     tr = translator
     height = PANEL_TOP + _panel_height(view)
     img = _static_board(static_texts(tr), height).copy()
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     # header
     d.text((MARGIN, 14), _t(tr, "title"), font=font(32, "bold"), fill=INK)
     d.text((WIDTH - MARGIN, 14), _t(tr, "round", n=view.get("round", 1)), font=font(32, "bold"), fill=INK,
@@ -568,7 +569,7 @@ def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], transl
     chosen = private.get("chosen", {})
     row_h = 390
     img = Image.new("RGB", (1200, 80 + row_h * max(1, len(mine))), PAPER)
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     round_text = _t(tr, "round", n=view.get("round", 1))
     d.text((1170, 24), round_text, font=font(30, "bold"), fill=INK, anchor="ra")
     f_title = font(34, "bold")

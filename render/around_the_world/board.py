@@ -62,7 +62,7 @@ from render.around_the_world.texts import (
     city_name,
     event_card_text,
 )
-from render.common import INK, PAPER, draw_text, font, text_length
+from render.common import INK, PAPER, Draw, draw_text, font, text_length
 
 
 def _seat_index(view: dict) -> dict[str, int]:
@@ -123,7 +123,7 @@ def _draw_header(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, names: di
 
 def _draw_map_dynamic(img: Image.Image, view: dict, names: dict[str, str], t: Translator, index: dict[str, int],
                       events: list[dict] | None) -> None:
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     locations = [loc for loc in (view.get("locations") or LOCATIONS) if isinstance(loc, str)]
     _draw_travelled(img, d, view, t, events, locations)
     _draw_chits(img, d, view, t, events, locations)
@@ -353,7 +353,7 @@ def _draw_final(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Transla
         colour = (40, 110, 40) if seat in winners else INK
         d.text((x + 28, y), f"{rank}.", font=font(28, "bold"), fill=colour, anchor="rm")
         _paste(img, _token_sprite(index.get(seat, 0), 16, seat in winners), (x + 56, y))
-        d = ImageDraw.Draw(img)
+        d = Draw(img)
         dv = _int(entry.get("days"), _int(days.get(seat)))
         note = f"{dv} {_t(t, 'days_unit')}"
         if arrived.get(seat) is not True:
@@ -507,10 +507,10 @@ def board_image(view: dict, *, names: dict[str, str], translator: Translator, ev
     img = Image.new("RGB", (W, height), PAPER)
     img.paste(static, (0, 0))
     index = _seat_index(view)
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     _draw_header(img, d, view, names, t, index)
     _draw_map_dynamic(img, view, names, t, index, events)
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     _draw_display(img, d, view, t, index, names)
     _draw_track(img, d, view, index)
     _draw_panel(img, d, view, names, t, index)

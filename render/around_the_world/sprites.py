@@ -22,7 +22,7 @@ from render.around_the_world.geometry import (
     TRAIN_BG,
     WHITE,
 )
-from render.common import INK, draw_token, font
+from render.common import INK, Draw, draw_token, font
 
 
 def _ship(draw: ImageDraw.ImageDraw, cx: float, cy: float, s: float, colour: tuple[int, int, int]) -> None:
@@ -138,7 +138,7 @@ _SS = 4  # supersampling factor of sprites
 
 def _sprite(size: tuple[int, int], paint: Any) -> Image.Image:
     big = Image.new("RGBA", (size[0] * _SS, size[1] * _SS), (0, 0, 0, 0))
-    paint(ImageDraw.Draw(big), _SS)
+    paint(Draw(big), _SS)
     return big.resize(size, Image.Resampling.LANCZOS)
 
 

@@ -46,7 +46,7 @@ from render.around_the_world.geometry import (
 )
 from render.around_the_world.sprites import _badge, _chit_sprite, _paste
 from render.around_the_world.texts import Translator, _t, city_name
-from render.common import INK, PAPER, font
+from render.common import INK, PAPER, Draw, font
 
 
 class StaticTexts(NamedTuple):
@@ -93,7 +93,7 @@ def _map_base() -> Image.Image:
     """Sea, land and graticule at 2x, scaled down (language independent)."""
     k = 2
     img = Image.new("RGB", (W * k, MAP_H * k), SEA)
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     for lat in range(0, 90, 15):
         y = (_project(0, lat)[1] - MAP_TOP) * k
         d.line((0, y, W * k, y), fill=SEA_LINE, width=k)
@@ -118,7 +118,7 @@ def _static_board(texts: StaticTexts, legs_key: str, locations_key: str) -> Imag
     names = dict(texts.cities)
     img = Image.new("RGB", (W, PANEL_TOP), PAPER)
     img.paste(_map_base(), (0, MAP_TOP))
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     # route
     for leg in legs:
         for a, b in _leg_segments(leg["from"], leg["to"]):
@@ -133,7 +133,7 @@ def _static_board(texts: StaticTexts, legs_key: str, locations_key: str) -> Imag
             d.ellipse((gx - 4, gy - 4, gx + 4, gy + 4), fill=INK)
     for leg in legs:
         _paste(img, _badge(_leg_key(leg), texts.days_unit), _badge_point(leg["from"], leg["to"]))
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     f_city = font(CITY_FONT, "bold")
     for loc in locations:
         nx, ny = node_point(loc)
@@ -169,14 +169,14 @@ def _draw_chit_legend(img: Image.Image, d: ImageDraw.ImageDraw, texts: StaticTex
     d.rounded_rectangle((8, y1 - 22, 8 + box_w, y2 + 20), 10, fill=(255, 252, 244), outline=INK, width=2)
     _paste(img, _chit_sprite("red", None, 12), (32, y1))
     _paste(img, _chit_sprite("blue", None, 12), (60, y1))
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     d.ellipse((20, y1 - 12, 44, y1 + 12), fill=CHIT_RED)
     d.ellipse((48, y1 - 12, 72, y1 + 12), fill=CHIT_BLUE)
     d.text((84, y1), line1, font=f_small, fill=INK, anchor="lm")
     x = 20.0
     for kind, label in items:
         _paste(img, _chit_sprite("red", kind, 14), (x + 14, y2))
-        d = ImageDraw.Draw(img)
+        d = Draw(img)
         d.text((x + 34, y2), label, font=f_small, fill=INK, anchor="lm")
         x += f_small.getlength(label) + 52
     return d

@@ -10,7 +10,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import draw_text, fixed_palette, font, ramp
+from render.common import Draw, draw_text, fixed_palette, font, ramp
 
 from .geometry import INK, KIND_COLOUR, MAP_H, MAP_TOP, MARKET_COLOUR, MUTED, PAPER, SEA, WIDTH, city_xy, line_offset
 
@@ -103,7 +103,7 @@ def static_layer(labels: Labels, cities: Cities, lines: Lines) -> Image.Image:
         "lines": [{"id": ln[0], "a": ln[1], "b": ln[2], "kind": ln[3]} for ln in lines]}
     names = dict(labels)
     image = Image.new("RGB", (WIDTH, MAP_TOP + MAP_H), PAPER)
-    draw = ImageDraw.Draw(image)
+    draw = Draw(image)
     draw.rounded_rectangle((20, MAP_TOP + 8, WIDTH - 20, MAP_TOP + MAP_H - 8), radius=24, fill=SEA,
                            outline=(170, 190, 200), width=3)
     geo = line_geometry(map_view)

@@ -7,7 +7,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, MUTED, draw_text, draw_token, encode_png, font, player_style, text_length
+from render.common import INK, MUTED, Draw, draw_text, draw_token, encode_png, font, player_style, text_length
 from render.rails_and_sails.geometry import (
     COLOUR_ORDER,
     HARBOR_BLUE,
@@ -63,7 +63,7 @@ def _highlight_route(board: Image.Image, route_id: str, player: int) -> None:
     g = geometry().routes.get(route_id)
     if g is None:
         return
-    draw = ImageDraw.Draw(board)
+    draw = Draw(board)
     xs = [p[0] for p in g.path]
     for shift in _shifts(min(xs), max(xs)):
         for sp in g.spaces:
@@ -81,7 +81,7 @@ def _draw_harbor(draw: ImageDraw.ImageDraw, x: float, y: float, player: int, hig
 
 
 def _draw_header(board: Image.Image, view: dict[str, Any], names: dict[str, str], t: Translator) -> None:
-    draw = ImageDraw.Draw(board)
+    draw = Draw(board)
     draw.rectangle((0, 0, WIDTH, MAP_TOP - 1), fill=PANEL_BG)
     idx = _seat_index(view)
     phase = view.get("phase")
@@ -179,7 +179,7 @@ def _last_cards(view: dict[str, Any]) -> list[str]:
 
 def _draw_final(board: Image.Image, view: dict[str, Any], names: dict[str, str], t: Translator) -> None:
     """The final table: rank, total and where the points came from."""
-    draw = ImageDraw.Draw(board)
+    draw = Draw(board)
     ranking = (view.get("result") or {}).get("ranking") or []
     idx = _seat_index(view)
     top = PANEL_TOP + 10
@@ -214,7 +214,7 @@ def _draw_final(board: Image.Image, view: dict[str, Any], names: dict[str, str],
 
 
 def _draw_players(board: Image.Image, view: dict[str, Any], names: dict[str, str], t: Translator) -> None:
-    draw = ImageDraw.Draw(board)
+    draw = Draw(board)
     seats = view.get("seats", [])
     top = PANEL_TOP + 10
     head = font(19, "semibold")
@@ -264,7 +264,7 @@ def _draw_players(board: Image.Image, view: dict[str, Any], names: dict[str, str
 
 
 def _draw_market(board: Image.Image, view: dict[str, Any], t: Translator) -> None:
-    draw = ImageDraw.Draw(board)
+    draw = Draw(board)
     x0 = 900
     top = PANEL_TOP + 10
     head = font(19, "semibold")
@@ -300,7 +300,7 @@ def _draw_market(board: Image.Image, view: dict[str, Any], t: Translator) -> Non
 def _draw_legend(board: Image.Image, t: Translator) -> int:
     """Short rows under the last move: what the marks mean, and each colour's shape.
     Returns how many items did not fit (0 when the legend is complete)."""
-    draw = ImageDraw.Draw(board)
+    draw = Draw(board)
     f = font(17, "regular")
     x0, x1 = 906.0, WIDTH - 14.0
     x, y = x0, PANEL_TOP + 234.0
@@ -356,7 +356,7 @@ def _draw_claimed(board: Image.Image, claimed: dict[str, str], geom: Geometry, i
             board.paste(sprite, (x0, y0), sprite)
         g = geom.routes[route_id]
         if g.wraps:
-            arrows = ImageDraw.Draw(board)
+            arrows = Draw(board)
             for x, y, direction in _edge_crossings(g):
                 _wrap_arrow(arrows, x, y, direction, player_style(idx.get(seat, 0))[0], 1.0)
 
@@ -408,7 +408,7 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], translator: Tran
     last_seat = last.get("seat")
     if last.get("type") == "claim" and last.get("route") in geom.routes:
         _highlight_route(board, last["route"], idx.get(last_seat, 0) if isinstance(last_seat, str) else 0)
-    draw = ImageDraw.Draw(board)
+    draw = Draw(board)
     last_city = last.get("city") if last.get("type") in ("harbor", "build_harbor") else None
     for city_id, seat in sorted((view.get("harbors") or {}).items()):
         if city_id in geom.nodes:

@@ -8,7 +8,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, MUTED, draw_text, draw_token, encode_png, font
+from render.common import INK, MUTED, Draw, draw_text, draw_token, encode_png, font
 from render.rails_and_sails.board import _seat_index
 from render.rails_and_sails.geometry import COLOUR_ORDER, HARBOR_BLUE, PANEL_BG
 from render.rails_and_sails.sprites import _draw_anchor, _icon_ship, _icon_train, draw_card
@@ -87,7 +87,7 @@ def _draw_ticket_rows(draw: ImageDraw.ImageDraw, tickets: list[dict[str, Any]], 
 
 def _draw_card_group(img: Image.Image, cards: list[str], x0: float, y: float, t: Translator) -> float:
     """Cards of one deck, one tile per distinct card with its count, grouped by colour."""
-    draw = ImageDraw.Draw(img)
+    draw = Draw(img)
     counts = Counter(cards)
     x = x0
     prev_colour = None
@@ -133,7 +133,7 @@ def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], transl
         height += 60 + len(pending) * 46
     height += 20
     img = Image.new("RGB", (HAND_W, height), PANEL_BG)
-    draw = ImageDraw.Draw(img)
+    draw = Draw(img)
     idx = _seat_index(view).get(seat, 0)
     draw_token(draw, (34, 40), 18, idx)
     title = font(32, "bold")
