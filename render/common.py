@@ -364,7 +364,7 @@ class SpriteDraw(ImageDraw.ImageDraw):
     (several lines, bitmap fonts, shaping options) goes to Pillow unchanged. Every renderer
     draws with it (`Draw`)."""
 
-    def text(self, xy: tuple[float, float], text: Any, fill: Any = None, font: Any = None,  # type: ignore[override]
+    def text(self, xy: tuple[float, float], text: Any, fill: Any = None, font: Any = None,
              anchor: str | None = None, *args: Any, **kwargs: Any) -> None:
         if (args or not set(kwargs) <= {"stroke_width", "stroke_fill"} or not isinstance(text, str)
                 or "\n" in text or not isinstance(font, ImageFont.FreeTypeFont)):

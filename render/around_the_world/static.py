@@ -133,7 +133,7 @@ def _static_board(texts: StaticTexts, legs_key: str, locations_key: str) -> Imag
             d.ellipse((gx - 4, gy - 4, gx + 4, gy + 4), fill=INK)
     for leg in legs:
         _paste(img, _badge(_leg_key(leg), texts.days_unit), _badge_point(leg["from"], leg["to"]))
-    d = Draw(img)
+    d: ImageDraw.ImageDraw = Draw(img)
     f_city = font(CITY_FONT, "bold")
     for loc in locations:
         nx, ny = node_point(loc)
