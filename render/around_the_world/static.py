@@ -118,7 +118,7 @@ def _static_board(texts: StaticTexts, legs_key: str, locations_key: str) -> Imag
     names = dict(texts.cities)
     img = Image.new("RGB", (W, PANEL_TOP), PAPER)
     img.paste(_map_base(), (0, MAP_TOP))
-    d = Draw(img)
+    d: ImageDraw.ImageDraw = Draw(img)
     # route
     for leg in legs:
         for a, b in _leg_segments(leg["from"], leg["to"]):
@@ -133,7 +133,7 @@ def _static_board(texts: StaticTexts, legs_key: str, locations_key: str) -> Imag
             d.ellipse((gx - 4, gy - 4, gx + 4, gy + 4), fill=INK)
     for leg in legs:
         _paste(img, _badge(_leg_key(leg), texts.days_unit), _badge_point(leg["from"], leg["to"]))
-    d: ImageDraw.ImageDraw = Draw(img)
+    d = Draw(img)
     f_city = font(CITY_FONT, "bold")
     for loc in locations:
         nx, ny = node_point(loc)
