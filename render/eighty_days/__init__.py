@@ -12,11 +12,11 @@ from typing import Any
 from PIL import Image
 
 from render.common import Translator, encode_png
+from render.png import encode_indexed
 
 from .board import PANEL_TOP, board_image, board_layers, labels
 from .geometry import HEADER_H, WIDTH
 from .hand import hand_image
-from .png import encode_indexed
 from .static import map_keys, palette, static_indexed
 
 
