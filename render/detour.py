@@ -28,6 +28,7 @@ from render.common import (
     player_style,
     text_length,
 )
+from render.png import encode_mapped
 
 WIDTH = 1400
 MARGIN = 20
@@ -375,8 +376,7 @@ def render_board(view: dict[str, Any], *, names: dict[str, str], translator: Tra
     image = board_image(view, names=names, translator=translator, events=events)
     # mapping onto a fixed palette is ~6x faster than computing one per image, and the same
     # colours always get the same palette entries (deterministic output)
-    palette = _board_palette(translator, len(view["pawns"]))
-    return encode_png(image.quantize(palette=palette, dither=Image.Dither.NONE))
+    return encode_mapped(image, _board_palette(translator, len(view["pawns"])))
 
 
 def _sample_pawn(i: int, space: int, **fields: Any) -> dict[str, Any]:

@@ -130,6 +130,13 @@ def _merged(boxes: Iterable[Box], width: int, height: int) -> list[Box]:
     return out
 
 
+def encode_mapped(image: Image.Image, palette: Image.Image) -> bytes:
+    """PNG bytes of `image` mapped onto the fixed `palette` without dithering (the boards'
+    rule), written by `encode_indexed`: for boards without a `StaticLayer`."""
+    indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    return encode_indexed(indexed.tobytes(), image.width, palette.getpalette() or [])
+
+
 class StaticLayer:
     """A board's static layer mapped onto the board's fixed palette, once: a turn then maps
     only the boxes it drew in (`encode`). Made by the renderers' cached layer functions."""
