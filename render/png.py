@@ -31,10 +31,11 @@ Box = tuple[int, int, int, int]
 #: rows per deflated band: small enough that a moved pawn or a new route touches few bands,
 #: big enough (about 29 KB of a full-width board) that resetting the dictionary costs little size
 BAND_ROWS = 16
-#: deflate level of a band, chosen by measurement (bench/bench_render.py, see the commit
-#: message): only bands not seen before are compressed, and 5 costs about as little per turn
-#: as 3 or 4 while the files are 15-20 % smaller
-LEVEL = 5
+#: deflate level of a band, chosen by measurement: a board whose bands are all new (a table's
+#: first board, the p95 of a busy server) costs about half as much at 3 as at 5 (zlib's fast
+#: strategy ends at 3: rails 19 against 32 ms, around-the-world 13 against 23 ms) for 7-15 %
+#: more bytes (rails 295 KB, far below the 500 KB limit); 1 and 2 save little more time
+LEVEL = 3
 #: bands kept (about 29 KB each as key): a few boards' worth, for several tables at once
 CACHE_BANDS = 1200
 
