@@ -123,6 +123,57 @@ def test_rendering_twice_gives_the_same_pixels() -> None:
         assert pixels_hash(render(g, h)) == first[c]
 
 
+def _mapped_whole(game: str, view: dict[str, Any], names: dict[str, str], t: Any,
+                  events: list[dict[str, Any]]) -> Image.Image:
+    """The whole board drawn as RGB and mapped onto its palette in one go: what the fast path
+    (static layer mapped once, only the boxes a turn drew in mapped again) must equal."""
+    from PIL.Image import Dither
+
+    if game == "rails-and-sails":
+        from render import rails_and_sails as rails
+        return rails.board_image(view, names=names, translator=t).quantize(palette=rails._palette(),
+                                                                           dither=Dither.NONE)
+    if game == "around-the-world":
+        from render import around_the_world as atw
+        return atw.board_image(view, names=names, translator=t, events=events).quantize(palette=atw._palette(),
+                                                                                         dither=Dither.NONE)
+    if game == "detour":
+        from render import detour
+        return detour.board_image(view, names=names, translator=t, events=events).quantize(
+            palette=detour._board_palette(t, len(view["pawns"])), dither=Dither.NONE)
+    from render import eighty_days as days
+    from render.eighty_days.board import labels
+    from render.eighty_days.static import map_keys, palette
+    return days.board_image(view, names=names, t=t).quantize(palette=palette(labels(view, t), *map_keys(view["map"])),
+                                                             dither=Dither.NONE)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+@pytest.mark.parametrize("players", [2, 4])
+def test_boxes_cover_everything_a_turn_draws(game: str, players: int) -> None:
+    """Over a whole seeded random game (about 12 boards spread over it, with their events), the
+    board PNG decodes to exactly the whole board mapped onto its palette: every box a renderer
+    reports covers what it drew, and the band cache never hands back a stale band."""
+    rules = registry.get(game)
+    seats = [f"p{i + 1}" for i in range(players)]
+    state = rules.new_game(seats, 40 + players, {})
+    rng = random.Random(players)
+    boards = []
+    while not rules.is_over(state) and len(boards) < 3000:
+        seat = rules.to_act(state)[0]
+        events = rules.apply(state, seat, rng.choice(rules.legal_actions(state, seat)))
+        boards.append((rules.view(state, None), events))
+    names = {s: NAMES[i] for i, s in enumerate(seats)}
+    spec = game_spec(game)
+    for k, (view, events) in enumerate(boards[::max(1, len(boards) // 12)] + boards[-1:]):
+        t = spec.ui.translator(LANGS[k % 3])
+        png = spec.renderer.render_board(view, names=names, translator=t, events=events)
+        decoded = Image.open(io.BytesIO(png))
+        whole = _mapped_whole(game, view, names, t, events)
+        assert decoded.mode == "P" and decoded.getpalette() == whole.getpalette()
+        assert decoded.tobytes() == whole.tobytes(), f"{game}, board {k}: the PNG is not the whole board"
+
+
 def write() -> None:
     """Record the reference hashes from the renderers as they are now."""
     out = {case: pixels_hash(render(game, how)) for case, game, how in _CASES}

@@ -228,10 +228,14 @@ def _token_sprite(index: int, radius: int, ring: bool = False) -> Image.Image:
     return _sprite((size, size), paint)
 
 
-def _paste(canvas: Image.Image, sprite: Image.Image, centre: tuple[float, float]) -> None:
+def _paste(canvas: Image.Image, sprite: Image.Image, centre: tuple[float, float],
+           boxes: list[tuple[int, int, int, int]] | None = None) -> None:
+    """Pastes `sprite` centred on `centre` (and adds where to `boxes`, for the PNG writer)."""
     x = int(round(centre[0] - sprite.width / 2))
     y = int(round(centre[1] - sprite.height / 2))
     canvas.paste(sprite, (x, y), sprite)
+    if boxes is not None:
+        boxes.append((x, y, x + sprite.width, y + sprite.height))
 
 
 def _card_label(card: str | None) -> tuple[str, int] | None:

@@ -201,3 +201,13 @@ def _draw_track_scale(d: ImageDraw.ImageDraw) -> None:
     x80 = _track_x(80)
     d.line((x80, y - 14, x80, y + 14), fill=LATE, width=4)
 
+
+PALETTE_FILE = ASSETS / "palette.bin"
+
+
+@lru_cache(maxsize=1)
+def stored_palette() -> Image.Image:
+    """The fixed palette of every around-the-world image (`palette.calibrate_palette` made it)."""
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(PALETTE_FILE.read_bytes())
+    return pal
