@@ -97,14 +97,18 @@ def _band(band: bytes, width: int) -> tuple[bytes, int, int]:
 def encode_indexed(raw: bytes, width: int, palette: list[int]) -> bytes:
     """PNG bytes of palette indices (`raw`, rows of `width` bytes) and their RGB palette,
     reusing the deflated bands seen before."""
-    height = len(raw) // width
     step = width * BAND_ROWS
+    bands = [_band(raw[start:start + step], width) for start in range(0, len(raw), step)]
+    return _png(bands, width, len(raw) // width, palette)
+
+
+def _png(bands: list[tuple[bytes, int, int]], width: int, height: int, palette: list[int]) -> bytes:
+    """The PNG file around the deflated bands (one zlib stream, its checksum combined)."""
     pieces = [b"\x78\x9c"]
     adler = 1
-    for start in range(0, len(raw), step):
-        stored = _band(raw[start:start + step], width)
-        pieces.append(stored[0])
-        adler = _adler_combine(adler, stored[1], stored[2])
+    for deflated, band_adler, length in bands:
+        pieces.append(deflated)
+        adler = _adler_combine(adler, band_adler, length)
     pieces.append(b"\x03\x00" + struct.pack(">I", adler))  # an empty final block, the checksum
     palette = palette[:768] + [0] * (768 - len(palette))
     return (b"\x89PNG\r\n\x1a\n"
@@ -139,35 +143,55 @@ def encode_mapped(image: Image.Image, palette: Image.Image) -> bytes:
 
 
 class StaticLayer:
-    """A board's static layer mapped onto the board's fixed palette, once: a turn then maps
-    only the boxes it drew in (`encode`). Made by the renderers' cached layer functions."""
+    """A board's static layer mapped onto the board's fixed palette once, band by band, each
+    band deflated once too: a turn then maps only the boxes it drew in, and only the bands
+    those touch are looked up in (or added to) the band cache (`encode`)."""
 
     def __init__(self, image: Image.Image, palette: Image.Image) -> None:
         self.width, self.height = image.size
         self.palette = palette
         self.palette_rgb = palette.getpalette() or []
-        self.indexed = image.quantize(palette=palette, dither=Image.Dither.NONE).tobytes()
+        indexed = image.quantize(palette=palette, dither=Image.Dither.NONE).tobytes()
+        step = self.width * BAND_ROWS
+        self.bands = [indexed[start:start + step] for start in range(0, len(indexed), step)]
+        self._deflated: list[tuple[bytes, int, int] | None] = [None] * len(self.bands)
 
-    def map(self, board: Image.Image, boxes: Iterable[Box]) -> bytes:
-        """Palette indices of `board` (the static layer with things drawn only inside `boxes`):
-        the layer's own indices with the boxes mapped afresh. Boxes whose rows overlap are
-        mapped as one rectangle (a few conversions instead of one per box), and a rectangle
-        wider than half the board as whole rows (one copy instead of one per row)."""
+    def map(self, board: Image.Image, boxes: Iterable[Box]) -> dict[int, bytearray]:
+        """The bands of palette indices that `board` (the static layer with things drawn only
+        inside `boxes`) changes, by band number: the layer's own band with the boxes mapped
+        afresh. Boxes whose rows overlap are mapped as one rectangle (a few conversions
+        instead of one per box), one wider than half the board as whole rows."""
         width = self.width
-        raw = bytearray(self.indexed)
+        dirty: dict[int, bytearray] = {}
         for left, top, right, bottom in _merged(boxes, width, self.height):
             if 2 * (right - left) > width:
                 left, right = 0, width
             part = board.crop((left, top, right, bottom)).quantize(palette=self.palette,
                                                                    dither=Image.Dither.NONE).tobytes()
-            if right - left == width:
-                raw[top * width:bottom * width] = part
-                continue
             w = right - left
-            for row in range(top, bottom):
-                raw[row * width + left:row * width + right] = part[(row - top) * w:(row - top + 1) * w]
-        return bytes(raw)
+            for b in range(top // BAND_ROWS, (bottom - 1) // BAND_ROWS + 1):
+                band = dirty.get(b)
+                if band is None:
+                    band = dirty[b] = bytearray(self.bands[b])
+                first, last = max(top, b * BAND_ROWS), min(bottom, (b + 1) * BAND_ROWS)
+                at = (first - b * BAND_ROWS) * width
+                if w == width:  # whole rows: one copy per band
+                    band[at:at + (last - first) * width] = part[(first - top) * w:(last - top) * w]
+                    continue
+                for row in range(first, last):
+                    at = (row - b * BAND_ROWS) * width
+                    band[at + left:at + right] = part[(row - top) * w:(row - top + 1) * w]
+        return dirty
+
+    def _static_band(self, b: int) -> tuple[bytes, int, int]:
+        stored = self._deflated[b]
+        if stored is None:
+            stored = self._deflated[b] = _deflate(self.bands[b], self.width)
+        return stored
 
     def encode(self, board: Image.Image, boxes: Iterable[Box]) -> bytes:
         """PNG bytes of `board`, drawn on this layer inside `boxes` only."""
-        return encode_indexed(self.map(board, boxes), self.width, self.palette_rgb)
+        dirty = self.map(board, boxes)
+        bands = [_band(bytes(dirty[b]), self.width) if b in dirty else self._static_band(b)
+                 for b in range(len(self.bands))]
+        return _png(bands, self.width, self.height, self.palette_rgb)
