@@ -172,12 +172,3 @@ def palette(labels: Labels, cities: Cities, lines: Lines) -> Image.Image:
         fixed += ramp(colour, PANEL, 4)[1:3]
     fixed += [(210, 195, 170), (235, 225, 205), (170, 150, 120), (190, 175, 150), (200, 200, 200)]
     return fixed_palette(static_layer(labels, cities, lines), fixed)
-
-
-@lru_cache(maxsize=8)
-def static_indexed(labels: Labels, cities: Cities, lines: Lines) -> bytes:
-    """The static layer mapped onto its palette once, as palette indices row by row: a board
-    render then maps only what it drew this turn (mapping without dithering is per pixel,
-    so the result is the same as mapping the whole board)."""
-    return static_layer(labels, cities, lines).quantize(palette=palette(labels, cities, lines),
-                                                        dither=Image.Dither.NONE).tobytes()
