@@ -271,12 +271,18 @@ def _plain_length(f: ImageFont.FreeTypeFont, text: str) -> float:
     return f.getlength(text)
 
 
+def advance(f: ImageFont.FreeTypeFont, text: str) -> float:
+    """`f.getlength(text)` (plain text in one font), kept: boards measure the same labels
+    every turn, and measuring was a tenth of a board's drawing."""
+    return _plain_length(f, text)
+
+
 def text_length(text: str, f: ImageFont.FreeTypeFont) -> float:
     """Advance width of `text` set in `f` (a `font()`) with fallback faces."""
     size, weight = _size_weight(f)
     runs = text_runs(text, weight)
     if len(runs) == 1 and runs[0][0] == primary_face(weight):
-        return f.getlength(text)
+        return _plain_length(f, text)
     return sum(_run_length(face, size, weight, run) for face, run in runs)
 
 

@@ -21,6 +21,7 @@ from render.common import (
     PAPER,
     Draw,
     Translator,
+    advance,
     draw_text,
     draw_token,
     encode_png,
@@ -149,7 +150,7 @@ def _path_points(frm: int, to: int, off: int) -> list[tuple[int, int]]:
 def _badge(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, *, fill=(255, 255, 255),
            outline=INK, size: int = 22, colour=INK) -> None:
     f = font(size, "bold")
-    w = f.getlength(text)
+    w = advance(f, text)
     x, y = xy
     draw.rounded_rectangle((x - w / 2 - 7, y - size / 2 - 3, x + w / 2 + 7, y + size / 2 + 3), radius=8,
                            fill=fill, outline=outline, width=2)
@@ -607,7 +608,7 @@ def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], transl
     round_text = _t(tr, "round", n=view.get("round", 1))
     d.text((1170, 24), round_text, font=font(30, "bold"), fill=INK, anchor="ra")
     f_title = font(34, "bold")
-    room = 1170 - 30 - 24 - font(30, "bold").getlength(round_text)
+    room = 1170 - 30 - 24 - advance(font(30, "bold"), round_text)
     name = fit_text(names.get(seat, seat), f_title, room - text_length(_t(tr, "hand_title", name=""), f_title))
     draw_text(d, (30, 20), _t(tr, "hand_title", name=name), font=f_title, fill=INK, max_width=room)
     y = 80

@@ -63,7 +63,7 @@ from render.around_the_world.texts import (
     city_name,
     event_card_text,
 )
-from render.common import INK, PAPER, Draw, draw_text, font, text_length
+from render.common import INK, PAPER, Draw, advance, draw_text, font, text_length
 from render.png import Box, StaticLayer
 
 
@@ -114,7 +114,7 @@ def _draw_header(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, names: di
         if phase_text:
             pf = font(24, "regular")
             d.text((x, HEADER_H / 2 + 2), f"({phase_text})", font=pf, fill=(200, 210, 225), anchor="rm")
-            x -= pf.getlength(f"({phase_text})") + 12
+            x -= advance(pf, f"({phase_text})") + 12
         draw_text(d, (x, HEADER_H / 2), turn, font=f, fill=HILITE, anchor="rm")
         x -= tw + 30
         _paste(img, _token_sprite(index.get(current, 0), 18), (x, HEADER_H / 2))
@@ -205,11 +205,11 @@ def _draw_arrivals(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Tran
         f_arr = font(22, "bold")
         label = _t(t, "arrivals")
         bx0, by0 = ARRIVALS_AT
-        width = f_arr.getlength(label) + 24 + len(order) * 62
+        width = advance(f_arr, label) + 24 + len(order) * 62
         d.rounded_rectangle((bx0, by0, bx0 + width, by0 + 40), 10, fill=(255, 252, 244), outline=INK, width=2)
         boxes.append(_around([(bx0, by0), (bx0 + width, by0 + 40)], 2))
         d.text((bx0 + 12, by0 + 20), label, font=f_arr, fill=INK, anchor="lm")
-        x = bx0 + 20 + f_arr.getlength(label)
+        x = bx0 + 20 + advance(f_arr, label)
         for k, seat in enumerate(order):
             d.text((x + 6, by0 + 20), f"{k + 1}.", font=f_arr, fill=SOFT, anchor="lm")
             _paste(img, _token_sprite(index[seat], 14), (x + 40, by0 + 20), boxes)
@@ -257,7 +257,7 @@ def _draw_display(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Trans
     if (len(index) == 6 and view.get("phase") == "take" and isinstance(order, list) and order
             and current == order[-1] and isinstance(current, str)):
         # 6 players: the round's last player may take the top travel card instead
-        hx = 24 + font(24, "bold").getlength(_t(t, "display").upper()) + 18
+        hx = 24 + advance(font(24, "bold"), _t(t, "display").upper()) + 18
         f_hint = font(21, "semibold")
         hint = _fit_name(t, "top_card", _name(names, current), f_hint, 1010 - hx)
         draw_text(d, (hx, DISPLAY_TOP + 25), hint, font=f_hint, fill=INK, anchor="lm", max_width=1010 - hx)
@@ -330,7 +330,7 @@ def _draw_action_label(img: Image.Image, d: ImageDraw.ImageDraw, action: str, la
     f = font(21, "semibold")
     for size in (21, 19, 17):
         f = font(size, "semibold")
-        if f.getlength(label) <= room:
+        if advance(f, label) <= room:
             break
     else:
         words = label.split()
@@ -339,7 +339,7 @@ def _draw_action_label(img: Image.Image, d: ImageDraw.ImageDraw, action: str, la
             cut = max(range(1, len(words)), key=lambda k: -abs(len(" ".join(words[:k])) - len(" ".join(words[k:]))))
             lines = [" ".join(words[:cut]), " ".join(words[cut:])]
         lines = [_fit(line, f, room) for line in lines]
-    text_w = max(f.getlength(line) for line in lines)
+    text_w = max(advance(f, line) for line in lines)
     left = x + (width - 42 - text_w) / 2
     _paste(img, icon(action, 36), (left + 16, top + 24))
     for k, line in enumerate(lines):
@@ -374,7 +374,7 @@ def _draw_final(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Transla
         note = f"{dv} {_t(t, 'days_unit')}"
         if arrived.get(seat) is not True:
             note += f" · {_t(t, 'not_arrived')}"
-        nw = f_days.getlength(note)
+        nw = advance(f_days, note)
         draw_text(d, (x + 86, y), _name(names, seat), font=f_name, fill=colour, anchor="lm",
                   max_width=col_w - 110 - nw)
         d.text((x + col_w - 14, y), note, font=f_days, fill=LATE if dv > 80 else SOFT, anchor="rm")
@@ -387,7 +387,7 @@ def _wrap(d: ImageDraw.ImageDraw, text: str, f: ImageFont.FreeTypeFont, x: float
     line = ""
     for word in words:
         trial = f"{line} {word}".strip()
-        if f.getlength(trial) <= width or not line:
+        if advance(f, trial) <= width or not line:
             line = trial
         else:
             lines.append(line)

@@ -18,7 +18,7 @@ from render.around_the_world.geometry import (
 )
 from render.around_the_world.sprites import _badge, _card_label, _paste, _token_sprite, icon, travel_card_sprite
 from render.around_the_world.texts import Translator, _fit, _plural, _t, city_name, event_card_text
-from render.common import INK, PAPER, Draw, draw_text, fit_text, font, text_length
+from render.common import INK, PAPER, Draw, advance, draw_text, fit_text, font, text_length
 
 
 def _travel_groups(cards: list[str]) -> list[tuple[str, int, int]]:
@@ -84,7 +84,7 @@ def hand_image(view: dict, seat: str, *, names: dict[str, str], translator: Tran
     gold = _int((view.get("gold") or {}).get(seat))
     fg = font(34, "bold")
     gold_text = f"{gold} {_t(t, 'gold')}"
-    gw = fg.getlength(gold_text)
+    gw = advance(fg, gold_text)
     d.text((HAND_W - 24, 42), gold_text, font=fg, fill=WHITE, anchor="rm")
     _paste(img, icon("coin", 40), (HAND_W - 24 - gw - 28, 42))
     d = Draw(img)
@@ -101,7 +101,7 @@ def hand_image(view: dict, seat: str, *, names: dict[str, str], translator: Tran
         fn = font(28, "semibold")
         badge = _badge(_leg_key(leg), _t(t, "days_unit"))
         d.text((24, y + badge.height / 2), text, font=fn, fill=INK, anchor="lm")
-        _paste(img, badge, (24 + fn.getlength(text) + 20 + badge.width / 2, y + badge.height / 2))
+        _paste(img, badge, (24 + advance(fn, text) + 20 + badge.width / 2, y + badge.height / 2))
         d = Draw(img)
         y += badge.height + 30
     d.text((24, y), f"{_t(t, 'travel_cards').upper()} ({len(travel)})", font=f_sec, fill=SOFT)
@@ -137,7 +137,7 @@ def hand_image(view: dict, seat: str, *, names: dict[str, str], translator: Tran
         d = Draw(img)
         fn = font(28, "bold")
         d.text((96, y + 33), name, font=fn, fill=INK, anchor="lm")
-        nw = fn.getlength(name)
+        nw = advance(fn, name)
         fe = font(22, "regular")
         d.text((96 + nw + 20, y + 34), _fit(effect, fe, HAND_W - 96 - nw - 70), font=fe, fill=SOFT, anchor="lm")
         y += 78

@@ -46,7 +46,7 @@ from render.around_the_world.geometry import (
 )
 from render.around_the_world.sprites import _badge, _chit_sprite, _paste
 from render.around_the_world.texts import Translator, _t, city_name
-from render.common import INK, PAPER, Draw, font
+from render.common import INK, PAPER, Draw, advance, font
 
 
 class StaticTexts(NamedTuple):
@@ -74,7 +74,7 @@ def static_texts(t: Translator, locations: list[str]) -> StaticTexts:
 def _plate_geometry(loc: str, name: str) -> tuple[tuple[float, float, float, float], list[tuple[float, float]]]:
     """A city's name plate (box, sized for `name`) and the centres of its red and blue chit spots."""
     px, py = _place(loc, "plate")
-    tw = font(CITY_FONT, "bold").getlength(name)
+    tw = advance(font(CITY_FONT, "bold"), name)
     extra = 0 if loc == "london" else 4 * CHIT_R + 14
     width = tw + 20 + extra
     box = (px - width / 2, py - 20, px + width / 2, py + 20)
@@ -163,8 +163,8 @@ def _draw_chit_legend(img: Image.Image, d: ImageDraw.ImageDraw, texts: StaticTex
     f_small = font(20, "semibold")
     line1 = texts.chits
     items = list(texts.chit_labels)
-    width2 = sum(f_small.getlength(label) + 52 for _kind, label in items)
-    box_w = max(f_small.getlength(line1) + 80, width2 + 14)
+    width2 = sum(advance(f_small, label) + 52 for _kind, label in items)
+    box_w = max(advance(f_small, line1) + 80, width2 + 14)
     y1, y2 = MAP_TOP + MAP_H - 68, MAP_TOP + MAP_H - 28
     d.rounded_rectangle((8, y1 - 22, 8 + box_w, y2 + 20), 10, fill=(255, 252, 244), outline=INK, width=2)
     _paste(img, _chit_sprite("red", None, 12), (32, y1))
@@ -178,7 +178,7 @@ def _draw_chit_legend(img: Image.Image, d: ImageDraw.ImageDraw, texts: StaticTex
         _paste(img, _chit_sprite("red", kind, 14), (x + 14, y2))
         d = Draw(img)
         d.text((x + 34, y2), label, font=f_small, fill=INK, anchor="lm")
-        x += f_small.getlength(label) + 52
+        x += advance(f_small, label) + 52
     return d
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, MUTED, Draw, draw_text, draw_token, font, player_style, text_length
+from render.common import INK, MUTED, Draw, advance, draw_text, draw_token, font, player_style, text_length
 from render.png import Box, StaticLayer
 from render.rails_and_sails.geometry import (
     COLOUR_ORDER,
@@ -96,7 +96,7 @@ def _draw_header(board: Image.Image, view: dict[str, Any], names: dict[str, str]
     if view.get("over") or phase == "over":
         text = _t(t, "over")
         draw.text((x, cy), text, font=big, fill=INK, anchor="lm")
-        x += big.getlength(text) + 24
+        x += advance(big, text) + 24
         result = view.get("result") or {}
         winners = result.get("winners") or []
         if winners:
@@ -108,7 +108,7 @@ def _draw_header(board: Image.Image, view: dict[str, Any], names: dict[str, str]
     if turn is not None and phase == "play":
         text = _t(t, "turn", n=turn)
         draw.text((x, cy), text, font=mid, fill=MUTED, anchor="lm")
-        x += mid.getlength(text) + 20
+        x += advance(mid, text) + 20
     if phase in ("setup_tickets", "setup_pieces"):
         draw.text((x, cy), _t(t, phase), font=big, fill=INK, anchor="lm")
     else:
@@ -330,7 +330,7 @@ def _draw_legend(board: Image.Image, t: Translator) -> int:
     items = [(k, _t(t, "legend." + k)) for k in ("train", "ship", "rough", "harbor_city", "harbor", "wrap")]
     items += [(c, _t(t, "colour." + c)) for c in COLOUR_ORDER]
     for n, (key, label) in enumerate(items):
-        w = 30 + f.getlength(label)
+        w = 30 + advance(f, label)
         if x + w > x1:
             x, y = x0, y + 28
             if y > HEIGHT - 10:
