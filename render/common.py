@@ -462,12 +462,14 @@ def text_width(text: str, f: ImageFont.FreeTypeFont) -> float:
 
 
 def encode_png(image: Image.Image) -> bytes:
-    """PNG bytes. Boards are flat-coloured, so an adaptive palette keeps them small
-    and fast to compress; `compress_level` 6 is the speed/size sweet spot."""
+    """PNG bytes of an image without a fixed palette (the hands): flat-coloured, so an
+    adaptive palette keeps them small and fast to compress. `compress_level` 3 by
+    measurement: over the hands of every game it takes 40-50 % of the time of 6, for files
+    of 21-29 KB instead of 16-22 KB (boards use `render.png`)."""
     if image.mode != "P":
         image = image.convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=6)
+    image.save(buffer, format="PNG", compress_level=3)
     return buffer.getvalue()
 
 
