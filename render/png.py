@@ -39,8 +39,10 @@ LEVEL = 3
 #: bands kept (about 29 KB each as key): a few boards' worth, for several tables at once
 CACHE_BANDS = 1200
 
-#: band bytes -> (its deflated rows, the Adler-32 and length of those rows before deflating)
-_bands: OrderedDict[bytes, tuple[bytes, int, int]] = OrderedDict()
+#: (row width, band bytes) -> (its deflated rows, the Adler-32 and length of those rows before
+#: deflating); the width is part of the key, as the same bytes cut into rows of another width
+#: (a hand's band and a board's shorter last band) deflate differently
+_bands: OrderedDict[tuple[int, bytes], tuple[bytes, int, int]] = OrderedDict()
 _BASE = 65521
 _lock = threading.Lock()
 
@@ -81,14 +83,15 @@ def _adler_combine(a: int, b: int, length_b: int) -> int:
 
 def _band(band: bytes, width: int) -> tuple[bytes, int, int]:
     """The deflated band, from the cache or made now."""
+    key = (width, band)
     with _lock:
-        stored = _bands.get(band)
+        stored = _bands.get(key)
         if stored is not None:
-            _bands.move_to_end(band)
+            _bands.move_to_end(key)
             return stored
     stored = _deflate(band, width)
     with _lock:
-        _bands[band] = stored
+        _bands[key] = stored
         if len(_bands) > CACHE_BANDS:
             _bands.popitem(last=False)
     return stored

@@ -47,6 +47,16 @@ def test_encode_indexed_decodes_to_the_same_indices(width: int, height: int) -> 
         assert img.tobytes() == raw
 
 
+def test_the_same_band_bytes_in_rows_of_another_width_are_deflated_again() -> None:
+    """A board's short last band can hold the very bytes of a narrower image's whole band
+    (12 rows of 1600 = 16 rows of 1200): the cache must not hand one the other's rows."""
+    pal = list(range(256)) * 3
+    board = bytes(1600 * 16) + bytes(1600 * 12)
+    hand = bytes(1200 * 16)
+    assert _decoded(png.encode_indexed(board, 1600, pal)).tobytes() == board
+    assert _decoded(png.encode_indexed(hand, 1200, pal)).tobytes() == hand
+
+
 def test_static_layer_maps_only_its_boxes_yet_equals_the_whole_image() -> None:
     """Boxes of every kind (overlapping, partial and whole width, outside the image, float
     corners, inclusive edges): the PNG equals the whole board mapped in one go."""
