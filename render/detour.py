@@ -8,6 +8,7 @@ depends only on the language and is cached per language.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -18,7 +19,9 @@ from render.common import (
     INK,
     MUTED,
     PAPER,
+    Draw,
     Translator,
+    advance,
     draw_text,
     draw_token,
     encode_png,
@@ -27,6 +30,7 @@ from render.common import (
     player_style,
     text_length,
 )
+from render.png import Box, StaticLayer
 
 WIDTH = 1400
 MARGIN = 20
@@ -146,7 +150,7 @@ def _path_points(frm: int, to: int, off: int) -> list[tuple[int, int]]:
 def _badge(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, *, fill=(255, 255, 255),
            outline=INK, size: int = 22, colour=INK) -> None:
     f = font(size, "bold")
-    w = f.getlength(text)
+    w = advance(f, text)
     x, y = xy
     draw.rounded_rectangle((x - w / 2 - 7, y - size / 2 - 3, x + w / 2 + 7, y + size / 2 + 3), radius=8,
                            fill=fill, outline=outline, width=2)
@@ -164,7 +168,7 @@ def _arrow_head(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[floa
 def _static_board(texts: StaticTexts, height: int) -> Image.Image:
     """Everything that never changes during a game (per set of texts and image height)."""
     img = Image.new("RGB", (WIDTH, height), PAPER)
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     _draw_map_cards(d, texts)
     _draw_connections(d, texts)
     _draw_spaces(d, texts)
@@ -335,7 +339,8 @@ def _status_line(view: dict[str, Any], names: dict[str, str], tr: Translator) ->
     return _t(tr, "choosing", names=", ".join(waiting))
 
 
-def _draw_events(d: ImageDraw.ImageDraw, view: dict[str, Any], events: list[dict[str, Any]]) -> None:
+def _draw_events(d: ImageDraw.ImageDraw, view: dict[str, Any], events: list[dict[str, Any]],
+                 boxes: list[Box]) -> None:
     colour_index = {p["colour"]: p["index"] for p in view["pawns"]}
     lane = 0  # several moves in one batch of events: one lane each, so none hides another
     for ev in events:
@@ -350,6 +355,7 @@ def _draw_events(d: ImageDraw.ImageDraw, view: dict[str, Any], events: list[dict
             d.line(pts, fill=colour, width=7, joint="curve")
             if len(pts) >= 2:
                 _arrow_head(d, pts[-2], pts[-1], colour, 20)
+            boxes.append(_around(pts, 24))
         else:
             (ax, ay), (bx, by) = space_xy(frm), space_xy(to)
             if ay == by:  # backward along a row: in a lane below it, like the moves
@@ -360,6 +366,13 @@ def _draw_events(d: ImageDraw.ImageDraw, view: dict[str, Any], events: list[dict
                 pts = [(ax + 36, ay + 10), (bx + 36, by - 10)]
             d.line(pts, fill=RED, width=6, joint="curve")
             _arrow_head(d, pts[-2], pts[-1], RED, 20)
+            boxes.append(_around(pts, 24))
+
+
+def _around(points: Sequence[tuple[float, float]], pad: float) -> Box:
+    """The box around `points`, `pad` pixels wider on every side (line widths, arrow heads)."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return int(min(xs) - pad), int(min(ys) - pad), int(max(xs) + pad) + 1, int(max(ys) + pad) + 1
 
 
 def _panel_height(view: dict[str, Any]) -> int:
@@ -371,11 +384,25 @@ def render_board(view: dict[str, Any], *, names: dict[str, str], translator: Tra
     """PNG of the board from the public view; every word comes from `translator` (the game's
     catalog in the image's language). `lang` is accepted for compatibility and ignored."""
     del lang
-    image = board_image(view, names=names, translator=translator, events=events)
+    image, boxes = board_layers(view, names=names, translator=translator, events=events)
     # mapping onto a fixed palette is ~6x faster than computing one per image, and the same
-    # colours always get the same palette entries (deterministic output)
-    palette = _board_palette(translator, len(view["pawns"]))
-    return encode_png(image.quantize(palette=palette, dither=Image.Dither.NONE))
+    # colours always get the same palette entries (deterministic output); the static layer is
+    # mapped once, a turn maps only the boxes it drew in
+    return _layer(translator, len(view["pawns"]), image.height).encode(image, boxes)
+
+
+#: static layers mapped onto their palettes, by (static texts, pawns, height), like `_PALETTES`
+_LAYERS: dict[tuple[StaticTexts, int, int], StaticLayer] = {}
+
+
+def _layer(tr: Translator, pawns: int, height: int) -> StaticLayer:
+    """The static layer of a board of `height` mapped onto its palette, once per language and
+    number of pawns."""
+    texts = static_texts(tr)
+    key = (texts, pawns, height)
+    if key not in _LAYERS:
+        _LAYERS[key] = StaticLayer(_static_board(texts, height), _board_palette(tr, pawns))
+    return _LAYERS[key]
 
 
 def _sample_pawn(i: int, space: int, **fields: Any) -> dict[str, Any]:
@@ -424,10 +451,18 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], translator: Tran
                 events: list[dict[str, Any]] | None = None, lang: str | None = None) -> Image.Image:
     """The board as a Pillow image (see `render_board`)."""
     del lang
+    return board_layers(view, names=names, translator=translator, events=events)[0]
+
+
+def board_layers(view: dict[str, Any], *, names: dict[str, str], translator: Translator,
+                 events: list[dict[str, Any]] | None = None) -> tuple[Image.Image, list[Box]]:
+    """The board, and the boxes it drew in beyond its static layer: the header, the event
+    arrows, the pawns and the players' panel (outside them it is the static layer exactly)."""
     tr = translator
     height = PANEL_TOP + _panel_height(view)
     img = _static_board(static_texts(tr), height).copy()
-    d = ImageDraw.Draw(img)
+    boxes: list[Box] = [(0, 0, WIDTH, HEADER_H + 4), (0, PANEL_TOP - 4, WIDTH, height)]
+    d = Draw(img)
     # header
     d.text((MARGIN, 14), _t(tr, "title"), font=font(32, "bold"), fill=INK)
     d.text((WIDTH - MARGIN, 14), _t(tr, "round", n=view.get("round", 1)), font=font(32, "bold"), fill=INK,
@@ -436,13 +471,13 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], translator: Tran
               max_width=WIDTH - 2 * MARGIN)
     # last events: arrows
     if events:
-        _draw_events(d, view, events)
-    _draw_pawns(d, view["pawns"])
+        _draw_events(d, view, events, boxes)
+    _draw_pawns(d, view["pawns"], boxes)
     _draw_players(d, view, names, tr)
-    return img
+    return img, boxes
 
 
-def _draw_pawns(d: ImageDraw.ImageDraw, pawns: list[dict[str, Any]]) -> None:
+def _draw_pawns(d: ImageDraw.ImageDraw, pawns: list[dict[str, Any]], boxes: list[Box]) -> None:
     """Every pawn on its space (several on one space side by side), blocked ones ringed red."""
     by_space: dict[int, list[dict[str, Any]]] = {}
     for p in pawns:
@@ -455,6 +490,7 @@ def _draw_pawns(d: ImageDraw.ImageDraw, pawns: list[dict[str, Any]]) -> None:
                 d.ellipse((cx - TOKEN_R - 6, cy - TOKEN_R - 6, cx + TOKEN_R + 6, cy + TOKEN_R + 6), outline=RED,
                           width=4)
             draw_token(d, (cx, cy), TOKEN_R, p["index"])
+            boxes.append(_around([(cx, cy)], TOKEN_R + 12))
 
 
 def _card_state(p: dict[str, Any], value: int) -> str:
@@ -568,11 +604,11 @@ def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], transl
     chosen = private.get("chosen", {})
     row_h = 390
     img = Image.new("RGB", (1200, 80 + row_h * max(1, len(mine))), PAPER)
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     round_text = _t(tr, "round", n=view.get("round", 1))
     d.text((1170, 24), round_text, font=font(30, "bold"), fill=INK, anchor="ra")
     f_title = font(34, "bold")
-    room = 1170 - 30 - 24 - font(30, "bold").getlength(round_text)
+    room = 1170 - 30 - 24 - advance(font(30, "bold"), round_text)
     name = fit_text(names.get(seat, seat), f_title, room - text_length(_t(tr, "hand_title", name=""), f_title))
     draw_text(d, (30, 20), _t(tr, "hand_title", name=name), font=f_title, fill=INK, max_width=room)
     y = 80

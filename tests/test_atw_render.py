@@ -16,6 +16,7 @@ from bot.i18n import load_catalog
 from engine import registry
 from render import around_the_world as R
 from render import for_game
+from render.around_the_world.board import _layer
 from render.common import PLAYER_COLOURS
 from tests.render_support import locales, translator
 
@@ -141,9 +142,10 @@ def test_static_layer_is_cached(rules):
     state, _ = play(rules, 3, seed=2, steps=10)
     view = rules.view(state, None)
     R.render_board(view, names=NAMES, translator=EN)
-    hits = R._static_board.cache_info().hits
+    drawn, hits = R._static_board.cache_info().misses, _layer.cache_info().hits
     R.render_board(view, names=NAMES, translator=EN)
-    assert R._static_board.cache_info().hits == hits + 1
+    assert R._static_board.cache_info().misses == drawn  # the static layer is not drawn again
+    assert _layer.cache_info().hits == hits + 1  # nor mapped onto the palette again
 
 
 def test_state_changes_show_on_the_board(rules):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -49,7 +50,7 @@ from render.around_the_world.sprites import (
     icon,
     travel_card_sprite,
 )
-from render.around_the_world.static import _plate_geometry, _static_board, static_texts
+from render.around_the_world.static import StaticTexts, _plate_geometry, _static_board, static_texts, stored_palette
 from render.around_the_world.texts import (
     PHASES,
     Translator,
@@ -62,7 +63,8 @@ from render.around_the_world.texts import (
     city_name,
     event_card_text,
 )
-from render.common import INK, PAPER, draw_text, font, text_length
+from render.common import INK, PAPER, Draw, advance, draw_text, font, text_length
+from render.png import Box, StaticLayer
 
 
 def _seat_index(view: dict) -> dict[str, int]:
@@ -112,7 +114,7 @@ def _draw_header(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, names: di
         if phase_text:
             pf = font(24, "regular")
             d.text((x, HEADER_H / 2 + 2), f"({phase_text})", font=pf, fill=(200, 210, 225), anchor="rm")
-            x -= pf.getlength(f"({phase_text})") + 12
+            x -= advance(pf, f"({phase_text})") + 12
         draw_text(d, (x, HEADER_H / 2), turn, font=f, fill=HILITE, anchor="rm")
         x -= tw + 30
         _paste(img, _token_sprite(index.get(current, 0), 18), (x, HEADER_H / 2))
@@ -122,34 +124,44 @@ def _draw_header(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, names: di
 
 
 def _draw_map_dynamic(img: Image.Image, view: dict, names: dict[str, str], t: Translator, index: dict[str, int],
-                      events: list[dict] | None) -> None:
-    d = ImageDraw.Draw(img)
+                      events: list[dict] | None, boxes: list[Box]) -> None:
+    """What changes on the map; every part adds the box it drew in to `boxes` (outside them
+    the map is its static layer, which the PNG writer relies on)."""
+    d = Draw(img)
     locations = [loc for loc in (view.get("locations") or LOCATIONS) if isinstance(loc, str)]
-    _draw_travelled(img, d, view, t, events, locations)
-    _draw_chits(img, d, view, t, events, locations)
-    _draw_detective(img, d, view, events, locations)
-    _draw_arrivals(img, d, view, t, index)
-    _draw_pawns(img, view, index, locations)
+    _draw_travelled(img, d, view, t, events, locations, boxes)
+    _draw_chits(img, d, view, t, events, locations, boxes)
+    _draw_detective(img, d, view, events, locations, boxes)
+    _draw_arrivals(img, d, view, t, index, boxes)
+    _draw_pawns(img, view, index, locations, boxes)
+
+
+def _around(points: list[tuple[float, float]], pad: float) -> Box:
+    """The box around `points`, `pad` pixels wider on every side (for line widths and outlines)."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return int(min(xs) - pad), int(min(ys) - pad), int(max(xs) + pad) + 1, int(max(ys) + pad) + 1
 
 
 def _draw_travelled(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Translator, events: list[dict] | None,
-                    locations: list[str]) -> None:
+                    locations: list[str], boxes: list[Box]) -> None:
     """Legs just travelled, highlighted under a fresh copy of their badge."""
     legs = _legs_of(view)
     for frm, to, _seat in _travelled_legs(events, locations):
         for a, b in _leg_segments(frm, to):
             d.line((a, b), fill=ROUTE_GLOW, width=14)
             d.line((a, b), fill=ROUTE, width=6)
+            boxes.append(_around([a, b], 9))
         leg = next((lg for lg in legs if lg.get("from") == frm and lg.get("to") == to), None)
         if leg is not None:
-            _paste(img, _badge(_leg_key(leg), _t(t, "days_unit")), _badge_point(frm, to))
+            _paste(img, _badge(_leg_key(leg), _t(t, "days_unit")), _badge_point(frm, to), boxes)
         for loc in (frm, to):
             nx, ny = node_point(loc)
             d.ellipse((nx - 10, ny - 10, nx + 10, ny + 10), fill=WHITE, outline=INK, width=4)
+            boxes.append(_around([(nx, ny)], 12))
 
 
 def _draw_chits(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Translator, events: list[dict] | None,
-                locations: list[str]) -> None:
+                locations: list[str], boxes: list[Box]) -> None:
     """Bonus chits in the name plates; one taken by these events is shown once more, ringed."""
     chits = view.get("chits") or {}
     just_taken = {(ev.get("location"), ev.get("colour")): ev.get("chit") for ev in events or []
@@ -166,41 +178,45 @@ def _draw_chits(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Transla
                 cx, cy = centre
                 d.ellipse((cx - CHIT_R - 6, cy - CHIT_R - 6, cx + CHIT_R + 6, cy + CHIT_R + 6), fill=ROUTE_GLOW,
                           outline=INK, width=2)
+                boxes.append(_around([centre], CHIT_R + 8))
                 kind = taken_now
-            _paste(img, _chit_sprite(colour, kind if isinstance(kind, str) else None, CHIT_R), centre)
+            _paste(img, _chit_sprite(colour, kind if isinstance(kind, str) else None, CHIT_R), centre, boxes)
 
 
 def _draw_detective(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, events: list[dict] | None,
-                    locations: list[str]) -> None:
+                    locations: list[str], boxes: list[Box]) -> None:
     det = view.get("detective")
     if isinstance(det, str) and det in locations:
         dx, dy = _place(det, "detective")
         nx, ny = node_point(det)
         _dashed(d, (dx, dy), (nx, ny), INK, 3, 6, 5)
+        boxes.append(_around([(dx, dy), (nx, ny)], 4))
         if any(isinstance(ev, dict) and ev.get("type") == "detective" for ev in events or []):
             d.ellipse((dx - 36, dy - 36, dx + 36, dy + 36), fill=ROUTE_GLOW, outline=INK, width=2)
-        _paste(img, icon("detective", 56), (dx, dy))
+            boxes.append(_around([(dx, dy)], 38))
+        _paste(img, icon("detective", 56), (dx, dy), boxes)
 
 
 def _draw_arrivals(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Translator,
-                   index: dict[str, int]) -> None:
+                   index: dict[str, int], boxes: list[Box]) -> None:
     """The arrivals in London, in order."""
     order = [s for s in view.get("arrival_order") or [] if isinstance(s, str) and s in index]
     if order:
         f_arr = font(22, "bold")
         label = _t(t, "arrivals")
         bx0, by0 = ARRIVALS_AT
-        width = f_arr.getlength(label) + 24 + len(order) * 62
+        width = advance(f_arr, label) + 24 + len(order) * 62
         d.rounded_rectangle((bx0, by0, bx0 + width, by0 + 40), 10, fill=(255, 252, 244), outline=INK, width=2)
+        boxes.append(_around([(bx0, by0), (bx0 + width, by0 + 40)], 2))
         d.text((bx0 + 12, by0 + 20), label, font=f_arr, fill=INK, anchor="lm")
-        x = bx0 + 20 + f_arr.getlength(label)
+        x = bx0 + 20 + advance(f_arr, label)
         for k, seat in enumerate(order):
             d.text((x + 6, by0 + 20), f"{k + 1}.", font=f_arr, fill=SOFT, anchor="lm")
-            _paste(img, _token_sprite(index[seat], 14), (x + 40, by0 + 20))
+            _paste(img, _token_sprite(index[seat], 14), (x + 40, by0 + 20), boxes)
             x += 62
 
 
-def _draw_pawns(img: Image.Image, view: dict, index: dict[str, int], locations: list[str]) -> None:
+def _draw_pawns(img: Image.Image, view: dict, index: dict[str, int], locations: list[str], boxes: list[Box]) -> None:
     """Every pawn on its city, clustered when several share one; the player to act ringed."""
     positions = view.get("positions") or {}
     arrived = view.get("arrived") or {}
@@ -221,9 +237,9 @@ def _draw_pawns(img: Image.Image, view: dict, index: dict[str, int], locations: 
             in_row = min(cols, n - row * cols)
             x = cx + (col - (in_row - 1) / 2) * step
             y = cy + (row - (rows - 1) / 2) * step
-            _paste(img, _token_sprite(index.get(seat, 0), 18, seat == current), (x, y))
+            _paste(img, _token_sprite(index.get(seat, 0), 18, seat == current), (x, y), boxes)
             if arrived.get(seat) is True:
-                _paste(img, icon("flag", 26), (x + 16, y - 20))
+                _paste(img, icon("flag", 26), (x + 16, y - 20), boxes)
 
 
 def _draw_display(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Translator, index: dict[str, int],
@@ -241,7 +257,7 @@ def _draw_display(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Trans
     if (len(index) == 6 and view.get("phase") == "take" and isinstance(order, list) and order
             and current == order[-1] and isinstance(current, str)):
         # 6 players: the round's last player may take the top travel card instead
-        hx = 24 + font(24, "bold").getlength(_t(t, "display").upper()) + 18
+        hx = 24 + advance(font(24, "bold"), _t(t, "display").upper()) + 18
         f_hint = font(21, "semibold")
         hint = _fit_name(t, "top_card", _name(names, current), f_hint, 1010 - hx)
         draw_text(d, (hx, DISPLAY_TOP + 25), hint, font=f_hint, fill=INK, anchor="lm", max_width=1010 - hx)
@@ -314,7 +330,7 @@ def _draw_action_label(img: Image.Image, d: ImageDraw.ImageDraw, action: str, la
     f = font(21, "semibold")
     for size in (21, 19, 17):
         f = font(size, "semibold")
-        if f.getlength(label) <= room:
+        if advance(f, label) <= room:
             break
     else:
         words = label.split()
@@ -323,7 +339,7 @@ def _draw_action_label(img: Image.Image, d: ImageDraw.ImageDraw, action: str, la
             cut = max(range(1, len(words)), key=lambda k: -abs(len(" ".join(words[:k])) - len(" ".join(words[k:]))))
             lines = [" ".join(words[:cut]), " ".join(words[cut:])]
         lines = [_fit(line, f, room) for line in lines]
-    text_w = max(f.getlength(line) for line in lines)
+    text_w = max(advance(f, line) for line in lines)
     left = x + (width - 42 - text_w) / 2
     _paste(img, icon(action, 36), (left + 16, top + 24))
     for k, line in enumerate(lines):
@@ -353,12 +369,12 @@ def _draw_final(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Transla
         colour = (40, 110, 40) if seat in winners else INK
         d.text((x + 28, y), f"{rank}.", font=font(28, "bold"), fill=colour, anchor="rm")
         _paste(img, _token_sprite(index.get(seat, 0), 16, seat in winners), (x + 56, y))
-        d = ImageDraw.Draw(img)
+        d = Draw(img)
         dv = _int(entry.get("days"), _int(days.get(seat)))
         note = f"{dv} {_t(t, 'days_unit')}"
         if arrived.get(seat) is not True:
             note += f" · {_t(t, 'not_arrived')}"
-        nw = f_days.getlength(note)
+        nw = advance(f_days, note)
         draw_text(d, (x + 86, y), _name(names, seat), font=f_name, fill=colour, anchor="lm",
                   max_width=col_w - 110 - nw)
         d.text((x + col_w - 14, y), note, font=f_days, fill=LATE if dv > 80 else SOFT, anchor="rm")
@@ -371,7 +387,7 @@ def _wrap(d: ImageDraw.ImageDraw, text: str, f: ImageFont.FreeTypeFont, x: float
     line = ""
     for word in words:
         trial = f"{line} {word}".strip()
-        if f.getlength(trial) <= width or not line:
+        if advance(f, trial) <= width or not line:
             line = trial
         else:
             lines.append(line)
@@ -496,24 +512,38 @@ def board_image(view: dict, *, names: dict[str, str], translator: Translator, ev
                 lang: str | None = None) -> Image.Image:
     """The board as a Pillow image (see `render_board`; `lang` is ignored: the translator knows)."""
     del lang
+    return board_layers(view, names=names, translator=translator, events=events)[0]
+
+
+def board_layers(view: dict, *, names: dict[str, str], translator: Translator,
+                 events: list[dict] | None = None) -> tuple[Image.Image, StaticLayer, list[Box]]:
+    """The board, its static layer (mapped onto the palette once) and the boxes drawn in
+    beyond it: the header, what changes on the map, and everything below the map."""
     t = translator
     locations = [loc for loc in (view.get("locations") or LOCATIONS) if isinstance(loc, str)] or LOCATIONS
     legs = _legs_of(view)
     legs_key = json.dumps([{"from": lg.get("from"), "to": lg.get("to"), "options": lg.get("options") or [],
                             "days": lg.get("days")} for lg in legs], sort_keys=True)
-    static = _static_board(static_texts(t, locations), legs_key, json.dumps(locations))
     seats = [s for s in view.get("seats") or [] if isinstance(s, str)]
     height = PANEL_TOP + PANEL_HEAD_H + ROW_H * len(seats) + 14
-    img = Image.new("RGB", (W, height), PAPER)
-    img.paste(static, (0, 0))
+    layer, base = _layer(static_texts(t, locations), legs_key, json.dumps(locations), height)
+    img = base.copy()
     index = _seat_index(view)
-    d = ImageDraw.Draw(img)
+    boxes: list[Box] = [(0, 0, W, HEADER_H + 4), (0, DISPLAY_TOP - 4, W, height)]
+    d = Draw(img)
     _draw_header(img, d, view, names, t, index)
-    _draw_map_dynamic(img, view, names, t, index, events)
-    d = ImageDraw.Draw(img)
+    _draw_map_dynamic(img, view, names, t, index, events, boxes)
+    d = Draw(img)
     _draw_display(img, d, view, t, index, names)
     _draw_track(img, d, view, index)
     _draw_panel(img, d, view, names, t, index)
-    return img
+    return img, layer, boxes
 
 
+@lru_cache(maxsize=8)
+def _layer(texts: StaticTexts, legs_key: str, locations_key: str, height: int) -> tuple[StaticLayer, Image.Image]:
+    """The static layer on a board of `height` (it grows with the players), and mapped onto
+    the fixed palette once: a turn maps only the boxes it drew in."""
+    img = Image.new("RGB", (W, height), PAPER)
+    img.paste(_static_board(texts, legs_key, locations_key), (0, 0))
+    return StaticLayer(img, stored_palette()), img

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from render.around_the_world.board import _int, _name, _seat_index
 from render.around_the_world.geometry import (
@@ -18,7 +18,7 @@ from render.around_the_world.geometry import (
 )
 from render.around_the_world.sprites import _badge, _card_label, _paste, _token_sprite, icon, travel_card_sprite
 from render.around_the_world.texts import Translator, _fit, _plural, _t, city_name, event_card_text
-from render.common import INK, PAPER, draw_text, fit_text, font, text_length
+from render.common import INK, PAPER, Draw, advance, draw_text, fit_text, font, text_length
 
 
 def _travel_groups(cards: list[str]) -> list[tuple[str, int, int]]:
@@ -75,7 +75,7 @@ def hand_image(view: dict, seat: str, *, names: dict[str, str], translator: Tran
     leg_h = _badge(_leg_key(leg), _t(t, "days_unit")).height + 30 if leg is not None else 0
     height = 104 + leg_h + 44 + rows * row_h + 54 + ev_rows * 78 + 20
     img = Image.new("RGB", (HAND_W, height), PAPER)
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     index = _seat_index(view)
     d.rectangle((0, 0, HAND_W, 84), fill=HEADER_BG)
     _paste(img, _token_sprite(index.get(seat, 0), 22), (42, 42))
@@ -84,10 +84,10 @@ def hand_image(view: dict, seat: str, *, names: dict[str, str], translator: Tran
     gold = _int((view.get("gold") or {}).get(seat))
     fg = font(34, "bold")
     gold_text = f"{gold} {_t(t, 'gold')}"
-    gw = fg.getlength(gold_text)
+    gw = advance(fg, gold_text)
     d.text((HAND_W - 24, 42), gold_text, font=fg, fill=WHITE, anchor="rm")
     _paste(img, icon("coin", 40), (HAND_W - 24 - gw - 28, 42))
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     fh = font(32, "bold")
     room = HAND_W - 80 - gw - 90
     name_room = room - text_length(_plural(t, "hand_of", days, name="", where=where, days=days), fh)
@@ -101,8 +101,8 @@ def hand_image(view: dict, seat: str, *, names: dict[str, str], translator: Tran
         fn = font(28, "semibold")
         badge = _badge(_leg_key(leg), _t(t, "days_unit"))
         d.text((24, y + badge.height / 2), text, font=fn, fill=INK, anchor="lm")
-        _paste(img, badge, (24 + fn.getlength(text) + 20 + badge.width / 2, y + badge.height / 2))
-        d = ImageDraw.Draw(img)
+        _paste(img, badge, (24 + advance(fn, text) + 20 + badge.width / 2, y + badge.height / 2))
+        d = Draw(img)
         y += badge.height + 30
     d.text((24, y), f"{_t(t, 'travel_cards').upper()} ({len(travel)})", font=f_sec, fill=SOFT)
     y += 44
@@ -134,10 +134,10 @@ def hand_image(view: dict, seat: str, *, names: dict[str, str], translator: Tran
         d.rounded_rectangle((24, y, HAND_W - 24, y + 66), 12, fill=(236, 226, 246), outline=(122, 70, 160), width=3)
         kind = ev if ev in ("balloon", "detective") else "event_card"
         _paste(img, icon(kind, 52), (58, y + 33))
-        d = ImageDraw.Draw(img)
+        d = Draw(img)
         fn = font(28, "bold")
         d.text((96, y + 33), name, font=fn, fill=INK, anchor="lm")
-        nw = fn.getlength(name)
+        nw = advance(fn, name)
         fe = font(22, "regular")
         d.text((96 + nw + 20, y + 34), _fit(effect, fe, HAND_W - 96 - nw - 70), font=fe, fill=SOFT, anchor="lm")
         y += 78

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import io
-from functools import lru_cache
 from typing import Any
 
 from PIL import Image
 
 from render.around_the_world.board import board_image
-from render.around_the_world.geometry import ACTION_KEYS, ASSETS, GAME_ID, LOCATIONS, W
+from render.around_the_world.geometry import ACTION_KEYS, GAME_ID, LOCATIONS, W
 from render.around_the_world.hand import hand_image
+from render.around_the_world.static import stored_palette
 from render.around_the_world.texts import Translator
 from render.common import PAPER
-
-PALETTE_FILE = ASSETS / "palette.bin"
+from render.png import encode_mapped
 
 _CALIBRATION_LEGS = [
     [["ship", "train"]], [["train"]], [["ship"]], [["ship", "ship"]], [], [["ship"]],
@@ -73,7 +71,6 @@ def calibrate_palette(translator: Translator) -> Image.Image:
     return sample.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
-@lru_cache(maxsize=1)
 def _palette() -> Image.Image:
     """A fixed 256-colour palette for every image (stored, see `calibrate_palette`).
 
@@ -81,16 +78,11 @@ def _palette() -> Image.Image:
     for each image (the slowest step of a render), and the sample covers every colour the
     renderer uses, so the result looks the same. It is stored rather than sampled at run
     time because the sample's texts would need the catalogs, which live in bot/."""
-    pal = Image.new("P", (1, 1))
-    pal.putpalette(PALETTE_FILE.read_bytes())
-    return pal
+    return stored_palette()
 
 
 def encode(image: Image.Image) -> bytes:
     """PNG bytes: like `render.common.encode_png` (256 colours, no dithering) but mapped to
-    the fixed palette above and compressed at zlib level 3, which together take a third of
-    the time for about 10 % more bytes (far below the 500 KB limit)."""
-    paletted = image.quantize(palette=_palette(), dither=Image.Dither.NONE)
-    buffer = io.BytesIO()
-    paletted.save(buffer, format="PNG", compress_level=3)
-    return buffer.getvalue()
+    the fixed palette above, which takes a fraction of the time, and written by the shared
+    band-cached writer (`render.png`), which deflates only rows it has not seen before."""
+    return encode_mapped(image, _palette())

@@ -22,7 +22,7 @@ from render.around_the_world.geometry import (
     TRAIN_BG,
     WHITE,
 )
-from render.common import INK, draw_token, font
+from render.common import INK, Draw, draw_token, font
 
 
 def _ship(draw: ImageDraw.ImageDraw, cx: float, cy: float, s: float, colour: tuple[int, int, int]) -> None:
@@ -138,7 +138,7 @@ _SS = 4  # supersampling factor of sprites
 
 def _sprite(size: tuple[int, int], paint: Any) -> Image.Image:
     big = Image.new("RGBA", (size[0] * _SS, size[1] * _SS), (0, 0, 0, 0))
-    paint(ImageDraw.Draw(big), _SS)
+    paint(Draw(big), _SS)
     return big.resize(size, Image.Resampling.LANCZOS)
 
 
@@ -228,10 +228,14 @@ def _token_sprite(index: int, radius: int, ring: bool = False) -> Image.Image:
     return _sprite((size, size), paint)
 
 
-def _paste(canvas: Image.Image, sprite: Image.Image, centre: tuple[float, float]) -> None:
+def _paste(canvas: Image.Image, sprite: Image.Image, centre: tuple[float, float],
+           boxes: list[tuple[int, int, int, int]] | None = None) -> None:
+    """Pastes `sprite` centred on `centre` (and adds where to `boxes`, for the PNG writer)."""
     x = int(round(centre[0] - sprite.width / 2))
     y = int(round(centre[1] - sprite.height / 2))
     canvas.paste(sprite, (x, y), sprite)
+    if boxes is not None:
+        boxes.append((x, y, x + sprite.width, y + sprite.height))
 
 
 def _card_label(card: str | None) -> tuple[str, int] | None:

@@ -46,7 +46,7 @@ from render.around_the_world.geometry import (
 )
 from render.around_the_world.sprites import _badge, _chit_sprite, _paste
 from render.around_the_world.texts import Translator, _t, city_name
-from render.common import INK, PAPER, font
+from render.common import INK, PAPER, Draw, advance, font
 
 
 class StaticTexts(NamedTuple):
@@ -74,7 +74,7 @@ def static_texts(t: Translator, locations: list[str]) -> StaticTexts:
 def _plate_geometry(loc: str, name: str) -> tuple[tuple[float, float, float, float], list[tuple[float, float]]]:
     """A city's name plate (box, sized for `name`) and the centres of its red and blue chit spots."""
     px, py = _place(loc, "plate")
-    tw = font(CITY_FONT, "bold").getlength(name)
+    tw = advance(font(CITY_FONT, "bold"), name)
     extra = 0 if loc == "london" else 4 * CHIT_R + 14
     width = tw + 20 + extra
     box = (px - width / 2, py - 20, px + width / 2, py + 20)
@@ -93,7 +93,7 @@ def _map_base() -> Image.Image:
     """Sea, land and graticule at 2x, scaled down (language independent)."""
     k = 2
     img = Image.new("RGB", (W * k, MAP_H * k), SEA)
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     for lat in range(0, 90, 15):
         y = (_project(0, lat)[1] - MAP_TOP) * k
         d.line((0, y, W * k, y), fill=SEA_LINE, width=k)
@@ -118,7 +118,7 @@ def _static_board(texts: StaticTexts, legs_key: str, locations_key: str) -> Imag
     names = dict(texts.cities)
     img = Image.new("RGB", (W, PANEL_TOP), PAPER)
     img.paste(_map_base(), (0, MAP_TOP))
-    d = ImageDraw.Draw(img)
+    d: ImageDraw.ImageDraw = Draw(img)
     # route
     for leg in legs:
         for a, b in _leg_segments(leg["from"], leg["to"]):
@@ -133,7 +133,7 @@ def _static_board(texts: StaticTexts, legs_key: str, locations_key: str) -> Imag
             d.ellipse((gx - 4, gy - 4, gx + 4, gy + 4), fill=INK)
     for leg in legs:
         _paste(img, _badge(_leg_key(leg), texts.days_unit), _badge_point(leg["from"], leg["to"]))
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     f_city = font(CITY_FONT, "bold")
     for loc in locations:
         nx, ny = node_point(loc)
@@ -163,22 +163,22 @@ def _draw_chit_legend(img: Image.Image, d: ImageDraw.ImageDraw, texts: StaticTex
     f_small = font(20, "semibold")
     line1 = texts.chits
     items = list(texts.chit_labels)
-    width2 = sum(f_small.getlength(label) + 52 for _kind, label in items)
-    box_w = max(f_small.getlength(line1) + 80, width2 + 14)
+    width2 = sum(advance(f_small, label) + 52 for _kind, label in items)
+    box_w = max(advance(f_small, line1) + 80, width2 + 14)
     y1, y2 = MAP_TOP + MAP_H - 68, MAP_TOP + MAP_H - 28
     d.rounded_rectangle((8, y1 - 22, 8 + box_w, y2 + 20), 10, fill=(255, 252, 244), outline=INK, width=2)
     _paste(img, _chit_sprite("red", None, 12), (32, y1))
     _paste(img, _chit_sprite("blue", None, 12), (60, y1))
-    d = ImageDraw.Draw(img)
+    d = Draw(img)
     d.ellipse((20, y1 - 12, 44, y1 + 12), fill=CHIT_RED)
     d.ellipse((48, y1 - 12, 72, y1 + 12), fill=CHIT_BLUE)
     d.text((84, y1), line1, font=f_small, fill=INK, anchor="lm")
     x = 20.0
     for kind, label in items:
         _paste(img, _chit_sprite("red", kind, 14), (x + 14, y2))
-        d = ImageDraw.Draw(img)
+        d = Draw(img)
         d.text((x + 34, y2), label, font=f_small, fill=INK, anchor="lm")
-        x += f_small.getlength(label) + 52
+        x += advance(f_small, label) + 52
     return d
 
 
@@ -201,3 +201,13 @@ def _draw_track_scale(d: ImageDraw.ImageDraw) -> None:
     x80 = _track_x(80)
     d.line((x80, y - 14, x80, y + 14), fill=LATE, width=4)
 
+
+PALETTE_FILE = ASSETS / "palette.bin"
+
+
+@lru_cache(maxsize=1)
+def stored_palette() -> Image.Image:
+    """The fixed palette of every around-the-world image (`palette.calibrate_palette` made it)."""
+    pal = Image.new("P", (1, 1))
+    pal.putpalette(PALETTE_FILE.read_bytes())
+    return pal

@@ -10,7 +10,7 @@ from typing import Any
 
 from PIL import ImageFont
 
-from render.common import Translator, Weight, fit_text, font, text_length
+from render.common import Translator, Weight, advance, fit_text, font, text_length
 
 #: phases the header names (`img.phase.<phase>`); other phases show no phase text
 PHASES = frozenset({"take", "action", "travel", "discard", "balloon", "exchange", "detective", "chit", "roll",
@@ -59,7 +59,7 @@ def _fit_font(text: str, width: float, sizes: tuple[int, ...], weight: Weight = 
     f = font(sizes[-1], weight)
     for size in sizes:
         candidate = font(size, weight)
-        if candidate.getlength(text) <= width:
+        if advance(candidate, text) <= width:
             return candidate
     return f
 

@@ -7,17 +7,18 @@ language (`bot/games/eighty_days/locales`); the renderer holds no texts of its o
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image
 
 from render.common import Translator, encode_png
+from render.png import StaticLayer
 
 from .board import PANEL_TOP, board_image, board_layers, labels
-from .geometry import HEADER_H, WIDTH
+from .geometry import HEADER_H, PAPER, WIDTH
 from .hand import hand_image
-from .png import encode_indexed
-from .static import map_keys, palette, static_indexed
+from .static import Cities, Labels, Lines, map_keys, palette, static_layer
 
 
 def render_board(view: dict[str, Any], *, names: dict[str, str], translator: Translator,
@@ -28,22 +29,17 @@ def render_board(view: dict[str, Any], *, names: dict[str, str], translator: Tra
     deflates only the bands of rows that differ from boards it wrote before."""
     image, boxes = board_layers(view, names=names, t=translator)
     key = (labels(view, translator), *map_keys(view["map"]))
-    pal = palette(*key)
+    layer = _layer(*key, image.height)
+    return layer.encode(image, [(0, 0, WIDTH, HEADER_H), *boxes, (0, PANEL_TOP, WIDTH, image.height)])
 
-    def mapped(box: tuple[int, int, int, int]) -> bytes:
-        return image.crop(box).quantize(palette=pal, dither=Image.Dither.NONE).tobytes()
 
-    raw = bytearray(static_indexed(*key))
-    raw[:WIDTH * (HEADER_H + 1)] = mapped((0, 0, WIDTH, HEADER_H + 1))
-    for box in boxes:
-        left, top, right, bottom = max(box[0], 0), max(box[1], 0), min(box[2], WIDTH), min(box[3], PANEL_TOP)
-        if left >= right or top >= bottom:
-            continue
-        part, w = mapped((left, top, right, bottom)), right - left
-        for row in range(top, bottom):
-            raw[row * WIDTH + left:row * WIDTH + right] = part[(row - top) * w:(row - top + 1) * w]
-    raw += mapped((0, PANEL_TOP, WIDTH, image.height))
-    return encode_indexed(bytes(raw), WIDTH, pal.getpalette() or [])
+@lru_cache(maxsize=12)
+def _layer(labels: Labels, cities: Cities, lines: Lines, height: int) -> StaticLayer:
+    """The static layer on a board of `height` (it grows with the players) mapped onto its
+    palette once; below the map everything is drawn, and mapped, every turn."""
+    image = Image.new("RGB", (WIDTH, height), PAPER)
+    image.paste(static_layer(labels, cities, lines), (0, 0))
+    return StaticLayer(image, palette(labels, cities, lines))
 
 
 def render_hand(view: dict[str, Any], seat: str, *, names: dict[str, str], translator: Translator,

@@ -9,10 +9,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import Translator, draw_text, draw_token, font, player_style
+from render.common import SpriteDraw, Translator, draw_text, draw_token, font, player_style
 
 from .geometry import GOLD, HEADER_H, INK, ITEM_COLOUR, KIND_COLOUR, MAP_H, MAP_TOP, MUTED, PANEL, PAPER, WIDTH, city_xy
-from .sprites import SpriteDraw
 from .static import draw_line, label_above, line_geometry, map_keys, market_symbol, static_layer
 
 ROMAN = ("", "I", "II", "III", "IV", "V")

@@ -8,7 +8,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import Translator, draw_text, draw_token, font
+from render.common import Draw, Translator, draw_text, draw_token, font
 
 from .board import ITEMS, coin, item_icon
 from .geometry import GOLD, INK, ITEM_COLOUR, MUTED, PANEL, PAPER
@@ -124,7 +124,7 @@ def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], t: Tra
     diary = me["diary"]
     height = 1000 + (280 if draft else 0) + (120 if helpers else 0) + 44 * len(diary)
     image = Image.new("RGB", (WIDTH, height), PAPER)
-    draw = ImageDraw.Draw(image)
+    draw = Draw(image)
     # who, coins, assistant
     draw_token(draw, (50, 50), 26, k)
     draw_text(draw, (92, 22), names.get(seat, seat), font=font(40, "bold"), fill=INK, max_width=620)

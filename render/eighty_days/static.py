@@ -10,7 +10,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import draw_text, fixed_palette, font, ramp
+from render.common import Draw, draw_text, fixed_palette, font, ramp
 
 from .geometry import INK, KIND_COLOUR, MAP_H, MAP_TOP, MARKET_COLOUR, MUTED, PAPER, SEA, WIDTH, city_xy, line_offset
 
@@ -103,7 +103,7 @@ def static_layer(labels: Labels, cities: Cities, lines: Lines) -> Image.Image:
         "lines": [{"id": ln[0], "a": ln[1], "b": ln[2], "kind": ln[3]} for ln in lines]}
     names = dict(labels)
     image = Image.new("RGB", (WIDTH, MAP_TOP + MAP_H), PAPER)
-    draw = ImageDraw.Draw(image)
+    draw = Draw(image)
     draw.rounded_rectangle((20, MAP_TOP + 8, WIDTH - 20, MAP_TOP + MAP_H - 8), radius=24, fill=SEA,
                            outline=(170, 190, 200), width=3)
     geo = line_geometry(map_view)
@@ -172,12 +172,3 @@ def palette(labels: Labels, cities: Cities, lines: Lines) -> Image.Image:
         fixed += ramp(colour, PANEL, 4)[1:3]
     fixed += [(210, 195, 170), (235, 225, 205), (170, 150, 120), (190, 175, 150), (200, 200, 200)]
     return fixed_palette(static_layer(labels, cities, lines), fixed)
-
-
-@lru_cache(maxsize=8)
-def static_indexed(labels: Labels, cities: Cities, lines: Lines) -> bytes:
-    """The static layer mapped onto its palette once, as palette indices row by row: a board
-    render then maps only what it drew this turn (mapping without dithering is per pixel,
-    so the result is the same as mapping the whole board)."""
-    return static_layer(labels, cities, lines).quantize(palette=palette(labels, cities, lines),
-                                                        dither=Image.Dither.NONE).tobytes()

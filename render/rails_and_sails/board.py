@@ -3,11 +3,13 @@ the header, the players (or the final scores), the market and the legend."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, MUTED, draw_text, draw_token, encode_png, font, player_style, text_length
+from render.common import INK, MUTED, Draw, advance, draw_text, draw_token, font, player_style, text_length
+from render.png import Box, StaticLayer
 from render.rails_and_sails.geometry import (
     COLOUR_ORDER,
     HARBOR_BLUE,
@@ -43,6 +45,7 @@ from render.rails_and_sails.sprites import (
 from render.rails_and_sails.static import _label_sprites, _palette, _static
 from render.rails_and_sails.texts import (
     NAME_IN_LINE_W,
+    Labels,
     Translator,
     _fit,
     _fit_name,
@@ -58,12 +61,12 @@ def _seat_index(view: dict[str, Any]) -> dict[str, int]:
 
 
 
-def _highlight_route(board: Image.Image, route_id: str, player: int) -> None:
-    """The last claimed route: a bright frame around each of its spaces."""
+def _highlight_route(board: Image.Image, route_id: str, player: int, boxes: list[Box]) -> None:
+    """The last claimed route: a bright frame around each of its spaces (their boxes added)."""
     g = geometry().routes.get(route_id)
     if g is None:
         return
-    draw = ImageDraw.Draw(board)
+    draw = Draw(board)
     xs = [p[0] for p in g.path]
     for shift in _shifts(min(xs), max(xs)):
         for sp in g.spaces:
@@ -71,6 +74,7 @@ def _highlight_route(board: Image.Image, route_id: str, player: int) -> None:
             draw.polygon(poly, outline=HIGHLIGHT, width=4)
             poly = _space_outline(sp, g.kind, shift, 1.0, widen=8.0)
             draw.polygon(poly, outline=(120, 90, 0), width=2)
+            boxes.append(_around(poly, 4))
 
 
 def _draw_harbor(draw: ImageDraw.ImageDraw, x: float, y: float, player: int, highlight: bool) -> None:
@@ -81,7 +85,7 @@ def _draw_harbor(draw: ImageDraw.ImageDraw, x: float, y: float, player: int, hig
 
 
 def _draw_header(board: Image.Image, view: dict[str, Any], names: dict[str, str], t: Translator) -> None:
-    draw = ImageDraw.Draw(board)
+    draw = Draw(board)
     draw.rectangle((0, 0, WIDTH, MAP_TOP - 1), fill=PANEL_BG)
     idx = _seat_index(view)
     phase = view.get("phase")
@@ -92,7 +96,7 @@ def _draw_header(board: Image.Image, view: dict[str, Any], names: dict[str, str]
     if view.get("over") or phase == "over":
         text = _t(t, "over")
         draw.text((x, cy), text, font=big, fill=INK, anchor="lm")
-        x += big.getlength(text) + 24
+        x += advance(big, text) + 24
         result = view.get("result") or {}
         winners = result.get("winners") or []
         if winners:
@@ -104,7 +108,7 @@ def _draw_header(board: Image.Image, view: dict[str, Any], names: dict[str, str]
     if turn is not None and phase == "play":
         text = _t(t, "turn", n=turn)
         draw.text((x, cy), text, font=mid, fill=MUTED, anchor="lm")
-        x += mid.getlength(text) + 20
+        x += advance(mid, text) + 20
     if phase in ("setup_tickets", "setup_pieces"):
         draw.text((x, cy), _t(t, phase), font=big, fill=INK, anchor="lm")
     else:
@@ -179,7 +183,7 @@ def _last_cards(view: dict[str, Any]) -> list[str]:
 
 def _draw_final(board: Image.Image, view: dict[str, Any], names: dict[str, str], t: Translator) -> None:
     """The final table: rank, total and where the points came from."""
-    draw = ImageDraw.Draw(board)
+    draw = Draw(board)
     ranking = (view.get("result") or {}).get("ranking") or []
     idx = _seat_index(view)
     top = PANEL_TOP + 10
@@ -214,7 +218,7 @@ def _draw_final(board: Image.Image, view: dict[str, Any], names: dict[str, str],
 
 
 def _draw_players(board: Image.Image, view: dict[str, Any], names: dict[str, str], t: Translator) -> None:
-    draw = ImageDraw.Draw(board)
+    draw = Draw(board)
     seats = view.get("seats", [])
     top = PANEL_TOP + 10
     head = font(19, "semibold")
@@ -264,7 +268,7 @@ def _draw_players(board: Image.Image, view: dict[str, Any], names: dict[str, str
 
 
 def _draw_market(board: Image.Image, view: dict[str, Any], t: Translator) -> None:
-    draw = ImageDraw.Draw(board)
+    draw = Draw(board)
     x0 = 900
     top = PANEL_TOP + 10
     head = font(19, "semibold")
@@ -300,7 +304,7 @@ def _draw_market(board: Image.Image, view: dict[str, Any], t: Translator) -> Non
 def _draw_legend(board: Image.Image, t: Translator) -> int:
     """Short rows under the last move: what the marks mean, and each colour's shape.
     Returns how many items did not fit (0 when the legend is complete)."""
-    draw = ImageDraw.Draw(board)
+    draw = Draw(board)
     f = font(17, "regular")
     x0, x1 = 906.0, WIDTH - 14.0
     x, y = x0, PANEL_TOP + 234.0
@@ -326,7 +330,7 @@ def _draw_legend(board: Image.Image, t: Translator) -> int:
     items = [(k, _t(t, "legend." + k)) for k in ("train", "ship", "rough", "harbor_city", "harbor", "wrap")]
     items += [(c, _t(t, "colour." + c)) for c in COLOUR_ORDER]
     for n, (key, label) in enumerate(items):
-        w = 30 + f.getlength(label)
+        w = 30 + advance(f, label)
         if x + w > x1:
             x, y = x0, y + 28
             if y > HEIGHT - 10:
@@ -337,28 +341,41 @@ def _draw_legend(board: Image.Image, t: Translator) -> int:
     return 0
 
 
-def _draw_blocked_twins(board: Image.Image, claimed: dict[str, str], geom: Geometry) -> None:
+def _around(points: list[tuple[float, float]], pad: float) -> Box:
+    """The box around `points`, `pad` pixels wider on every side (for outlines)."""
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return int(min(xs) - pad), int(min(ys) - pad), int(max(xs) + pad) + 1, int(max(ys) + pad) + 1
+
+
+def _pasted(board: Image.Image, pieces: list[tuple[int, int, Image.Image]], boxes: list[Box]) -> None:
+    """Pastes sprite pieces, adding their boxes."""
+    for x0, y0, sprite in pieces:
+        board.paste(sprite, (x0, y0), sprite)
+        boxes.append((x0, y0, x0 + sprite.width, y0 + sprite.height))
+
+
+def _draw_blocked_twins(board: Image.Image, claimed: dict[str, str], geom: Geometry, boxes: list[Box]) -> None:
     """Greys out the free twin of every claimed double route (games of up to three players)."""
     twins = _twins()
     for route_id in sorted(claimed):
         twin = twins.get(route_id)
         if twin and twin not in claimed and twin in geom.routes:
-            for x0, y0, sprite in _blocked_sprite(twin):
-                board.paste(sprite, (x0, y0), sprite)
+            _pasted(board, _blocked_sprite(twin), boxes)
 
 
-def _draw_claimed(board: Image.Image, claimed: dict[str, str], geom: Geometry, idx: dict[str, int]) -> None:
+def _draw_claimed(board: Image.Image, claimed: dict[str, str], geom: Geometry, idx: dict[str, int],
+                  boxes: list[Box]) -> None:
     """Claimed routes in their owners' colours, with arrows where a route wraps around the edge."""
     for route_id, seat in sorted(claimed.items()):
         if route_id not in geom.routes:
             continue
-        for x0, y0, sprite in _claimed_sprite(route_id, idx.get(seat, 0)):
-            board.paste(sprite, (x0, y0), sprite)
+        _pasted(board, _claimed_sprite(route_id, idx.get(seat, 0)), boxes)
         g = geom.routes[route_id]
         if g.wraps:
-            arrows = ImageDraw.Draw(board)
+            arrows = Draw(board)
             for x, y, direction in _edge_crossings(g):
                 _wrap_arrow(arrows, x, y, direction, player_style(idx.get(seat, 0))[0], 1.0)
+                boxes.append(_around([(x - 16, y - 9), (x + 16, y + 9)], 3))
 
 
 def _draw_last_move(board: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], text: str,
@@ -386,8 +403,8 @@ def render_board(view: dict[str, Any], *, names: dict[str, str], translator: Tra
     word comes from `translator` (the game's catalog in the image's language); `lang` is
     accepted for compatibility and ignored."""
     del lang
-    image = board_image(view, names=names, events=events, translator=translator)
-    return encode_png(image.quantize(palette=_palette(), dither=Image.Dither.NONE))
+    image, boxes = board_layers(view, names=names, translator=translator)
+    return _base(city_labels(translator), _legend_texts(translator))[1].encode(image, boxes)
 
 
 def board_image(view: dict[str, Any], *, names: dict[str, str], translator: Translator,
@@ -395,25 +412,35 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], translator: Tran
     """The board as a Pillow image (RGB). `events` is accepted for the renderer contract but
     not needed: the view's own `last` says what to highlight."""
     del events, lang
+    return board_layers(view, names=names, translator=translator)[0]
+
+
+def board_layers(view: dict[str, Any], *, names: dict[str, str],
+                 translator: Translator) -> tuple[Image.Image, list[Box]]:
+    """The board, and the boxes it drew in beyond its static layer (`_layer`): the header,
+    the panels, and on the map the claimed and blocked routes, the highlight, the harbors.
+    Outside them the board is the static layer exactly, which `render.png` relies on."""
     t = translator
     labels = city_labels(t)
-    board = _static(labels).copy()
+    board = _base(labels, _legend_texts(t))[0].copy()
+    boxes: list[Box] = [(0, 0, WIDTH, MAP_TOP + 4), (0, PANEL_TOP - 4, WIDTH, HEIGHT)]
     geom = geometry()
     idx = _seat_index(view)
     last = view.get("last") or {}
     claimed = view.get("claimed") or {}
     if len(view.get("seats", [])) <= 3:
-        _draw_blocked_twins(board, claimed, geom)
-    _draw_claimed(board, claimed, geom, idx)
+        _draw_blocked_twins(board, claimed, geom, boxes)
+    _draw_claimed(board, claimed, geom, idx, boxes)
     last_seat = last.get("seat")
     if last.get("type") == "claim" and last.get("route") in geom.routes:
-        _highlight_route(board, last["route"], idx.get(last_seat, 0) if isinstance(last_seat, str) else 0)
-    draw = ImageDraw.Draw(board)
+        _highlight_route(board, last["route"], idx.get(last_seat, 0) if isinstance(last_seat, str) else 0, boxes)
+    draw = Draw(board)
     last_city = last.get("city") if last.get("type") in ("harbor", "build_harbor") else None
     for city_id, seat in sorted((view.get("harbors") or {}).items()):
         if city_id in geom.nodes:
             x, y = geom.nodes[city_id]
             _draw_harbor(draw, x, y, idx.get(seat, 0), city_id == last_city)
+            boxes.append(_around([(x, y)], 23))
     for x, y, sprite in _label_sprites(labels):
         board.paste(sprite, (x, y), sprite)
     _draw_header(board, view, names, t)
@@ -425,7 +452,43 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], translator: Tran
     else:
         _draw_players(board, view, names, t)
     _draw_market(board, view, t)
-    _draw_legend(board, t)
-    return board
+    return board, boxes
+
+
+_LEGEND_KEYS = tuple(f"img.legend.{k}" for k in ("train", "ship", "rough", "harbor_city", "harbor", "wrap")) + tuple(
+    f"img.colour.{c}" for c in COLOUR_ORDER)
+
+
+def _legend_texts(t: Translator) -> tuple[tuple[str, str], ...]:
+    """The legend's words in the image's language (they key its cached drawing)."""
+    return tuple((key, t(key)) for key in _LEGEND_KEYS)
+
+
+class _Words:
+    """A translator over fixed words, to draw the cached legend without the real one."""
+
+    def __init__(self, words: tuple[tuple[str, str], ...]) -> None:
+        self.words = dict(words)
+
+    def __call__(self, key: str, /, **params: Any) -> str:
+        return self.words[key]
+
+    def plural(self, key: str, count: int, /, **params: Any) -> str:
+        return self.words[key]
+
+
+@lru_cache(maxsize=4)
+def _base(labels: Labels, legend: tuple[tuple[str, str], ...]) -> tuple[Image.Image, StaticLayer]:
+    """What every board of a language starts from, and what it is outside the boxes a turn
+    draws in, mapped onto the palette once: the static layer with the legend (its words do
+    not change during a game, and nothing else is drawn where it stands), and the latter
+    with the city names pasted a second time, as every board pastes them again over the
+    claimed routes."""
+    board = _static(labels).copy()
+    _draw_legend(board, _Words(legend))
+    final = board.copy()
+    for x, y, sprite in _label_sprites(labels):
+        final.paste(sprite, (x, y), sprite)
+    return board, StaticLayer(final, _palette())
 
 

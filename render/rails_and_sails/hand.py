@@ -8,7 +8,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, MUTED, draw_text, draw_token, encode_png, font
+from render.common import INK, MUTED, Draw, advance, draw_text, draw_token, encode_png, font
 from render.rails_and_sails.board import _seat_index
 from render.rails_and_sails.geometry import COLOUR_ORDER, HARBOR_BLUE, PANEL_BG
 from render.rails_and_sails.sprites import _draw_anchor, _icon_ship, _icon_train, draw_card
@@ -69,15 +69,15 @@ def _draw_ticket_rows(draw: ImageDraw.ImageDraw, tickets: list[dict[str, Any]], 
             label = _t(t, key)
             if status in ("done", "order"):
                 label = "✓ " + label
-            bw = small.getlength(label) + 18
+            bw = advance(small, label) + 18
             draw.rounded_rectangle((tx, y + 8, tx + bw, y + row_h - 14), radius=10, fill=colour)
             draw.text((tx + bw / 2, y + (row_h - 6) / 2), label, font=small, fill=(255, 255, 255), anchor="mm")
             tx += bw + 12
-        vw = bold.getlength(value)
+        vw = advance(bold, value)
         if is_route:
             tag = _t(t, "route_ticket")
             draw.text((x + width - 14 - vw - 12, y + (row_h - 6) / 2), tag, font=small, fill=MUTED, anchor="rm")
-            vw += small.getlength(tag) + 12
+            vw += advance(small, tag) + 12
         room = x + width - 14 - vw - 16 - tx
         draw.text((tx, y + (row_h - 6) / 2), _fit(names, body, room), font=body, fill=INK, anchor="lm")
         draw.text((x + width - 14, y + (row_h - 6) / 2), value, font=bold, fill=INK, anchor="rm")
@@ -87,7 +87,7 @@ def _draw_ticket_rows(draw: ImageDraw.ImageDraw, tickets: list[dict[str, Any]], 
 
 def _draw_card_group(img: Image.Image, cards: list[str], x0: float, y: float, t: Translator) -> float:
     """Cards of one deck, one tile per distinct card with its count, grouped by colour."""
-    draw = ImageDraw.Draw(img)
+    draw = Draw(img)
     counts = Counter(cards)
     x = x0
     prev_colour = None
@@ -133,7 +133,7 @@ def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], transl
         height += 60 + len(pending) * 46
     height += 20
     img = Image.new("RGB", (HAND_W, height), PANEL_BG)
-    draw = ImageDraw.Draw(img)
+    draw = Draw(img)
     idx = _seat_index(view).get(seat, 0)
     draw_token(draw, (34, 40), 18, idx)
     title = font(32, "bold")
@@ -152,14 +152,14 @@ def hand_image(view: dict[str, Any], seat: str, *, names: dict[str, str], transl
              ("ship", shown(pieces.get("ships")), _t(t, "ships")),
              ("train", shown(pieces.get("trains")), _t(t, "trains"))]
     for kind, value, label in items:
-        w = max(body.getlength(value) + 34, small.getlength(label))
+        w = max(advance(body, value) + 34, advance(small, label))
         cx = x - w / 2
         if kind == "train":
-            _icon_train(draw, cx - body.getlength(value) / 2 - 4, 30, INK)
+            _icon_train(draw, cx - advance(body, value) / 2 - 4, 30, INK)
         elif kind == "ship":
-            _icon_ship(draw, cx - body.getlength(value) / 2 - 4, 30, INK)
+            _icon_ship(draw, cx - advance(body, value) / 2 - 4, 30, INK)
         else:
-            _draw_anchor(draw, cx - body.getlength(value) / 2 - 4, 30, 11, (255, 255, 255))
+            _draw_anchor(draw, cx - advance(body, value) / 2 - 4, 30, 11, (255, 255, 255))
         draw.text((cx + 12, 30), value, font=body, fill=INK, anchor="mm")
         draw.text((cx, 60), label, font=small, fill=MUTED, anchor="mm")
         x -= w + 26

@@ -8,7 +8,7 @@ import math
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, font, player_style
+from render.common import INK, Draw, font, player_style
 from render.rails_and_sails.geometry import (
     COLOUR_ORDER,
     HARBOR_BLUE,
@@ -134,7 +134,7 @@ def _claimed_sprite(route_id: str, player: int) -> list[tuple[int, int, Image.Im
         if x1 <= x0:
             continue
         big = Image.new("RGBA", ((x1 - x0) * SS, (y1 - y0) * SS), (0, 0, 0, 0))
-        draw = ImageDraw.Draw(big)
+        draw = Draw(big)
         for sp in g.spaces:
             local = Space(sp.x + shift - x0, sp.y - y0, sp.angle, sp.length, sp.rough)
             poly = _space_outline(local, g.kind, 0, SS, widen=2.2)
@@ -144,7 +144,7 @@ def _claimed_sprite(route_id: str, player: int) -> list[tuple[int, int, Image.Im
             if sp.rough:
                 _draw_rough_mark(draw, local, 0, SS)
         img = big.resize((x1 - x0, y1 - y0), Image.Resampling.LANCZOS)
-        d1 = ImageDraw.Draw(img)
+        d1 = Draw(img)
         f = font(14, "bold")
         for sp in g.spaces:
             cx, cy = sp.x + shift - x0, sp.y - y0
@@ -175,7 +175,7 @@ def _blocked_sprite(route_id: str) -> list[tuple[int, int, Image.Image]]:
         if x1 <= x0:
             continue
         img = Image.new("RGBA", (x1 - x0, y1 - y0), (0, 0, 0, 0))
-        draw = ImageDraw.Draw(img)
+        draw = Draw(img)
         for sp in g.spaces:
             local = Space(sp.x + shift - x0, sp.y - y0, sp.angle, sp.length, sp.rough)
             draw.polygon(_space_outline(local, g.kind, 0, 1.0, widen=1.0), fill=(235, 232, 225, 215))
@@ -189,7 +189,7 @@ def _blocked_sprite(route_id: str) -> list[tuple[int, int, Image.Image]]:
 
 
 def _draw_card_back(img: Image.Image, x: float, y: float, kind: str, w: int, h: int) -> None:
-    draw = ImageDraw.Draw(img)
+    draw = Draw(img)
     draw.rounded_rectangle((x, y, x + w, y + h), radius=5, fill=(70, 80, 100), outline=INK, width=2)
     cx, cy = x + w / 2, y + h / 2
     if kind == "train":
@@ -213,7 +213,7 @@ def draw_card(img: Image.Image, x: float, y: float, card: str | None, t: Transla
               h: int = CARD_H) -> None:
     """One transport card: its colour, its shape cue, a train or ship icon, the harbor
     symbol where it has one, ×2 on double ships, WILD on wilds."""
-    draw = ImageDraw.Draw(img)
+    draw = Draw(img)
     if card is None:
         draw.rounded_rectangle((x, y, x + w, y + h), radius=8, outline=(170, 170, 170), width=2)
         return

@@ -8,9 +8,9 @@ import math
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
-from render.common import INK, MUTED, PLAYER_COLOURS, fixed_palette, font, ramp
+from render.common import INK, MUTED, PLAYER_COLOURS, Draw, fixed_palette, font, ramp
 from render.rails_and_sails.geometry import (
     CITY_R,
     HARBOR_BLUE,
@@ -52,7 +52,7 @@ def _coastlines() -> list[tuple[int, list[float]]]:
 
 def _draw_world(img: Image.Image, cut: float) -> None:
     s = SS
-    draw = ImageDraw.Draw(img)
+    draw = Draw(img)
     draw.rectangle((0, 0, img.width, img.height), fill=SEA)
     # graticule every 30°, faint
     for lat in range(-30, 90, 30):
@@ -89,7 +89,7 @@ def _label_sprites(labels: Labels) -> list[tuple[int, int, Image.Image]]:
         w = math.ceil(f.getlength(text)) + 12
         h = LABEL_FONT + 14
         img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
-        ImageDraw.Draw(img).text((w / 2, h / 2), text, font=f, fill=INK + (255,), anchor="mm", stroke_width=3,
+        Draw(img).text((w / 2, h / 2), text, font=f, fill=INK + (255,), anchor="mm", stroke_width=3,
                                  stroke_fill=(255, 253, 246, 255))
         out.append((round(x - w / 2), round(y - h / 2), img))
     return out
@@ -105,7 +105,7 @@ def _static(labels: Labels) -> Image.Image:
     _draw_world(big, geom.cut)
     # routes are drawn in map coordinates; the map image starts at MAP_TOP
     layer = Image.new("RGBA", (WIDTH * s, (MAP_H + MAP_TOP) * s), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(layer)
+    draw = Draw(layer)
     for g in geom.routes.values():
         xs = [sp.x for sp in g.spaces]
         for shift in _shifts(min(xs), max(xs)):
@@ -131,7 +131,7 @@ def _static(labels: Labels) -> Image.Image:
     map_img = big_rgba.convert("RGB").resize((WIDTH, MAP_H), Image.Resampling.LANCZOS)
     board = Image.new("RGB", (WIDTH, HEIGHT), PANEL_BG)
     board.paste(map_img, (0, MAP_TOP))
-    bd = ImageDraw.Draw(board)
+    bd = Draw(board)
     bd.line((0, MAP_TOP, WIDTH, MAP_TOP), fill=(60, 60, 60), width=2)
     bd.line((0, PANEL_TOP, WIDTH, PANEL_TOP), fill=(60, 60, 60), width=2)
     for x, y, sprite in _label_sprites(labels):
@@ -157,5 +157,3 @@ def _palette() -> Image.Image:
     fixed += [HIGHLIGHT, (120, 90, 0), (255, 236, 170), (200, 160, 40), (235, 232, 225), (90, 90, 90),
               (70, 80, 100), (230, 230, 230), (200, 40, 30), (245, 240, 220), (0, 140, 90), (210, 140, 0)]
     return fixed_palette(_static(city_labels()), fixed)
-
-

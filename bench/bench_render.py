@@ -1,0 +1,248 @@
+"""Board render benchmark: per game, render + encode p50 / p95 (ms) and PNG bytes over
+boards from seeded random play, split into draw / quantize / encode.
+
+    .venv/bin/python bench/bench_render.py [--rev REV] [--cpu] [--turns 20] [--games detour,...]
+
+Each game contributes three windows of consecutive turns (three seeded 4-player games, one
+per language, the window a third further into each game), the way a table renders turn
+after turn. Stages are timed by wrapping Pillow and zlib from outside the renderers, so any
+revision can be measured the same way: quantize = `Image.quantize` and conversions to "P",
+encode = `Image.save` plus `zlib` deflating (a PNG writer of our own), draw = the rest.
+
+With `--rev REV` the same views are also rendered by a `git worktree` of REV (made in a
+temporary folder and removed afterwards), in a second worker process, interleaved window
+by window (A/B, then B/A, ...) so that both see the same load on a shared machine; both
+are printed with the ratio. Each worker first renders one board per game and language
+(static layers and caches are per process) and that warm-up is not counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve()
+ROOT = HERE.parent.parent
+GAMES = ("rails-and-sails", "around-the-world", "detour", "eighty-days")
+LANGS = ("en", "de", "fr")
+NAMES = ["Maximilian-Alexander Großherzög", "🚂 Zoë 🌍✨", "Chloé", "Dmitri"]
+STAGES = ("total", "draw", "quantize", "encode")
+#: the worker's clock: wall time, or with `--cpu` the worker's CPU time (steadier when
+#: other programs share the cores)
+CLOCK: Callable[[], float] = time.perf_counter
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+# -- the views (made once, by the current tree's engine, shared by both workers) -------------
+def make_views(games: tuple[str, ...], turns: int) -> dict[str, Any]:
+    """Per game: a warm-up board per language and three windows of `turns` consecutive boards."""
+    from engine import registry
+
+    out: dict[str, Any] = {}
+    for game in games:
+        rules = registry.get(game)
+        seats = [f"p{i + 1}" for i in range(4)]
+        windows = []
+        for w, lang in enumerate(LANGS):
+            seed = 1000 + w
+            state = rules.new_game(seats, seed, {})
+            rng = random.Random(seed)
+            boards: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+            while not rules.is_over(state) and len(boards) < 3000:
+                seat = rules.to_act(state)[0]
+                events = rules.apply(state, seat, rng.choice(rules.legal_actions(state, seat)))
+                boards.append((json.loads(json.dumps(rules.view(state, None))), json.loads(json.dumps(events))))
+            start = min(len(boards) - turns, len(boards) * w // 3) if len(boards) > turns else 0
+            windows.append({"lang": lang, "boards": boards[start:start + turns]})
+        warm = [{"lang": lang, "view": json.loads(json.dumps(rules.view(rules.new_game(seats, 7, {}), None)))}
+                for lang in LANGS]
+        out[game] = {"windows": windows, "warm": warm, "names": dict(zip(seats, NAMES, strict=True))}
+    return out
+
+
+# -- the worker: renders views of one revision, timing the stages ----------------------------
+class Stages:
+    """Time spent inside the wrapped functions during one render, by stage (outermost only)."""
+
+    def __init__(self) -> None:
+        self.spent = {"quantize": 0.0, "encode": 0.0}
+        self.depth = 0
+
+    def wrap(self, stage: str, fn: Callable[..., Any], when: Callable[..., bool] | None = None) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            if self.depth or (when is not None and not when(*args, **kwargs)):
+                return fn(*args, **kwargs)
+            self.depth += 1
+            t0 = CLOCK()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.spent[stage] += CLOCK() - t0
+                self.depth -= 1
+        return timed
+
+
+class _TimedCompressor:
+    def __init__(self, inner: Any, stages: Stages) -> None:
+        self.compress = stages.wrap("encode", inner.compress)
+        self.flush = stages.wrap("encode", inner.flush)
+        self.copy = inner.copy
+
+
+def instrument() -> Stages:
+    import zlib
+
+    from PIL import Image
+
+    stages = Stages()
+    Image.Image.quantize = stages.wrap("quantize", Image.Image.quantize)  # type: ignore[method-assign]
+    Image.Image.convert = stages.wrap(  # type: ignore[method-assign]
+        "quantize", Image.Image.convert, lambda _self, mode=None, *a, **k: mode == "P")
+    Image.Image.save = stages.wrap("encode", Image.Image.save)  # type: ignore[method-assign]
+    compressobj, compress = zlib.compressobj, zlib.compress
+    zlib.compressobj = lambda *a, **k: _TimedCompressor(compressobj(*a, **k), stages)  # type: ignore[assignment]
+    zlib.compress = stages.wrap("encode", compress)  # type: ignore[assignment]
+    return stages
+
+
+def worker(views_file: str, cpu: bool) -> None:
+    """Read window numbers from stdin, render that window of every game, print the timings."""
+    import render
+    from bot.games import get as game_spec
+
+    global CLOCK
+    CLOCK = time.process_time if cpu else time.perf_counter
+
+    views = json.loads(Path(views_file).read_text())
+    stages = instrument()
+    specs = {game: game_spec(game) for game in views}
+    translators = {(game, lang): specs[game].ui.translator(lang) for game in views for lang in LANGS}
+    for game, data in views.items():
+        for warm in data["warm"]:
+            specs[game].renderer.render_board(warm["view"], names=data["names"],
+                                              translator=translators[game, warm["lang"]])
+    print(json.dumps({"ready": str(Path(render.__file__).parent.parent)}), flush=True)
+    for line in sys.stdin:
+        w = int(line)
+        result: dict[str, dict[str, list[float]]] = {}
+        for game, data in views.items():
+            window = data["windows"][w]
+            t = translators[game, window["lang"]]
+            rows: dict[str, list[float]] = {k: [] for k in (*STAGES, "bytes")}
+            for view, events in window["boards"]:
+                stages.spent = {"quantize": 0.0, "encode": 0.0}
+                t0 = CLOCK()
+                png = specs[game].renderer.render_board(view, names=data["names"], translator=t, events=events)
+                total = CLOCK() - t0
+                rows["total"].append(total * 1000)
+                rows["quantize"].append(stages.spent["quantize"] * 1000)
+                rows["encode"].append(stages.spent["encode"] * 1000)
+                rows["draw"].append((total - stages.spent["quantize"] - stages.spent["encode"]) * 1000)
+                rows["bytes"].append(len(png))
+            result[game] = rows
+        print(json.dumps(result), flush=True)
+
+
+# -- the driver ------------------------------------------------------------------------------
+class Side:
+    """One revision's worker process."""
+
+    def __init__(self, label: str, root: Path, views_file: str, cpu: bool) -> None:
+        self.label = label
+        env = dict(os.environ, PYTHONPATH=str(root))
+        command = [sys.executable, str(HERE), "--worker", views_file, *(["--cpu"] if cpu else [])]
+        self.proc = subprocess.Popen(command, cwd=root, env=env, stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)
+        ready = json.loads(self.read())
+        if Path(ready["ready"]).resolve() != root.resolve():
+            raise SystemExit(f"{label}: the worker imported render from {ready['ready']}, not {root}")
+        self.rows: dict[str, dict[str, list[float]]] = {}
+
+    def read(self) -> str:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            raise SystemExit(f"{self.label}: the worker stopped")
+        return line
+
+    def run(self, window: int) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(f"{window}\n")
+        self.proc.stdin.flush()
+        for game, rows in json.loads(self.read()).items():
+            mine = self.rows.setdefault(game, {})
+            for key, values in rows.items():
+                mine.setdefault(key, []).extend(values)
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def report(sides: list[Side], games: tuple[str, ...], cpu: bool) -> None:
+    for game in games:
+        n = len(sides[0].rows[game]["total"])
+        print(f"{game}: {n} boards (4 players, en/de/fr), {'CPU ' if cpu else ''}ms")
+        for side in sides:
+            rows = side.rows[game]
+            cells = "  ".join(f"{k} {statistics.median(rows[k]):6.2f}/{pct(rows[k], 0.95):6.2f}" for k in STAGES)
+            print(f"  {side.label:<10} p50/p95  {cells}   bytes {statistics.median(rows['bytes']) / 1000:6.1f} KB"
+                  f" (max {max(rows['bytes']) / 1000:.1f})")
+        if len(sides) == 2:
+            a, b = sides[0].rows[game]["total"], sides[1].rows[game]["total"]
+            print(f"  {'':<10} total p50 {statistics.median(b) / statistics.median(a):.2f}x,"
+                  f" p95 {pct(b, 0.95) / pct(a, 0.95):.2f}x ({sides[1].label} / {sides[0].label})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rev", help="also time this git revision (a temporary worktree), interleaved")
+    parser.add_argument("--turns", type=int, default=20, help="consecutive boards per window (3 windows)")
+    parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument("--cpu", action="store_true", help="time CPU seconds of the workers, not wall time")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        worker(args.worker, args.cpu)
+        return
+    sys.path.insert(0, str(ROOT))
+    games = tuple(g for g in args.games.split(",") if g)
+    with tempfile.TemporaryDirectory(prefix="bench-render-") as tmp:
+        views_file = str(Path(tmp) / "views.json")
+        Path(views_file).write_text(json.dumps(make_views(games, args.turns)))
+        rev_tree = Path(tmp) / "rev"
+        sides = []
+        try:
+            if args.rev:
+                subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(rev_tree),
+                                args.rev], check=True)
+                sides.append(Side(args.rev, rev_tree, views_file, args.cpu))
+            sides.append(Side("this tree", ROOT, views_file, args.cpu))
+            for w in range(len(LANGS)):
+                for side in (sides if w % 2 == 0 else sides[::-1]):
+                    side.run(w)
+            for side in sides:
+                side.close()
+        finally:
+            if args.rev:
+                subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(rev_tree)], check=False)
+        report(sides, games, args.cpu)
+
+
+if __name__ == "__main__":
+    main()

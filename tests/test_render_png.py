@@ -1,0 +1,108 @@
+"""The shared board PNG writer (`render.png`): band-cached deflate and static layers mapped
+once must give the same pixels as mapping and writing a whole image, whatever the boxes."""
+
+from __future__ import annotations
+
+import io
+import multiprocessing
+import random
+
+import pytest
+from PIL import Image, ImageDraw
+
+from render import png
+
+
+def _palette() -> Image.Image:
+    pal = Image.new("P", (1, 1))
+    pal.putpalette([(i * 37 + k * 91) % 256 for i in range(256) for k in range(3)])
+    return pal
+
+
+def _layer_image(width: int, height: int, seed: int) -> Image.Image:
+    rng = random.Random(seed)
+    img = Image.new("RGB", (width, height), (240, 230, 210))
+    draw = ImageDraw.Draw(img)
+    for _ in range(40):
+        x, y = rng.randrange(width), rng.randrange(height)
+        draw.ellipse((x, y, x + rng.randrange(5, 60), y + rng.randrange(5, 60)),
+                     fill=(rng.randrange(256), rng.randrange(256), rng.randrange(256)))
+    return img
+
+
+def _decoded(data: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(data))
+    img.load()
+    return img
+
+
+@pytest.mark.parametrize(("width", "height"), [(1, 1), (37, 15), (300, 161), (64, 16)])
+def test_encode_indexed_decodes_to_the_same_indices(width: int, height: int) -> None:
+    rng = random.Random(width * height)
+    raw = bytes(rng.randrange(256) for _ in range(width * height))
+    pal = list(range(256)) * 3
+    for _ in range(2):  # the second time every band comes from the cache
+        img = _decoded(png.encode_indexed(raw, width, pal))
+        assert img.mode == "P" and img.size == (width, height)
+        assert img.tobytes() == raw
+
+
+def test_the_same_band_bytes_in_rows_of_another_width_are_deflated_again() -> None:
+    """A board's short last band can hold the very bytes of a narrower image's whole band
+    (12 rows of 1600 = 16 rows of 1200): the cache must not hand one the other's rows."""
+    pal = list(range(256)) * 3
+    board = bytes(1600 * 16) + bytes(1600 * 12)
+    hand = bytes(1200 * 16)
+    assert _decoded(png.encode_indexed(board, 1600, pal)).tobytes() == board
+    assert _decoded(png.encode_indexed(hand, 1200, pal)).tobytes() == hand
+
+
+def test_static_layer_maps_only_its_boxes_yet_equals_the_whole_image() -> None:
+    """Boxes of every kind (overlapping, partial and whole width, outside the image, float
+    corners, inclusive edges): the PNG equals the whole board mapped in one go."""
+    base = _layer_image(333, 170, 1)
+    pal = _palette()
+    layer = png.StaticLayer(base, pal)
+    rng = random.Random(2)
+    for turn in range(25):
+        board = base.copy()
+        draw = ImageDraw.Draw(board)
+        boxes: list[tuple[float, float, float, float]] = []
+        for _ in range(rng.randrange(0, 6)):
+            x0, y0 = rng.uniform(-20, 340), rng.uniform(-20, 180)
+            x1, y1 = x0 + rng.uniform(0, 200), y0 + rng.uniform(0, 40)
+            draw.rectangle((x0, y0, x1, y1), fill=(rng.randrange(256), 0, rng.randrange(256)))
+            boxes.append((x0, y0, x1, y1))  # floats: the layer rounds outwards
+        whole = board.quantize(palette=pal, dither=Image.Dither.NONE)
+        img = _decoded(layer.encode(board, boxes))
+        assert img.tobytes() == whole.tobytes(), f"turn {turn}"
+        assert img.getpalette() == whole.getpalette()
+
+
+def test_a_drawing_outside_the_boxes_is_not_seen() -> None:
+    """The layer trusts its boxes: what the renderers must guarantee (and what
+    `test_render_equivalence` checks for every game)."""
+    base = _layer_image(100, 40, 3)
+    layer = png.StaticLayer(base, _palette())
+    board = base.copy()
+    ImageDraw.Draw(board).rectangle((60, 20, 70, 30), fill=(1, 2, 3))
+    assert _decoded(layer.encode(board, [(0, 0, 10, 10)])).tobytes() == _decoded(layer.encode(base, [])).tobytes()
+
+
+def _encode_in_child(raw: bytes) -> bytes:
+    assert not png._bands  # a forked worker starts with an empty band cache
+    assert png._lock.acquire(timeout=1)  # and a lock no parent thread can hold
+    png._lock.release()
+    return png.encode_indexed(raw, 50, list(range(256)) * 3)
+
+
+def test_a_forked_render_worker_starts_with_empty_caches() -> None:
+    raw = bytes(range(250)) * 20
+    parent = png.encode_indexed(raw, 50, list(range(256)) * 3)
+    assert png._bands
+    with png._lock:  # held while forking: the child must not inherit it held
+        ctx = multiprocessing.get_context("fork")
+        with ctx.Pool(1) as pool:
+            child = pool.apply_async(_encode_in_child, (raw,))
+            result = child.get(timeout=60)
+    assert result == parent
