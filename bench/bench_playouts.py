@@ -49,8 +49,12 @@ def playout_rate(game_id: str, seconds: float, seed: int = 0, players: int = 4) 
     from engine import registry
 
     rules = registry.get(game_id)
+    games = 0
     seats = [f"p{i + 1}" for i in range(players)]
-    random_game(rules, seats, 999_999)  # warm up caches built on first use
+    warm = time.process_time()
+    while time.process_time() - warm < seconds / 3:  # warm up: memo caches fill on first use, as in a running bot
+        random_game(rules, seats, 999_999 - games)
+        games += 1
     games = 0
     t0 = time.process_time()
     while (elapsed := time.process_time() - t0) < seconds:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
+from functools import lru_cache
+from itertools import combinations, compress
 
 from engine.core import (
     Action,
@@ -18,7 +19,6 @@ from .board import (
     MAX_TRAINS,
     MIN_TRAINS,
     SETUP_KEEP,
-    _copy_dict,
 )
 from .flow import Flow
 from .mapdata import (
@@ -27,12 +27,16 @@ from .mapdata import (
 from .payments import (
     _COLOUR_SLOTS,
     _HAND_COUNTS,
+    _HARBOR_PAYMENT,
     _HARBOR_WILDS,
     _MAX_SHIP_LENGTH,
     _MAX_TRAIN_LENGTH,
     _NO_CARDS,
     _TRAIN_COUNTS,
-    _colour_claims,
+    _colour_ship_claims,
+    _colour_train_claims,
+    _ColourClaim,
+    _ColourKey,
     _grey_ship_payments,
     _grey_train_payments,
     _rough_payments,
@@ -55,6 +59,73 @@ def _free_routes(routes: list[tuple[str, str | None]], claimed: dict[str, int], 
     return free
 
 
+def _claim_action(rid: str, cards: tuple[str, ...]) -> Action:
+    """The one shared claim action of a route and payment: actions are only read (by callers
+    and move handlers), so listings hand out the same dicts instead of building copies."""
+    key = (rid, cards)
+    action = _CLAIM_ACTIONS.get(key)
+    if action is None:
+        action = _CLAIM_ACTIONS[key] = {"type": "claim", "route": rid, "cards": list(cards)}
+    return action
+
+
+def _colour_actions(c: str, key: _ColourKey, memo: dict[_ColourKey, _ColourActions]) -> _ColourActions:
+    """`_colour_claims` with each payment as its shared claim action (memoised in `memo`; its
+    train and ship halves have fewer keys and are memoised apart)."""
+    plain, harbor, single, double, w, ptrains, pships = key
+    th, ss = min(harbor, 2), min(single, 2)
+    if len(memo) >= _MEMO_MAX:
+        memo.clear()
+    found = memo[key] = (
+        _train_actions(c, plain, harbor, w, ptrains) + _ship_actions(c, single, double, w, pships),
+        _HARBOR_PAYMENT[c, th, ss] if (harbor or single) and 4 - th - ss <= w else None,
+    )
+    return found
+
+
+def _with_actions(claims: tuple[_ColourClaim, ...]) -> tuple[tuple[str, str | None, tuple[Action, ...]], ...]:
+    return tuple((rid, twin, tuple(_claim_action(rid, cards) for cards in options)) for rid, twin, options in claims)
+
+
+@lru_cache(maxsize=8192)
+def _train_actions(c: str, plain: int, harbor: int, w: int, ptrains: int,
+                   ) -> tuple[tuple[str, str | None, tuple[Action, ...]], ...]:
+    return _with_actions(_colour_train_claims(c, plain, harbor, w, ptrains))
+
+
+@lru_cache(maxsize=8192)
+def _ship_actions(c: str, single: int, double: int, w: int, pships: int,
+                  ) -> tuple[tuple[str, str | None, tuple[Action, ...]], ...]:
+    return _with_actions(_colour_ship_claims(c, single, double, w, pships))
+
+
+def _grey_actions(g: int, routes: list[tuple[str, str | None]], seen: Sequence[tuple[str, ...]],
+                  ) -> dict[str, tuple[Action, ...]]:
+    """Per route of grey group `g` its claim actions for these payments (memoised)."""
+    key = (g, tuple(seen))
+    found = _GREY_ACTIONS.get(key)
+    if found is None:
+        if len(_GREY_ACTIONS) >= _MEMO_MAX:
+            _GREY_ACTIONS.clear()
+        found = _GREY_ACTIONS[key] = {rid: tuple(_claim_action(rid, cards) for cards in key[1]) for rid, _ in routes}
+    return found
+
+
+#: the routes of a colour a hand pays for, each with its claim actions; and its harbor payment
+_ColourActions = tuple[tuple[tuple[str, str | None, tuple[Action, ...]], ...], tuple[str, ...] | None]
+#: no payment listed by `_claims` changes with more than this many cards of one code (the
+#: longest route; 4 for harbors), so the memo keys cap every count at it
+_CAP = max(_MAX_TRAIN_LENGTH, _MAX_SHIP_LENGTH, 4, *(length for _, length, _, _ in GREY_GROUPS))
+_CAPS = (_CAP,) * len(_NO_CARDS)
+_MEMO_MAX = 16384
+_CLAIM_ACTIONS: dict[tuple[str, tuple[str, ...]], Action] = {}
+_GREY_ACTIONS: dict[tuple[int, tuple[tuple[str, ...], ...]], dict[str, tuple[Action, ...]]] = {}
+#: what `_claims` loops over: (colour, its counts in `_HAND_COUNTS`, its memo of `_colour_actions`)
+_COLOUR_ACTION_SLOTS: tuple[tuple[str, slice, dict[_ColourKey, _ColourActions]], ...] = tuple(
+    (c, counts, {}) for c, counts, _ in _COLOUR_SLOTS
+)
+
+
 class LegalMoves(Flow):
     """The legal-action half of `RailsAndSails` (a mixin)."""
 
@@ -75,40 +146,39 @@ class LegalMoves(Flow):
             claims, harbor_payments = self._claims(state, i)
             acts += claims
             if state.ticket_deck:
-                acts.append({"type": "tickets"})
+                acts.append(_TICKETS)
             if harbor_payments and state.harbors_left[i] > 0:
                 acts += [
-                    {"type": "harbor", "city": city, "cards": [*cards]}
+                    _harbor_action(city, cards)
                     for city in self._harbor_cities(state, i)
                     for cards in harbor_payments
                 ]
             acts += self._exchange_options(state, i)
             if not acts:
-                acts.append({"type": "pass"})
+                acts.append(_PASS)
             return acts
         if phase == "setup_tickets":
             return _keep_options(state.pending[i], SETUP_KEEP) if state.pending[i] else []
         if phase == "setup_pieces":
             if state.mix[i] is not None:
                 return []
-            return [{"type": "choose_mix", "trains": t} for t in range(MIN_TRAINS, MAX_TRAINS + 1)]
+            return list(_CHOOSE_MIX)
         return []
 
     def _draw_options(self, state: RSState, second: bool) -> list[Action]:
-        """Copies of the static draw actions (`_FACE_UP_DRAWS`): each face-up card with each deck
-        that can replace it, then the blind draws; none at all when both decks are empty."""
+        """The static draw actions (`_FACE_UP_DRAWS`, shared, not copied): each face-up card
+        with each deck that can replace it, then the blind draws; none at all when both decks
+        are empty."""
         train, ship = bool(state.train_deck), bool(state.ship_deck)
         table = _FACE_UP_DRAWS[train, ship]
-        acts: list[Action] = [
-            _copy_dict(action)
-            for slot, card in enumerate(state.face_up)
-            if card is not None and not (second and card == WILD)
-            for action in table[slot][card]
-        ]
+        acts: list[Action] = []
+        for slot, card in enumerate(state.face_up):
+            if card is not None and not (second and card == WILD):
+                acts += table[slot][card]
         if train:
-            acts.append({"type": "draw", "source": "train_deck"})
+            acts.append(_DRAW_TRAIN)
         if ship:
-            acts.append({"type": "draw", "source": "ship_deck"})
+            acts.append(_DRAW_SHIP)
         return acts
 
     def _claims(self, state: RSState, i: int) -> tuple[list[Action], list[tuple[str, ...]]]:
@@ -122,54 +192,57 @@ class LegalMoves(Flow):
         their payments, so this only checks which of them are free. Grey routes and rough routes
         (see `_rough_payments`) are paid with cards of any colour: they are worked out after the
         loop, from all the counts (`_grey_claims`). This is the hot path of random play
-        (bench/bench_rails.py): plain loops, no helper calls per route."""
+        (bench/bench_playouts.py): plain loops, no helper calls per route, and the claim actions
+        are shared, built once per route and payment (`_claim_action`). The memo keys cap each
+        card count at `_CAP` (more cards of a code never change a payment), so new hands mostly
+        hit the memos."""
         hand = state.hands[i]
         counts = _HAND_COUNTS(_NO_CARDS | hand)
+        capped = tuple(map(min, counts, _CAPS))
         wild = counts[-1]
         claimed = state.claimed
         few = len(state.seats) <= 3
         ptrains, pships = state.trains[i], state.ships[i]
         tail = (
-            wild,
+            capped[-1],
             ptrains if ptrains < _MAX_TRAIN_LENGTH else _MAX_TRAIN_LENGTH,
             pships if pships < _MAX_SHIP_LENGTH else _MAX_SHIP_LENGTH,
         )
         acts: list[Action] = []
-        append = acts.append
         harbor_payments: list[tuple[str, ...]] = []
-        for c, colour_counts, memo in _COLOUR_SLOTS:
-            key = counts[colour_counts] + tail
+        for c, colour_counts, memo in _COLOUR_ACTION_SLOTS:
+            key = capped[colour_counts] + tail
             info = memo.get(key)
             if info is None:
-                info = _colour_claims(c, key)
+                info = _colour_actions(c, key, memo)
             entries, harbor_payment = info
             if harbor_payment is not None:
                 harbor_payments.append(harbor_payment)
-            for rid, twin, options in entries:
+            for rid, twin, actions in entries:
                 if rid in claimed:
                     continue
                 if twin is not None:
                     owner = claimed.get(twin)
                     if owner is not None and (few or owner == i):
                         continue
-                for cards in options:
-                    append({"type": "claim", "route": rid, "cards": [*cards]})
+                acts += actions
         if wild >= 4:
             harbor_payments.append(_HARBOR_WILDS)
-        self._grey_claims(state, i, counts, acts)
+        self._grey_claims(state, i, counts, capped, acts)
         return acts, harbor_payments
 
     @staticmethod
-    def _grey_claims(state: RSState, i: int, counts: tuple[int, ...], acts: list[Action]) -> None:
+    def _grey_claims(state: RSState, i: int, counts: tuple[int, ...], capped: tuple[int, ...],
+                     acts: list[Action]) -> None:
         """Append the claims of the free grey and rough routes to `acts`: paid with cards of
-        any colour, so worked out from all the hand's `counts` (see `_claims`)."""
+        any colour, so worked out from all the hand's `counts` (see `_claims`; `capped` for
+        the grey payments, the rough ones need the true counts to rank the colours)."""
         hand = state.hands[i]
         claimed = state.claimed
         few = len(state.seats) <= 3
         ptrains, pships = state.trains[i], state.ships[i]
-        append = acts.append
         tkey: tuple[int, ...] | None = None  # train counts (plain, harbor per colour of COLOURS; wilds)
-        for kind, length, rough, routes in GREY_GROUPS:
+        for g, (kind, length, rough, routes) in enumerate(GREY_GROUPS):
             if (ptrains if kind == "train" else pships) < length:
                 continue
             free = _free_routes(routes, claimed, few, i)
@@ -186,36 +259,32 @@ class LegalMoves(Flow):
                 else:
                     if sum(tkey) < length:
                         continue
-                    seen = _grey_train_payments(length, tkey)
+                    seen = _grey_train_payments(length, _TRAIN_COUNTS(capped))
             else:
                 seen = _grey_ship_payments(hand, length)
-            for rid in free:
-                for cards in seen:
-                    append({"type": "claim", "route": rid, "cards": [*cards]})
+            if seen:
+                table = _grey_actions(g, routes, seen)
+                for rid in free:
+                    acts += table[rid]
 
     def _harbor_cities(self, state: RSState, i: int) -> list[str]:
+        """The cities at the ends of seat i's routes where a harbor may still be built, sorted."""
         if state.harbors_left[i] <= 0:
             return []
+        claimed = state.claimed
         harbors = state.harbors
-        cities = []
-        for rid, owner in state.claimed.items():
-            if owner == i:
-                for c in _HARBOR_ENDS[rid]:
-                    if c not in harbors and c not in cities:
-                        cities.append(c)
-        cities.sort()
-        return cities
+        owned = compress(claimed, map(i.__eq__, claimed.values()))  # seat i's routes, in C
+        return sorted({c for rid in owned for c in _HARBOR_ENDS[rid] if c not in harbors})
 
     def _exchange_options(self, state: RSState, i: int) -> list[Action]:
         if state.phase != "play":
             return []
         up = min(state.box_trains[i], state.ships[i])  # ships -> trains
         down = min(state.box_ships[i], state.trains[i])  # trains -> ships
-        acts: list[Action] = list(map(_copy_dict, _EXCHANGE_UP[:up])) if up > 0 else []
+        acts: list[Action] = list(_EXCHANGE_UP[:up]) if up > 0 else []
         if down > 0:
-            acts += map(_copy_dict, _EXCHANGE_DOWN[:down])
+            acts += _EXCHANGE_DOWN[:down]
         return acts
-
 
 
 def _keep_options(pending: list[str], minimum: int) -> list[Action]:
@@ -225,3 +294,20 @@ def _keep_options(pending: list[str], minimum: int) -> list[Action]:
         for combo in combinations(pending, k):
             acts.append({"type": "keep_tickets", "ids": list(combo)})
     return acts
+
+
+def _harbor_action(city: str, cards: tuple[str, ...]) -> Action:
+    key = (city, cards)
+    action = _HARBOR_ACTIONS.get(key)
+    if action is None:
+        action = _HARBOR_ACTIONS[key] = {"type": "harbor", "city": city, "cards": list(cards)}
+    return action
+
+
+#: memoised, shared actions (callers only read actions)
+_HARBOR_ACTIONS: dict[tuple[str, tuple[str, ...]], Action] = {}
+_DRAW_TRAIN: Action = {"type": "draw", "source": "train_deck"}
+_DRAW_SHIP: Action = {"type": "draw", "source": "ship_deck"}
+_TICKETS: Action = {"type": "tickets"}
+_PASS: Action = {"type": "pass"}
+_CHOOSE_MIX = tuple({"type": "choose_mix", "trains": t} for t in range(MIN_TRAINS, MAX_TRAINS + 1))
