@@ -19,7 +19,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.core import Action, Event, IllegalAction, Move, Result, Rules, View, malformed, not_a_player
+from engine.core import (
+    Action,
+    Event,
+    IllegalAction,
+    Move,
+    Result,
+    Rules,
+    View,
+    dump_typed,
+    load_typed,
+    malformed,
+    not_a_player,
+)
 from engine.rng import Rng
 
 from . import mapdata as M
@@ -542,6 +554,14 @@ class DetourRules(Rules):
 
     # -- storage ---------------------------------------------------------------------
     state_class = DetourState
+
+    def dump(self, state: DetourState) -> dict[str, Any]:
+        """The store's copy after every move: field by field as annotated (`dump_typed`)."""
+        return dump_typed(state)
+
+    def load(self, data: dict[str, Any]) -> DetourState:
+        state: DetourState = load_typed(DetourState, data)
+        return state
 
     def resample_hidden(self, state: DetourState, seed: int) -> DetourState:
         """The only secret of this game is the card a pawn has chosen before the reveal (hands
