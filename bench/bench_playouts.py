@@ -68,6 +68,16 @@ def playout_medians(game_id: str, seconds: float, repetitions: int = 5, players:
     return [playout_rate(game_id, seconds / repetitions, 10_000 * k, players) for k in range(repetitions)]
 
 
+def playout_line(game_id: str, seconds: float = 3.0, repetitions: int = 5) -> float:
+    """Print and return the median random 4-player playout rate of `game_id` in this process
+    (the figure the game benchmarks open with; bench_playouts.py compares trees)."""
+    rates = playout_medians(game_id, seconds, repetitions)
+    median = statistics.median(rates)
+    print(f"{game_id}: random 4-player playouts: {median:,.0f} games/s (median of {repetitions} slices of "
+          f"{seconds / repetitions:.1f} CPU s: {', '.join(f'{r:,.0f}' for r in rates)})")
+    return median
+
+
 def worker(root: str, seconds: float, seed: int, games: list[str]) -> None:
     """Measure the tree at `root` (its `engine` package comes first on the path)."""
     sys.path.insert(0, root)
