@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from itertools import combinations, compress
 
 from engine.core import (
@@ -27,16 +26,12 @@ from .mapdata import (
 from .payments import (
     _COLOUR_SLOTS,
     _HAND_COUNTS,
-    _HARBOR_PAYMENT,
     _HARBOR_WILDS,
     _MAX_SHIP_LENGTH,
     _MAX_TRAIN_LENGTH,
     _NO_CARDS,
     _TRAIN_COUNTS,
-    _colour_ship_claims,
-    _colour_train_claims,
-    _ColourClaim,
-    _ColourKey,
+    _colour_claims,
     _grey_ship_payments,
     _grey_train_payments,
     _rough_payments,
@@ -57,73 +52,6 @@ def _free_routes(routes: list[tuple[str, str | None]], claimed: dict[str, int], 
                 continue
         free.append(rid)
     return free
-
-
-def _claim_action(rid: str, cards: tuple[str, ...]) -> Action:
-    """The one shared claim action of a route and payment: actions are only read (by callers
-    and move handlers), so listings hand out the same dicts instead of building copies."""
-    key = (rid, cards)
-    action = _CLAIM_ACTIONS.get(key)
-    if action is None:
-        action = _CLAIM_ACTIONS[key] = {"type": "claim", "route": rid, "cards": list(cards)}
-    return action
-
-
-def _colour_actions(c: str, key: _ColourKey, memo: dict[_ColourKey, _ColourActions]) -> _ColourActions:
-    """`_colour_claims` with each payment as its shared claim action (memoised in `memo`; its
-    train and ship halves have fewer keys and are memoised apart)."""
-    plain, harbor, single, double, w, ptrains, pships = key
-    th, ss = min(harbor, 2), min(single, 2)
-    if len(memo) >= _MEMO_MAX:
-        memo.clear()
-    found = memo[key] = (
-        _train_actions(c, plain, harbor, w, ptrains) + _ship_actions(c, single, double, w, pships),
-        _HARBOR_PAYMENT[c, th, ss] if (harbor or single) and 4 - th - ss <= w else None,
-    )
-    return found
-
-
-def _with_actions(claims: tuple[_ColourClaim, ...]) -> tuple[tuple[str, str | None, tuple[Action, ...]], ...]:
-    return tuple((rid, twin, tuple(_claim_action(rid, cards) for cards in options)) for rid, twin, options in claims)
-
-
-@lru_cache(maxsize=8192)
-def _train_actions(c: str, plain: int, harbor: int, w: int, ptrains: int,
-                   ) -> tuple[tuple[str, str | None, tuple[Action, ...]], ...]:
-    return _with_actions(_colour_train_claims(c, plain, harbor, w, ptrains))
-
-
-@lru_cache(maxsize=8192)
-def _ship_actions(c: str, single: int, double: int, w: int, pships: int,
-                  ) -> tuple[tuple[str, str | None, tuple[Action, ...]], ...]:
-    return _with_actions(_colour_ship_claims(c, single, double, w, pships))
-
-
-def _grey_actions(g: int, routes: list[tuple[str, str | None]], seen: Sequence[tuple[str, ...]],
-                  ) -> dict[str, tuple[Action, ...]]:
-    """Per route of grey group `g` its claim actions for these payments (memoised)."""
-    key = (g, tuple(seen))
-    found = _GREY_ACTIONS.get(key)
-    if found is None:
-        if len(_GREY_ACTIONS) >= _MEMO_MAX:
-            _GREY_ACTIONS.clear()
-        found = _GREY_ACTIONS[key] = {rid: tuple(_claim_action(rid, cards) for cards in key[1]) for rid, _ in routes}
-    return found
-
-
-#: the routes of a colour a hand pays for, each with its claim actions; and its harbor payment
-_ColourActions = tuple[tuple[tuple[str, str | None, tuple[Action, ...]], ...], tuple[str, ...] | None]
-#: no payment listed by `_claims` changes with more than this many cards of one code (the
-#: longest route; 4 for harbors), so the memo keys cap every count at it
-_CAP = max(_MAX_TRAIN_LENGTH, _MAX_SHIP_LENGTH, 4, *(length for _, length, _, _ in GREY_GROUPS))
-_CAPS = (_CAP,) * len(_NO_CARDS)
-_MEMO_MAX = 16384
-_CLAIM_ACTIONS: dict[tuple[str, tuple[str, ...]], Action] = {}
-_GREY_ACTIONS: dict[tuple[int, tuple[tuple[str, ...], ...]], dict[str, tuple[Action, ...]]] = {}
-#: what `_claims` loops over: (colour, its counts in `_HAND_COUNTS`, its memo of `_colour_actions`)
-_COLOUR_ACTION_SLOTS: tuple[tuple[str, slice, dict[_ColourKey, _ColourActions]], ...] = tuple(
-    (c, counts, {}) for c, counts, _ in _COLOUR_SLOTS
-)
 
 
 class LegalMoves(Flow):
@@ -192,57 +120,54 @@ class LegalMoves(Flow):
         their payments, so this only checks which of them are free. Grey routes and rough routes
         (see `_rough_payments`) are paid with cards of any colour: they are worked out after the
         loop, from all the counts (`_grey_claims`). This is the hot path of random play
-        (bench/bench_playouts.py): plain loops, no helper calls per route, and the claim actions
-        are shared, built once per route and payment (`_claim_action`). The memo keys cap each
-        card count at `_CAP` (more cards of a code never change a payment), so new hands mostly
-        hit the memos."""
+        (bench/bench_rails.py): plain loops, no helper calls per route."""
         hand = state.hands[i]
         counts = _HAND_COUNTS(_NO_CARDS | hand)
-        capped = tuple(map(min, counts, _CAPS))
         wild = counts[-1]
         claimed = state.claimed
         few = len(state.seats) <= 3
         ptrains, pships = state.trains[i], state.ships[i]
         tail = (
-            capped[-1],
+            wild,
             ptrains if ptrains < _MAX_TRAIN_LENGTH else _MAX_TRAIN_LENGTH,
             pships if pships < _MAX_SHIP_LENGTH else _MAX_SHIP_LENGTH,
         )
         acts: list[Action] = []
+        append = acts.append
         harbor_payments: list[tuple[str, ...]] = []
-        for c, colour_counts, memo in _COLOUR_ACTION_SLOTS:
-            key = capped[colour_counts] + tail
+        for c, colour_counts, memo in _COLOUR_SLOTS:
+            key = counts[colour_counts] + tail
             info = memo.get(key)
             if info is None:
-                info = _colour_actions(c, key, memo)
+                info = _colour_claims(c, key)
             entries, harbor_payment = info
             if harbor_payment is not None:
                 harbor_payments.append(harbor_payment)
-            for rid, twin, actions in entries:
+            for rid, twin, options in entries:
                 if rid in claimed:
                     continue
                 if twin is not None:
                     owner = claimed.get(twin)
                     if owner is not None and (few or owner == i):
                         continue
-                acts += actions
+                for cards in options:
+                    append({"type": "claim", "route": rid, "cards": [*cards]})
         if wild >= 4:
             harbor_payments.append(_HARBOR_WILDS)
-        self._grey_claims(state, i, counts, capped, acts)
+        self._grey_claims(state, i, counts, acts)
         return acts, harbor_payments
 
     @staticmethod
-    def _grey_claims(state: RSState, i: int, counts: tuple[int, ...], capped: tuple[int, ...],
-                     acts: list[Action]) -> None:
+    def _grey_claims(state: RSState, i: int, counts: tuple[int, ...], acts: list[Action]) -> None:
         """Append the claims of the free grey and rough routes to `acts`: paid with cards of
-        any colour, so worked out from all the hand's `counts` (see `_claims`; `capped` for
-        the grey payments, the rough ones need the true counts to rank the colours)."""
+        any colour, so worked out from all the hand's `counts` (see `_claims`)."""
         hand = state.hands[i]
         claimed = state.claimed
         few = len(state.seats) <= 3
         ptrains, pships = state.trains[i], state.ships[i]
+        append = acts.append
         tkey: tuple[int, ...] | None = None  # train counts (plain, harbor per colour of COLOURS; wilds)
-        for g, (kind, length, rough, routes) in enumerate(GREY_GROUPS):
+        for kind, length, rough, routes in GREY_GROUPS:
             if (ptrains if kind == "train" else pships) < length:
                 continue
             free = _free_routes(routes, claimed, few, i)
@@ -259,13 +184,12 @@ class LegalMoves(Flow):
                 else:
                     if sum(tkey) < length:
                         continue
-                    seen = _grey_train_payments(length, _TRAIN_COUNTS(capped))
+                    seen = _grey_train_payments(length, tkey)
             else:
                 seen = _grey_ship_payments(hand, length)
-            if seen:
-                table = _grey_actions(g, routes, seen)
-                for rid in free:
-                    acts += table[rid]
+            for rid in free:
+                for cards in seen:
+                    append({"type": "claim", "route": rid, "cards": [*cards]})
 
     def _harbor_cities(self, state: RSState, i: int) -> list[str]:
         """The cities at the ends of seat i's routes where a harbor may still be built, sorted."""
