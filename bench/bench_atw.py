@@ -19,6 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench_playouts import playout_line  # noqa: E402
+
 from engine import registry  # noqa: E402
 
 R = registry.get("around-the-world")
@@ -131,9 +133,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200, help="games per playout batch")
     parser.add_argument("--balance", type=int, default=0, metavar="N", help="also run N AI games per player count")
+    parser.add_argument("--full", action="store_true", help="also the batch playout and dump figures")
     args = parser.parse_args()
-    bench_playouts(4, args.games)
-    bench_dump()
+    playout_line("around-the-world")  # the standard figure (a few seconds)
+    if args.full:
+        bench_playouts(4, args.games)
+        bench_dump()
     if args.balance:
         balance(args.balance)
 

@@ -1,6 +1,6 @@
 """Benchmark of eighty-days (a script, not a test): random playouts and AI against random.
 
-Run: .venv/bin/python bench/bench_days.py [--quick] [--matches | --balance]
+Run: .venv/bin/python bench/bench_days.py [--full [--quick] [--matches | --balance]]   (default: the playout rate only)
 (--matches: the AI against random and greedy seats; --balance: AI self-play tables and
 the degenerate seats, as reported in docs/games/eighty-days.md)
 """
@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench_playouts import playout_line  # noqa: E402
 
 from engine import Rng, registry  # noqa: E402
 from engine.games.eighty_days import ai  # noqa: E402
@@ -235,6 +237,9 @@ def balance(rules: Any, games: int) -> None:
 
 
 def main() -> None:
+    playout_line("eighty-days")  # the standard figure (a few seconds); the reports below only with --full
+    if "--full" not in sys.argv:
+        return
     quick = "--quick" in sys.argv
     rules = registry.get("eighty-days")
     print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")

@@ -1,6 +1,6 @@
 """Benchmark of detour (a script, not a test): random playouts, AI games, rendering.
 
-Run: .venv/bin/python bench/bench_detour.py [--quick]
+Run: .venv/bin/python bench/bench_detour.py [--full [--quick]]   (default: the playout rate only, a few seconds)
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench_playouts import playout_line  # noqa: E402
 
 from engine import Rng, registry  # noqa: E402
 
@@ -142,6 +144,9 @@ def bench_render(rules, players: int, samples: int = 60):
 
 
 def main() -> None:
+    playout_line("detour")  # the standard figure (a few seconds); the reports below only with --full
+    if "--full" not in sys.argv:
+        return
     quick = "--quick" in sys.argv
     rules = registry.get("detour")
     print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")

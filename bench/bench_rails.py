@@ -1,6 +1,6 @@
 """Benchmark of rails-and-sails (a script, not a test): random playouts, state size, AI reports.
 
-Run: .venv/bin/python bench/bench_rails.py [--quick] [--ai GAMES]
+Run: .venv/bin/python bench/bench_rails.py [--full [--quick] [--ai GAMES]]   (default: the playout rate only)
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench_playouts import playout_line  # noqa: E402
 
 from engine import Rng, registry  # noqa: E402
 
@@ -147,6 +149,9 @@ def ai_selfplay(rules, players: int, games: int):
 
 
 def main() -> None:
+    playout_line("rails-and-sails")  # the standard figure (a few seconds); the reports below only with --full
+    if "--full" not in sys.argv:
+        return
     quick = "--quick" in sys.argv
     ai_games = int(sys.argv[sys.argv.index("--ai") + 1]) if "--ai" in sys.argv else (20 if quick else 100)
     rules = registry.get("rails-and-sails")

@@ -11,7 +11,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import fields
 from functools import cache
-from typing import Any, ClassVar, NotRequired, TypedDict
+from types import UnionType
+from typing import Any, ClassVar, NotRequired, TypedDict, Union, get_args, get_origin, get_type_hints
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -106,6 +107,79 @@ def dump_state(state: Any) -> dict[str, JSON]:
 def load_state(cls: type, data: dict[str, JSON]) -> Any:
     """The inverse of `dump_state`: a fresh `cls` that shares nothing with `data`."""
     return cls(**{name: json_copy(data[name]) for name in _field_names(cls)})
+
+
+def dump_typed(state: Any) -> dict[str, JSON]:
+    """`dump_state`, faster: each field copied as its annotation says (a list of strings by one
+    C-level copy instead of a type check per item); same result, nothing shared. For the
+    commits after every move, where the generic deep copy cost more than the move itself."""
+    data = state.__dict__
+    cls: type = type(state)
+    return {name: copy(data[name]) for name, copy in _field_copiers(cls)}
+
+
+def load_typed(cls: type, data: dict[str, JSON]) -> Any:
+    """The inverse of `dump_typed` (and of `dump_state`): a fresh `cls` sharing nothing with `data`."""
+    return cls(**{name: copy(data[name]) for name, copy in _field_copiers(cls)})
+
+
+@cache
+def _field_copiers(cls: type) -> tuple[tuple[str, Callable[[Any], Any]], ...]:
+    hints = get_type_hints(cls)
+    return tuple((name, _copier(hints[name])) for name in _field_names(cls))
+
+
+def _is_atom(hint: Any) -> bool:
+    if hint in _ATOMS or hint is type(None):
+        return True
+    return get_origin(hint) in (Union, UnionType) and all(_is_atom(arg) for arg in get_args(hint))
+
+
+def _copier(hint: Any) -> Callable[[Any], Any]:
+    """How to copy a value of this annotation: atoms are shared, lists and dicts of atoms (and
+    lists of those) copied by C-level shallow copies; any other shape by `json_copy`.
+    `X | None` copies X unless the value is None."""
+    if _is_atom(hint):
+        return _same
+    origin, args = get_origin(hint), get_args(hint)
+    if origin in (Union, UnionType) and type(None) in args:
+        rest = [a for a in args if a is not type(None)]
+        if len(rest) == 1:
+            inner = _copier(rest[0])
+            return lambda v: None if v is None else inner(v)
+        return json_copy
+    if origin is list and args:
+        item = args[0]
+        if _is_atom(item):
+            return list
+        item_origin, item_args = get_origin(item), get_args(item)
+        if item_origin is list and item_args and _is_atom(item_args[0]):
+            return _list_of_lists
+        if item_origin is dict and len(item_args) == 2 and _is_atom(item_args[1]):
+            return _list_of_dicts
+    if origin is dict and len(args) == 2 and args[0] is str:
+        value = args[1]
+        if _is_atom(value):
+            return dict
+        if get_origin(value) is list and get_args(value) and _is_atom(get_args(value)[0]):
+            return _dict_of_lists
+    return json_copy
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _list_of_lists(value: Any) -> list[list[Any]]:
+    return [list(x) for x in value]
+
+
+def _list_of_dicts(value: Any) -> list[dict[str, Any]]:
+    return [dict(x) for x in value]
+
+
+def _dict_of_lists(value: Any) -> dict[str, list[Any]]:
+    return {k: list(x) for k, x in value.items()}
 
 
 class Rules(ABC):

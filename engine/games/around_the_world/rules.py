@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from engine.core import Move, Result, Rules, View, json_copy
+from engine.core import Move, Result, Rules, View, dump_typed, json_copy, load_typed
 from engine.rng import Rng
 
 from . import data as D
@@ -93,6 +93,14 @@ class AroundTheWorldRules(MoveHandlers, AroundTheWorldSummary, Rules):
         return state.result
 
     state_class = State
+
+    def dump(self, state: State) -> dict[str, Any]:
+        """The store's copy after every move: field by field as annotated (`dump_typed`)."""
+        return dump_typed(state)
+
+    def load(self, data: dict[str, Any]) -> State:
+        state: State = load_typed(State, data)
+        return state
 
     def resample_hidden(self, state: State, seed: int) -> State:
         """Re-deal what the public view does not show: the travel cards in hands and in the

@@ -19,7 +19,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.core import Action, Event, IllegalAction, Move, Result, Rules, View, malformed, not_a_player
+from engine.core import (
+    Action,
+    Event,
+    IllegalAction,
+    Move,
+    Result,
+    Rules,
+    View,
+    dump_typed,
+    load_typed,
+    malformed,
+    not_a_player,
+)
 from engine.rng import Rng
 
 from . import mapdata as M
@@ -77,6 +89,21 @@ def _hand_value(mask: int) -> int:
     return sum(c for c in CARDS if mask & _BIT[c])
 
 
+#: the shared, never mutated actions `legal_actions` lists (no copies per call)
+_MOVE: Action = {"type": "move"}
+#: hand bitmask -> its choose actions (3-4 players)
+_CHOOSE: tuple[tuple[Action, ...], ...] = tuple(
+    tuple({"type": "choose", "card": c} for c in cards) for cards in _HAND_CARDS
+)
+#: pawn -> hand bitmask -> its choose actions with the pawn's colour (2 players)
+_CHOOSE_COLOUR: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
+    tuple(tuple({"type": "choose", "card": c, "colour": colour} for c in cards) for cards in _HAND_CARDS)
+    for colour in COLOURS
+)
+#: (kind, target seat, target colour or None) -> the action against that pawn
+_TARGET_ACTIONS: dict[tuple[str, str, str | None], Action] = {}
+
+
 class DetourRules(DetourSummary, Rules):
     id = "detour"
     title = "Around the Worlds in 80 Days (Detour)"
@@ -102,12 +129,27 @@ class DetourRules(DetourSummary, Rules):
         )
 
     def to_act(self, state: DetourState) -> list[str]:
-        if state.phase == CHOOSE:
-            waiting = {state.owner[p] for p, card in enumerate(state.chosen) if not card}
-            return [s for i, s in enumerate(state.seats) if i in waiting]
-        if state.phase == RESOLVE:
+        phase = state.phase
+        if phase == CHOOSE:
+            seats, chosen = state.seats, state.chosen
+            if len(seats) > 2:  # one pawn per seat, pawn index = seat index
+                return [s for s, card in zip(seats, chosen, strict=True) if not card]
+            # two seats: pawns 0 and 2 are the first seat's, 1 and 3 the second's (`new_game`)
+            return [s for i, s in enumerate(seats) if not (chosen[i] and chosen[i + 2])]
+        if phase == RESOLVE:
             return [state.seats[state.owner[state.queue[0]]]]
         return []
+
+    def may_act(self, state: DetourState, seat: str) -> bool:
+        """`seat in to_act(state)` without building the list (`apply` asks on every move)."""
+        phase = state.phase
+        if phase == RESOLVE:
+            return state.seats[state.owner[state.queue[0]]] == seat
+        if phase != CHOOSE or seat not in state.seats:
+            return False
+        i = state.seats.index(seat)
+        chosen = state.chosen
+        return not chosen[i] or (len(chosen) == 4 and len(state.seats) == 2 and not chosen[i + 2])
 
     def is_over(self, state: DetourState) -> bool:
         return state.phase == OVER
@@ -130,13 +172,21 @@ class DetourRules(DetourSummary, Rules):
         return []
 
     def _target_action(self, state: DetourState, kind: str, q: int) -> Action:
-        if len(state.seats) == 2:
-            return {"type": kind, "target": state.seats[state.owner[q]], "target_colour": COLOURS[q]}
-        return {"type": kind, "target": state.seats[q]}
+        """The shared (never mutated) action of `kind` against pawn q."""
+        two = len(state.seats) == 2
+        key = (kind, state.seats[state.owner[q]], COLOURS[q] if two else None)
+        action = _TARGET_ACTIONS.get(key)
+        if action is None:
+            if len(_TARGET_ACTIONS) >= 4096:
+                _TARGET_ACTIONS.clear()
+            action = _TARGET_ACTIONS[key] = (
+                {"type": kind, "target": key[1], "target_colour": key[2]} if two else {"type": kind, "target": key[1]}
+            )
+        return action
 
     def _options(self, state: DetourState, p: int) -> list[Action]:
         card = state.chosen[p]
-        acts: list[Action] = [] if state.blocked[p] else [{"type": "move"}]
+        acts: list[Action] = [] if state.blocked[p] else [_MOVE]
         if card != 10:
             kind = _KIND[card]
             assert kind is not None  # every card but the 10 has an action
@@ -171,9 +221,12 @@ class DetourRules(DetourSummary, Rules):
             if len(seats) > 2:  # one pawn per seat: pawn index = seat index
                 if state.chosen[si]:
                     return []
-                return [{"type": "choose", "card": c} for c in _HAND_CARDS[state.hand[si]]]
-            return [{"type": "choose", "card": c, "colour": COLOURS[p]}
-                    for p in (si, si + 2) if not state.chosen[p] for c in _HAND_CARDS[state.hand[p]]]
+                return list(_CHOOSE[state.hand[si]])
+            acts: list[Action] = []
+            for p in (si, si + 2):
+                if not state.chosen[p]:
+                    acts += _CHOOSE_COLOUR[p][state.hand[p]]
+            return acts
         if phase == RESOLVE:
             p = state.queue[0]
             if state.seats[state.owner[p]] != seat:
@@ -183,7 +236,14 @@ class DetourRules(DetourSummary, Rules):
 
     # -- doing it -------------------------------------------------------------------
     def is_legal(self, state: DetourState, seat: str, action: Action) -> bool:
-        return self.passes_check(state, seat, action)
+        """`passes_check`, inlined: `apply` asks it on every move."""
+        if type(action) is not dict or type(action.get("type")) is not str or state.phase == OVER:
+            return self.passes_check(state, seat, action)  # the rare odd input: the general path
+        try:
+            self.check(state, seat, action)
+        except IllegalAction:
+            return False
+        return True
 
     def check(self, state: DetourState, seat: str, action: Action) -> None:
         """The game's own refusal codes, in the order players have always seen them."""
@@ -499,6 +559,14 @@ class DetourRules(DetourSummary, Rules):
 
     # -- storage ---------------------------------------------------------------------
     state_class = DetourState
+
+    def dump(self, state: DetourState) -> dict[str, Any]:
+        """The store's copy after every move: field by field as annotated (`dump_typed`)."""
+        return dump_typed(state)
+
+    def load(self, data: dict[str, Any]) -> DetourState:
+        state: DetourState = load_typed(DetourState, data)
+        return state
 
     def resample_hidden(self, state: DetourState, seed: int) -> DetourState:
         """The only secret of this game is the card a pawn has chosen before the reveal (hands

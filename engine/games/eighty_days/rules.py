@@ -17,7 +17,19 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from engine import core
-from engine.core import Action, Event, IllegalAction, Move, Result, Rules, View, not_a_player, not_your_turn
+from engine.core import (
+    Action,
+    Event,
+    IllegalAction,
+    Move,
+    Result,
+    Rules,
+    View,
+    dump_typed,
+    load_typed,
+    not_a_player,
+    not_your_turn,
+)
 from engine.rng import Rng
 
 from . import content as C
@@ -235,6 +247,14 @@ class EightyDaysRules(EightyDaysSummary, Rules):
 
     # -- storage ----------------------------------------------------------------------------
     state_class = DaysState
+
+    def dump(self, state: DaysState) -> dict[str, Any]:
+        """The store's copy after every move: field by field as annotated (`dump_typed`)."""
+        return dump_typed(state)
+
+    def load(self, data: dict[str, Any]) -> DaysState:
+        state: DaysState = load_typed(DaysState, data)
+        return state
 
     def resample_hidden(self, state: DaysState, seed: int) -> DaysState:
         """Re-deal what nobody sees: the regular and London adventures among the decks, the

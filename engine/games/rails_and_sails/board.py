@@ -88,11 +88,11 @@ DRAW_SOURCES = ("face_up", "train_deck", "ship_deck")
 _COLOUR_INDEX = {c: k for k, c in enumerate(COLOURS)}
 
 
-_copy_dict = dict.copy
 #: the face-up draw actions by (train deck not empty, ship deck not empty), slot and card
-#: (`_draw_options` hands out copies): one per deck that can refill the slot. With both decks
-#: empty (so both discards too: an emptied deck takes its discards at once) no card can be
-#: taken at all, face-up ones included (rulebook, "Transportkarten nehmen").
+#: (`_draw_options` hands out these shared dicts: nobody mutates an action): one per deck
+#: that can refill the slot. With both decks empty (so both discards too: an emptied deck
+#: takes its discards at once) no card can be taken at all, face-up ones included
+#: (rulebook, "Transportkarten nehmen").
 _FACE_UP_DRAWS: dict[tuple[bool, bool], list[dict[str, tuple[dict[str, Any], ...]]]] = {
     (train, ship): [
         {

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
+from itertools import combinations, compress
 
 from engine.core import (
     Action,
@@ -18,7 +18,6 @@ from .board import (
     MAX_TRAINS,
     MIN_TRAINS,
     SETUP_KEEP,
-    _copy_dict,
 )
 from .flow import Flow
 from .mapdata import (
@@ -75,40 +74,39 @@ class LegalMoves(Flow):
             claims, harbor_payments = self._claims(state, i)
             acts += claims
             if state.ticket_deck:
-                acts.append({"type": "tickets"})
+                acts.append(_TICKETS)
             if harbor_payments and state.harbors_left[i] > 0:
                 acts += [
-                    {"type": "harbor", "city": city, "cards": [*cards]}
+                    _harbor_action(city, cards)
                     for city in self._harbor_cities(state, i)
                     for cards in harbor_payments
                 ]
             acts += self._exchange_options(state, i)
             if not acts:
-                acts.append({"type": "pass"})
+                acts.append(_PASS)
             return acts
         if phase == "setup_tickets":
             return _keep_options(state.pending[i], SETUP_KEEP) if state.pending[i] else []
         if phase == "setup_pieces":
             if state.mix[i] is not None:
                 return []
-            return [{"type": "choose_mix", "trains": t} for t in range(MIN_TRAINS, MAX_TRAINS + 1)]
+            return list(_CHOOSE_MIX)
         return []
 
     def _draw_options(self, state: RSState, second: bool) -> list[Action]:
-        """Copies of the static draw actions (`_FACE_UP_DRAWS`): each face-up card with each deck
-        that can replace it, then the blind draws; none at all when both decks are empty."""
+        """The static draw actions (`_FACE_UP_DRAWS`, shared, not copied): each face-up card
+        with each deck that can replace it, then the blind draws; none at all when both decks
+        are empty."""
         train, ship = bool(state.train_deck), bool(state.ship_deck)
         table = _FACE_UP_DRAWS[train, ship]
-        acts: list[Action] = [
-            _copy_dict(action)
-            for slot, card in enumerate(state.face_up)
-            if card is not None and not (second and card == WILD)
-            for action in table[slot][card]
-        ]
+        acts: list[Action] = []
+        for slot, card in enumerate(state.face_up):
+            if card is not None and not (second and card == WILD):
+                acts += table[slot][card]
         if train:
-            acts.append({"type": "draw", "source": "train_deck"})
+            acts.append(_DRAW_TRAIN)
         if ship:
-            acts.append({"type": "draw", "source": "ship_deck"})
+            acts.append(_DRAW_SHIP)
         return acts
 
     def _claims(self, state: RSState, i: int) -> tuple[list[Action], list[tuple[str, ...]]]:
@@ -194,28 +192,23 @@ class LegalMoves(Flow):
                     append({"type": "claim", "route": rid, "cards": [*cards]})
 
     def _harbor_cities(self, state: RSState, i: int) -> list[str]:
+        """The cities at the ends of seat i's routes where a harbor may still be built, sorted."""
         if state.harbors_left[i] <= 0:
             return []
+        claimed = state.claimed
         harbors = state.harbors
-        cities = []
-        for rid, owner in state.claimed.items():
-            if owner == i:
-                for c in _HARBOR_ENDS[rid]:
-                    if c not in harbors and c not in cities:
-                        cities.append(c)
-        cities.sort()
-        return cities
+        owned = compress(claimed, map(i.__eq__, claimed.values()))  # seat i's routes, in C
+        return sorted({c for rid in owned for c in _HARBOR_ENDS[rid] if c not in harbors})
 
     def _exchange_options(self, state: RSState, i: int) -> list[Action]:
         if state.phase != "play":
             return []
         up = min(state.box_trains[i], state.ships[i])  # ships -> trains
         down = min(state.box_ships[i], state.trains[i])  # trains -> ships
-        acts: list[Action] = list(map(_copy_dict, _EXCHANGE_UP[:up])) if up > 0 else []
+        acts: list[Action] = list(_EXCHANGE_UP[:up]) if up > 0 else []
         if down > 0:
-            acts += map(_copy_dict, _EXCHANGE_DOWN[:down])
+            acts += _EXCHANGE_DOWN[:down]
         return acts
-
 
 
 def _keep_options(pending: list[str], minimum: int) -> list[Action]:
@@ -225,3 +218,20 @@ def _keep_options(pending: list[str], minimum: int) -> list[Action]:
         for combo in combinations(pending, k):
             acts.append({"type": "keep_tickets", "ids": list(combo)})
     return acts
+
+
+def _harbor_action(city: str, cards: tuple[str, ...]) -> Action:
+    key = (city, cards)
+    action = _HARBOR_ACTIONS.get(key)
+    if action is None:
+        action = _HARBOR_ACTIONS[key] = {"type": "harbor", "city": city, "cards": list(cards)}
+    return action
+
+
+#: memoised, shared actions (callers only read actions)
+_HARBOR_ACTIONS: dict[tuple[str, tuple[str, ...]], Action] = {}
+_DRAW_TRAIN: Action = {"type": "draw", "source": "train_deck"}
+_DRAW_SHIP: Action = {"type": "draw", "source": "ship_deck"}
+_TICKETS: Action = {"type": "tickets"}
+_PASS: Action = {"type": "pass"}
+_CHOOSE_MIX = tuple({"type": "choose_mix", "trains": t} for t in range(MIN_TRAINS, MAX_TRAINS + 1))

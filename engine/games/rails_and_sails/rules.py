@@ -15,7 +15,9 @@ from engine.core import (
     Result,
     Rules,
     View,
+    dump_typed,
     json_copy,
+    load_typed,
 )
 from engine.rng import Rng
 
@@ -109,6 +111,14 @@ class RailsAndSails(MoveHandlers, RailsSummary, Rules):
         return None if state.result is None else json_copy(state.result)
 
     state_class = RSState
+
+    def dump(self, state: RSState) -> dict[str, Any]:
+        """The store's copy after every move: field by field as annotated (`dump_typed`)."""
+        return dump_typed(state)
+
+    def load(self, data: dict[str, Any]) -> RSState:
+        state: RSState = load_typed(RSState, data)
+        return state
 
     # -- views ----------------------------------------------------------------------------------------------
     def view(self, state: RSState, seat: str | None) -> View:

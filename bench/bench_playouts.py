@@ -1,0 +1,141 @@
+"""Random 4-player playouts, engine alone, for every game: games per second (medians).
+
+    .venv/bin/python bench/bench_playouts.py                 # this tree
+    .venv/bin/python bench/bench_playouts.py --rev HEAD~3    # this tree and REV, interleaved A/B/A/B
+
+Every repetition runs each tree in a fresh subprocess that plays seeded random games for a
+fixed slice of CPU time per game (the same seeds for both trees), so machine load hits both
+sides alike; the figures are medians over the repetitions, in games per CPU second (on an
+idle machine that is games per wall second). REV is checked out with `git worktree add
+--detach` into a temporary folder and removed afterwards; this script drives it, so REV
+needs no benchmark of its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ("detour", "around-the-world", "rails-and-sails", "eighty-days")
+TARGETS = {"detour": 2500, "around-the-world": 400, "rails-and-sails": 200}
+
+
+def random_game(rules: Any, seats: list[str], seed: int) -> int:
+    """One game where the first seat to act picks a uniformly random legal action; its steps."""
+    from engine import Rng
+
+    state = rules.new_game(seats, seed)
+    rng = Rng.from_seed(seed + 7919)
+    legal_actions, apply, to_act, is_over = rules.legal_actions, rules.apply, rules.to_act, rules.is_over
+    steps = 0
+    while not is_over(state):
+        seat = to_act(state)[0]
+        legal = legal_actions(state, seat)
+        apply(state, seat, legal[rng.below(len(legal))])
+        steps += 1
+    return steps
+
+
+def playout_rate(game_id: str, seconds: float, seed: int = 0, players: int = 4) -> float:
+    """Games per CPU second of random `players`-player playouts over about `seconds`."""
+    from engine import registry
+
+    rules = registry.get(game_id)
+    games = 0
+    seats = [f"p{i + 1}" for i in range(players)]
+    warm = time.process_time()
+    while time.process_time() - warm < seconds / 3:  # warm up: memo caches fill on first use, as in a running bot
+        random_game(rules, seats, 999_999 - games)
+        games += 1
+    games = 0
+    t0 = time.process_time()
+    while (elapsed := time.process_time() - t0) < seconds:
+        random_game(rules, seats, seed + games)
+        games += 1
+    return games / elapsed
+
+
+def playout_medians(game_id: str, seconds: float, repetitions: int = 5, players: int = 4) -> list[float]:
+    """The rate of `repetitions` slices of `seconds / repetitions` each, in this process."""
+    return [playout_rate(game_id, seconds / repetitions, 10_000 * k, players) for k in range(repetitions)]
+
+
+def playout_line(game_id: str, seconds: float = 3.0, repetitions: int = 5) -> float:
+    """Print and return the median random 4-player playout rate of `game_id` in this process
+    (the figure the game benchmarks open with; bench_playouts.py compares trees)."""
+    rates = playout_medians(game_id, seconds, repetitions)
+    median = statistics.median(rates)
+    print(f"{game_id}: random 4-player playouts: {median:,.0f} games/s (median of {repetitions} slices of "
+          f"{seconds / repetitions:.1f} CPU s: {', '.join(f'{r:,.0f}' for r in rates)})")
+    return median
+
+
+def worker(root: str, seconds: float, seed: int, games: list[str]) -> None:
+    """Measure the tree at `root` (its `engine` package comes first on the path)."""
+    sys.path.insert(0, root)
+    print(json.dumps({g: playout_rate(g, seconds, seed) for g in games}))
+
+
+def measure(root: Path, seconds: float, seed: int, games: list[str]) -> dict[str, float]:
+    out = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--worker", str(root), "--seconds", str(seconds),
+         "--seed", str(seed), *[arg for g in games for arg in ("--game", g)]],
+        check=True, capture_output=True, text=True, cwd=root,
+    )
+    rates: dict[str, float] = json.loads(out.stdout.strip().splitlines()[-1])
+    return rates
+
+
+def report(label: str, runs: list[dict[str, float]], games: list[str]) -> dict[str, float]:
+    medians = {g: statistics.median(r[g] for r in runs) for g in games}
+    for g in games:
+        target = f" (target ≥ {TARGETS[g]:,})" if g in TARGETS else ""
+        print(f"{label} {g}: random 4-player playouts: {medians[g]:,.0f} games/s{target} "
+              f"[{', '.join(f'{r[g]:,.0f}' for r in runs)}]")
+    return medians
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rev", help="also measure this git revision, interleaved")
+    parser.add_argument("--repetitions", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=0.35, help="CPU seconds per game and repetition")
+    parser.add_argument("--game", action="append", choices=GAMES, help="only these games")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--worker", metavar="ROOT", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    games = args.game or list(GAMES)
+    if args.worker:
+        worker(args.worker, args.seconds, args.seed, games)
+        return
+    if not args.rev:
+        runs = [measure(ROOT, args.seconds, 1_000 * k, games) for k in range(args.repetitions)]
+        report("this tree", runs, games)
+        return
+    with tempfile.TemporaryDirectory(prefix="bench-rev-") as tmp:
+        other = Path(tmp) / "tree"
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(other), args.rev],
+                       check=True)
+        try:
+            mine, theirs = [], []
+            for k in range(args.repetitions):
+                mine.append(measure(ROOT, args.seconds, 1_000 * k, games))
+                theirs.append(measure(other, args.seconds, 1_000 * k, games))
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(other)], check=True)
+    before = report(f"{args.rev}:", theirs, games)
+    after = report("this tree:", mine, games)
+    for g in games:
+        print(f"{g}: {after[g] / before[g]:.2f}× of {args.rev}")
+
+
+if __name__ == "__main__":
+    main()
