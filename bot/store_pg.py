@@ -31,6 +31,8 @@ from bot.store import (
     _dumps,
     _split_sql,
 )
+from bot.store_pg_social import PostgresSocial
+from bot.store_social import PG_MIGRATION_6
 
 T = TypeVar("T")
 #: a pooled connection (all work here runs on connections borrowed from the pool)
@@ -114,6 +116,8 @@ PG_MIGRATIONS: list[str] = [
     ALTER TABLE games ADD COLUMN lease_owner TEXT;
     ALTER TABLE games ADD COLUMN lease_until DOUBLE PRECISION;
     """,
+    # 6: ratings, game results and followers (`bot.store_social`, `bot.store_pg_social`)
+    PG_MIGRATION_6,
 ]
 
 _DUE = ("status='running' AND ((remind_at IS NOT NULL AND remind_at<=$1)"
@@ -130,7 +134,7 @@ def _int(value: bool) -> int:
     return 1 if value else 0
 
 
-class PostgresStore(Store):
+class PostgresStore(PostgresSocial, Store):
     """Games in PostgreSQL, for N bot processes sharing one database.
 
     `pool_size` connections at most (DATABASE_POOL_SIZE); each write is one transaction on
