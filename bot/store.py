@@ -559,8 +559,8 @@ self.CLAIM_SQL, (now, now, now, limit))).fetchall()
 
     # -- moving data (python -m bot.admin migrate) ----------------------------------
     async def export_rows(self, table: str, columns: Sequence[str]) -> list[tuple[Any, ...]]:
-        """Every row of `table` (one of COPY_TABLES), the given columns, in key order."""
-        return await self.raw(f"SELECT {', '.join(columns)} FROM {table} ORDER BY 1")
+        """Every row of `table` (one of COPY_TABLES), the given columns, ordered by all of them."""
+        return await self.raw(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {_every(columns)}")
 
     async def import_rows(self, tables: Sequence[tuple[str, Sequence[str], list[tuple[Any, ...]]]], *,
                           replace: bool) -> None:
@@ -585,6 +585,11 @@ self.CLAIM_SQL, (now, now, now, limit))).fetchall()
         """Rows of one query on the store's connection (tests and admin read through it)."""
         async with self._lock:
             return [tuple(r) for r in await (await self.db.execute(sql, tuple(params))).fetchall()]
+
+
+def _every(columns: Sequence[str]) -> str:
+    """`1, 2, …, n`: an ORDER BY over every selected column (a total order for any table)."""
+    return ", ".join(str(n) for n in range(1, len(columns) + 1))
 
 
 def _split_sql(script: str) -> list[str]:

@@ -29,6 +29,7 @@ from bot.store import (
     StoreError,
     VersionConflict,
     _dumps,
+    _every,
     _split_sql,
 )
 from bot.store_pg_social import PostgresSocial
@@ -437,8 +438,9 @@ class PostgresStore(PostgresSocial, Store):
 
     # -- moving data (python -m bot.admin migrate) --------------------------------
     async def export_rows(self, table: str, columns: Sequence[str]) -> list[tuple[Any, ...]]:
-        """Every row of `table` (one of COPY_TABLES), the given columns, in key order."""
-        return [tuple(r) for r in await self.pool.fetch(f"SELECT {', '.join(columns)} FROM {table} ORDER BY 1")]
+        """Every row of `table` (one of COPY_TABLES), the given columns, ordered by all of them."""
+        sql = f"SELECT {', '.join(columns)} FROM {table} ORDER BY {_every(columns)}"
+        return [tuple(r) for r in await self.pool.fetch(sql)]
 
     async def import_rows(self, tables: Sequence[tuple[str, Sequence[str], list[tuple[Any, ...]]]], *,
                           replace: bool) -> None:
