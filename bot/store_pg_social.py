@@ -143,5 +143,10 @@ class PostgresSocial:
             "SELECT game, user_id, name, thread_id FROM follows WHERE game=$1 ORDER BY created_at, user_id", game_pk)
         return [Follow(r["game"], r["user_id"], r["name"], r["thread_id"]) for r in rows]
 
-    async def end_follows(self, game_pk: int) -> None:
-        await self.pool.execute("DELETE FROM follows WHERE game=$1", game_pk)
+    async def end_follows(self, game_pk: int) -> list[Follow]:
+        # rows another process deletes at the same time are its own: DELETE … RETURNING
+        # waits for it and then returns none of them
+        rows = await self.pool.fetch("DELETE FROM follows WHERE game=$1 RETURNING game, user_id, name, thread_id,"
+                                     " created_at", game_pk)
+        ordered = sorted(rows, key=lambda r: (r["created_at"], r["user_id"]))
+        return [Follow(r["game"], r["user_id"], r["name"], r["thread_id"]) for r in ordered]

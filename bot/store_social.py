@@ -215,7 +215,10 @@ class SocialStore(ABC):
     async def follows(self, game_pk: int) -> list[Follow]: ...
 
     @abstractmethod
-    async def end_follows(self, game_pk: int) -> None: ...
+    async def end_follows(self, game_pk: int) -> list[Follow]:
+        """End every follow of a game; the follows ended, read and deleted in one transaction:
+        when several processes end them at once, one gets them (and tells them), the others
+        get nothing."""
 
 
 
@@ -315,10 +318,18 @@ class SQLiteSocial:
 
     async def follows(self, game_pk: int) -> list[Follow]:
         async with self._lock:
-            rows = await (await self.db.execute(
-                "SELECT game, user_id, name, thread_id FROM follows WHERE game=? ORDER BY created_at, user_id",
-                (game_pk,))).fetchall()
+            return await self._follows(game_pk)
+
+    async def _follows(self, game_pk: int) -> list[Follow]:
+        rows = await (await self.db.execute(
+            "SELECT game, user_id, name, thread_id FROM follows WHERE game=? ORDER BY created_at, user_id",
+            (game_pk,))).fetchall()
         return [Follow(r["game"], r["user_id"], r["name"], r["thread_id"]) for r in rows]
 
-    async def end_follows(self, game_pk: int) -> None:
-        await self._write(lambda: self.db.execute("DELETE FROM follows WHERE game=?", (game_pk,)))
+    async def end_follows(self, game_pk: int) -> list[Follow]:
+        async def body() -> list[Follow]:
+            ended = await self._follows(game_pk)
+            await self.db.execute("DELETE FROM follows WHERE game=?", (game_pk,))
+            return ended
+
+        return await self._write(body)

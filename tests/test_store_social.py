@@ -14,9 +14,12 @@ from typing import Any, TypeVar
 
 import pytest
 
+from bot.replies import Reply
+from bot.service import TableService
+from bot.settings import Settings
 from bot.store import GameRecord, SeatRecord, Store, store_from_url
 from bot.store_social import Follow, GameResult, Rating, ResultEntry
-from tests.conftest import BACKENDS
+from tests.conftest import ALICE, BACKENDS, EVE, HERE, Clock
 
 T = TypeVar("T")
 SCOPE = "guild:10"
@@ -131,3 +134,35 @@ async def test_the_last_follow_place_taken_from_two_processes_goes_to_one(store:
         lambda s, u=u: s.set_follow(Follow(game.id, u, f"User {u}"), limit=1) for u in range(BIG, BIG + 6)]
     assert sum(await as_other_processes(store_url, *work)) == 1
     assert len(await store.follows(game.id)) == 1
+
+
+async def test_ending_follows_from_two_processes_at_once_tells_them_once(store: Store, store_url: str) -> None:
+    """A game ends while another process's tick ends its follows too: one of them gets the
+    followers (and sends the last copy), the other gets none."""
+    game = await finished_game(store, 100)
+    for user in (7, BIG):
+        assert await store.set_follow(Follow(game.id, user, f"User {user}"), limit=5)
+    ended = await as_other_processes(store_url, *[lambda s: s.end_follows(game.id)] * 4)
+    assert sorted(len(e) for e in ended) == [0, 0, 0, 2]
+    assert [f.user_id for e in ended for f in e] == [7, BIG]
+    assert await store.follows(game.id) == [] and await store.end_follows(game.id) == []
+
+
+async def test_two_processes_ticking_tell_a_cancelled_games_followers_once(fake_game: None, store: Store,
+                                                                          store_url: str) -> None:
+    """Through TableService: every process runs the scheduler, and each follower of a game
+    that ended without a last copy gets the note once, not once per process."""
+    first = TableService(store, Settings(), clock=Clock(), render_in_thread=False)
+    await first.new_game(ALICE, HERE, "countdown", options="start=5")
+    await first.follow(EVE, HERE)
+    record = await store.active_game(HERE.channel_id)
+    assert record is not None
+    record.status = "cancelled"
+    await store.save_lobby(record, expected_version=record.version)
+
+    async def tick(s: Store) -> list[Reply]:
+        return await TableService(s, Settings(), clock=Clock(), render_in_thread=False).tick()
+
+    told = [r for replies in await as_other_processes(store_url, *[tick] * 3) for r in replies
+            if r.follow is not None]
+    assert [(r.to, r.user_id) for r in told] == [("dm", EVE.id)]
