@@ -15,10 +15,9 @@ import asyncio
 import json
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, TypeAlias, TypeVar
+from typing import Any, TypeVar
 
 import asyncpg
-from asyncpg.pool import PoolConnectionProxy
 
 from bot.store import (
     ActionRecord,
@@ -32,12 +31,10 @@ from bot.store import (
     _every,
     _split_sql,
 )
-from bot.store_pg_social import PostgresSocial
+from bot.store_pg_social import Conn, PostgresSocial
 from bot.store_social import PG_MIGRATION_6
 
 T = TypeVar("T")
-#: a pooled connection (all work here runs on connections borrowed from the pool)
-Conn: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
 
 #: one advisory lock key for "migrating": processes starting together migrate one at a time
 MIGRATION_LOCK = 7_236_001

@@ -14,17 +14,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import asyncpg
+from asyncpg.pool import PoolConnectionProxy
 
 from bot.store import GameRecord
 from bot.store_social import BestResult, Follow, GameResult, PlayerStats, RateFn, Rating, RatingRow
 
-if TYPE_CHECKING:
-    from bot.store_pg import Conn
-
 T = TypeVar("T")
+#: a pooled connection (all work in the PostgreSQL store runs on connections borrowed from the pool)
+Conn: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
 
 #: first keys of the two-key advisory locks (the second is the scope's hash or the game id):
 #: apart from bot.store_pg.MIGRATION_LOCK, which uses the one-key form
