@@ -3,8 +3,9 @@
     python -m bot.admin verify [--db URL] [--game N]        replay games from their logs
     python -m bot.admin games [--db URL]                    list the games in the store
     python -m bot.admin migrate --from URL --to URL [--force]
-        copy every game, log, seat, preference and meta row from one store to another
-        (SQLite <-> PostgreSQL), then verify the copy by comparing and replaying it
+        copy every game, log, seat, preference, meta, result, rating and follow row from one
+        store to another (SQLite <-> PostgreSQL), then verify the copy by comparing and
+        replaying it
 
 A URL is a SQLite file path, `sqlite:///path` or `postgresql://…`. No command creates a
 SQLite database it should read: a missing file is an error (exit status 2), so a typo in
@@ -29,6 +30,9 @@ from bot.store import COPY_TABLES, GameRecord, SQLiteStore, StoreError, store_fr
 from bot.store_pg import PostgresStore
 
 AnyStore = SQLiteStore | PostgresStore
+
+#: the tables copied as they are (no replay checks them): compared row by row
+SOCIAL_TABLES = ("game_results", "result_seats", "ratings", "follows")
 
 HEADERS = ("#", "game", "status", "players", "moves/version", "channel", "last change")
 
@@ -135,6 +139,11 @@ async def _compare(source: AnyStore, target: AnyStore) -> list[str]:
         report = verify(copy, log)
         if not report.ok:
             problems.append(f"#{game.id} {game.game_id}: {report.problem}")
+    for table in SOCIAL_TABLES:  # results, ratings and follows: the same rows (order aside)
+        columns = [c for c in await source.columns(table) if c in set(await target.columns(table))]
+        mine, theirs = await source.export_rows(table, columns), await target.export_rows(table, columns)
+        if sorted(mine, key=repr) != sorted(theirs, key=repr):
+            problems.append(f"{table}: the copied rows differ from the original")
     for key in ("commands",):
         if await source.get_meta(key) != await target.get_meta(key):
             problems.append(f"meta {key!r} differs")

@@ -244,8 +244,9 @@ class PassepartoutBot(discord.AutoShardedClient):
 
     What each process keeps in memory (channel locks, the render cache, the status/hand rate
     limit) is a per-process shortcut: moves and lobby changes are checked against the database
-    (game versions, one active game per channel), so processes do not talk to each other. The work
-    done once per deployment (command sync, the scheduler) runs where shard 0 runs."""
+    (game versions, one active game per channel), so processes do not talk to each other. Every
+    process runs the scheduler (due games are leased in the store); command sync, done once per
+    deployment, runs where shard 0 runs."""
 
     def __init__(self, settings: Settings, store: Store | None = None, **kwargs: Any) -> None:
         intents = discord.Intents.none()
@@ -275,12 +276,10 @@ class PassepartoutBot(discord.AutoShardedClient):
         await self.open_store()
         await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands_if_needed()
-        if self.settings.primary:
-            # one scheduler per deployment: the reminder writes are not yet claimed per game in
-            # the store, so two processes ticking at once could both remind (docs/operations.md)
-            self._scheduler = asyncio.create_task(self._tick_loop(), name="passepartout-scheduler")
-        else:
-            log.info("shards %s: the process running shard 0 runs the scheduler", self.settings.shard_ids)
+        # every process runs the scheduler: each due game is claimed with a lease in the store
+        # (Store.claim_due), so a reminder or timeout fires once, and a crashed process's
+        # games go on when its leases run out (docs/operations.md)
+        self._scheduler = asyncio.create_task(self._tick_loop(), name="passepartout-scheduler")
 
     async def open_store(self) -> None:
         if not self.store_opened:

@@ -21,7 +21,9 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
-from bot.store_social import MIGRATION_6, SocialStore, SQLiteSocial
+from bot.store_migrations import COPY_TABLES as COPY_TABLES  # re-exported: admin and tests import it from here
+from bot.store_migrations import MIGRATIONS
+from bot.store_social import SocialStore, SQLiteSocial
 
 ACTIVE_STATUSES = ("lobby", "running")
 T = TypeVar("T")
@@ -213,92 +215,6 @@ class Store(SocialStore, ABC):
     @abstractmethod
     async def ended_followed_games(self) -> list[GameRecord]:
         """Games no longer in the lobby or running that still have followers."""
-
-
-MIGRATIONS: list[str] = [
-    # 1: games, seats, the action log
-    """
-    CREATE TABLE games (
-        id          INTEGER PRIMARY KEY,
-        channel_id  INTEGER NOT NULL,
-        guild_id    INTEGER,
-        game_id     TEXT    NOT NULL,
-        status      TEXT    NOT NULL CHECK (status IN ('lobby','running','finished','cancelled')),
-        version     INTEGER NOT NULL DEFAULT 0,
-        state       TEXT,
-        options     TEXT    NOT NULL DEFAULT '{}',
-        settings    TEXT    NOT NULL DEFAULT '{}',
-        seed        INTEGER NOT NULL,
-        host_id     INTEGER NOT NULL,
-        created_at  REAL    NOT NULL,
-        updated_at  REAL    NOT NULL,
-        remind_at   REAL,
-        timeout_at  REAL
-    );
-    CREATE UNIQUE INDEX games_one_active_per_channel ON games(channel_id) WHERE status IN ('lobby','running');
-    CREATE INDEX games_deadlines ON games(status, remind_at, timeout_at);
-    CREATE TABLE seats (
-        game      INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        position  INTEGER NOT NULL,
-        seat      TEXT,
-        user_id   INTEGER NOT NULL,
-        name      TEXT    NOT NULL,
-        is_bot    INTEGER NOT NULL DEFAULT 0,
-        dm        INTEGER NOT NULL DEFAULT 0,
-        lang      TEXT,
-        PRIMARY KEY (game, position)
-    );
-    CREATE TABLE actions (
-        game    INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        seq     INTEGER NOT NULL,
-        seat    TEXT    NOT NULL,
-        action  TEXT    NOT NULL,
-        events  TEXT    NOT NULL,
-        actor   TEXT    NOT NULL DEFAULT 'human',
-        at      REAL    NOT NULL,
-        PRIMARY KEY (game, seq)
-    );
-    """,
-    # 2: per-user preferences (DM opt-in carried to new games)
-    """
-    CREATE TABLE user_prefs (
-        user_id INTEGER PRIMARY KEY,
-        dm      INTEGER NOT NULL DEFAULT 0
-    );
-    """,
-    # 3: small key/value facts about the deployment (e.g. the synced command fingerprint)
-    """
-    CREATE TABLE meta (
-        key   TEXT PRIMARY KEY,
-        value TEXT NOT NULL
-    );
-    """,
-    # 4: a marker for games whose AI must move (crash recovery), and indexes so the
-    # scheduler and the per-channel lookups never scan every game. Running games from
-    # before get the marker once, so the first tick checks each of them.
-    """
-    ALTER TABLE games ADD COLUMN ai_pending INTEGER NOT NULL DEFAULT 0;
-    UPDATE games SET ai_pending=1 WHERE status='running';
-    DROP INDEX games_deadlines;
-    CREATE INDEX games_remind_due ON games(remind_at) WHERE status='running' AND remind_at IS NOT NULL;
-    CREATE INDEX games_timeout_due ON games(timeout_at) WHERE status='running' AND timeout_at IS NOT NULL;
-    CREATE INDEX games_ai_due ON games(id) WHERE status='running' AND ai_pending=1;
-    CREATE INDEX games_by_channel ON games(channel_id, id);
-    CREATE INDEX games_idle_lobbies ON games(timeout_at) WHERE status='lobby' AND timeout_at IS NOT NULL;
-    CREATE INDEX actions_by_seat ON actions(game, seat);
-    """,
-    # 5: the scheduler's lease on a due game (several bot processes share one database:
-    # each due reminder, timeout and AI resumption is handled by the one holding the lease)
-    """
-    ALTER TABLE games ADD COLUMN lease_owner TEXT;
-    ALTER TABLE games ADD COLUMN lease_until REAL;
-    """,
-    # 6: ratings, game results and followers (`bot.store_social`)
-    MIGRATION_6,
-]
-
-#: the tables `python -m bot.admin migrate` copies, parents first
-COPY_TABLES = ("games", "seats", "actions", "user_prefs", "meta")
 
 
 def _dumps(value: Any) -> str:
@@ -652,8 +568,8 @@ self.CLAIM_SQL, (now, now, now, limit))).fetchall()
 
     # -- moving data (python -m bot.admin migrate) ----------------------------------
     async def export_rows(self, table: str, columns: Sequence[str]) -> list[tuple[Any, ...]]:
-        """Every row of `table` (one of COPY_TABLES), the given columns, in key order."""
-        return await self.raw(f"SELECT {', '.join(columns)} FROM {table} ORDER BY 1")
+        """Every row of `table` (one of COPY_TABLES), the given columns, ordered by all of them."""
+        return await self.raw(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {_every(columns)}")
 
     async def import_rows(self, tables: Sequence[tuple[str, Sequence[str], list[tuple[Any, ...]]]], *,
                           replace: bool) -> None:
@@ -678,6 +594,11 @@ self.CLAIM_SQL, (now, now, now, limit))).fetchall()
         """Rows of one query on the store's connection (tests and admin read through it)."""
         async with self._lock:
             return [tuple(r) for r in await (await self.db.execute(sql, tuple(params))).fetchall()]
+
+
+def _every(columns: Sequence[str]) -> str:
+    """`1, 2, …, n`: an ORDER BY over every selected column (a total order for any table)."""
+    return ", ".join(str(n) for n in range(1, len(columns) + 1))
 
 
 def _split_sql(script: str) -> list[str]:

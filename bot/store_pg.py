@@ -15,10 +15,9 @@ import asyncio
 import json
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, TypeAlias, TypeVar
+from typing import Any, TypeVar
 
 import asyncpg
-from asyncpg.pool import PoolConnectionProxy
 
 from bot.store import (
     ActionRecord,
@@ -29,12 +28,13 @@ from bot.store import (
     StoreError,
     VersionConflict,
     _dumps,
+    _every,
     _split_sql,
 )
+from bot.store_pg_social import Conn, PostgresSocial
+from bot.store_social import PG_MIGRATION_6
 
 T = TypeVar("T")
-#: a pooled connection (all work here runs on connections borrowed from the pool)
-Conn: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
 
 #: one advisory lock key for "migrating": processes starting together migrate one at a time
 MIGRATION_LOCK = 7_236_001
@@ -114,6 +114,8 @@ PG_MIGRATIONS: list[str] = [
     ALTER TABLE games ADD COLUMN lease_owner TEXT;
     ALTER TABLE games ADD COLUMN lease_until DOUBLE PRECISION;
     """,
+    # 6: ratings, game results and followers (`bot.store_social`, `bot.store_pg_social`)
+    PG_MIGRATION_6,
 ]
 
 _DUE = ("status='running' AND ((remind_at IS NOT NULL AND remind_at<=$1)"
@@ -130,7 +132,7 @@ def _int(value: bool) -> int:
     return 1 if value else 0
 
 
-class PostgresStore(Store):
+class PostgresStore(PostgresSocial, Store):
     """Games in PostgreSQL, for N bot processes sharing one database.
 
     `pool_size` connections at most (DATABASE_POOL_SIZE); each write is one transaction on
@@ -433,8 +435,9 @@ class PostgresStore(Store):
 
     # -- moving data (python -m bot.admin migrate) --------------------------------
     async def export_rows(self, table: str, columns: Sequence[str]) -> list[tuple[Any, ...]]:
-        """Every row of `table` (one of COPY_TABLES), the given columns, in key order."""
-        return [tuple(r) for r in await self.pool.fetch(f"SELECT {', '.join(columns)} FROM {table} ORDER BY 1")]
+        """Every row of `table` (one of COPY_TABLES), the given columns, ordered by all of them."""
+        sql = f"SELECT {', '.join(columns)} FROM {table} ORDER BY {_every(columns)}"
+        return [tuple(r) for r in await self.pool.fetch(sql)]
 
     async def import_rows(self, tables: Sequence[tuple[str, Sequence[str], list[tuple[Any, ...]]]], *,
                           replace: bool) -> None:

@@ -1,6 +1,7 @@
 """The store's social tables (migration 6): ratings per server and game, each finished
 game's placings, and followers of a game. Kept apart from `bot.store` so that module
-stays readable; `Store` and `SQLiteStore` take these methods in."""
+stays readable; `Store` and `SQLiteStore` take these methods in (`PostgresStore` has its
+own, in `bot.store_pg`, on the same tables)."""
 
 from __future__ import annotations
 
@@ -62,6 +63,52 @@ MIGRATION_6 = """
     );
     """
 
+
+#: migration 6 in PostgreSQL's words (`bot.store_pg.PG_MIGRATIONS[5]`): the same tables,
+#: columns and indexes; Discord ids are BIGINT
+PG_MIGRATION_6 = """
+    CREATE TABLE game_results (
+        game         BIGINT  PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        scope        TEXT    NOT NULL,
+        game_id      TEXT    NOT NULL,
+        players      INTEGER NOT NULL,
+        finished_at  DOUBLE PRECISION NOT NULL
+    );
+    CREATE TABLE result_seats (
+        game    BIGINT  NOT NULL REFERENCES game_results(game) ON DELETE CASCADE,
+        seat    TEXT    NOT NULL,
+        player  TEXT    NOT NULL,
+        name    TEXT    NOT NULL,
+        rank    INTEGER NOT NULL,
+        score   DOUBLE PRECISION,
+        mu      DOUBLE PRECISION NOT NULL,
+        sigma   DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game, seat)
+    );
+    CREATE INDEX result_seats_by_player ON result_seats(player, game);
+    CREATE TABLE ratings (
+        scope       TEXT    NOT NULL,
+        game_id     TEXT    NOT NULL,
+        player      TEXT    NOT NULL,
+        name        TEXT    NOT NULL,
+        mu          DOUBLE PRECISION NOT NULL,
+        sigma       DOUBLE PRECISION NOT NULL,
+        games       INTEGER NOT NULL DEFAULT 0,
+        wins        INTEGER NOT NULL DEFAULT 0,
+        updated_at  DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (scope, game_id, player)
+    );
+    CREATE INDEX ratings_by_player ON ratings(scope, player);
+    CREATE INDEX games_finished ON games(updated_at) WHERE status='finished';
+    CREATE TABLE follows (
+        game        BIGINT  NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        user_id     BIGINT  NOT NULL,
+        name        TEXT    NOT NULL,
+        thread_id   BIGINT,
+        created_at  DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game, user_id)
+    );
+    """
 
 @dataclass(frozen=True)
 class ResultEntry:
@@ -168,7 +215,10 @@ class SocialStore(ABC):
     async def follows(self, game_pk: int) -> list[Follow]: ...
 
     @abstractmethod
-    async def end_follows(self, game_pk: int) -> None: ...
+    async def end_follows(self, game_pk: int) -> list[Follow]:
+        """End every follow of a game; the follows ended, read and deleted in one transaction:
+        when several processes end them at once, one gets them (and tells them), the others
+        get nothing."""
 
 
 
@@ -268,10 +318,18 @@ class SQLiteSocial:
 
     async def follows(self, game_pk: int) -> list[Follow]:
         async with self._lock:
-            rows = await (await self.db.execute(
-                "SELECT game, user_id, name, thread_id FROM follows WHERE game=? ORDER BY created_at, user_id",
-                (game_pk,))).fetchall()
+            return await self._follows(game_pk)
+
+    async def _follows(self, game_pk: int) -> list[Follow]:
+        rows = await (await self.db.execute(
+            "SELECT game, user_id, name, thread_id FROM follows WHERE game=? ORDER BY created_at, user_id",
+            (game_pk,))).fetchall()
         return [Follow(r["game"], r["user_id"], r["name"], r["thread_id"]) for r in rows]
 
-    async def end_follows(self, game_pk: int) -> None:
-        await self._write(lambda: self.db.execute("DELETE FROM follows WHERE game=?", (game_pk,)))
+    async def end_follows(self, game_pk: int) -> list[Follow]:
+        async def body() -> list[Follow]:
+            ended = await self._follows(game_pk)
+            await self.db.execute("DELETE FROM follows WHERE game=?", (game_pk,))
+            return ended
+
+        return await self._write(body)

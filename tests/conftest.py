@@ -88,6 +88,14 @@ def store_url(backend: str, tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A fresh, empty database on the test PostgreSQL server, for tests that start processes on it."""
+    dsn = fresh_pg_dsn()
+    yield dsn
+    drop_pg_database(dsn)
+
+
+@pytest.fixture
 async def store(store_url: str) -> AsyncIterator[Store]:
     s = store_from_url(store_url)
     await s.open()

@@ -3,8 +3,8 @@
     DATABASE_URL=... SHARD_COUNT=3 SHARD_IDS=1 python -m tests.multiproc_driver [--now T] [--no-render]
 
 It opens the store from DATABASE_URL and drives `bot.service.TableService` the way the
-Discord adapter does (settings from the environment, `guarded` calls, the scheduler only in
-the process running shard 0), without any network. Commands are JSON lines on stdin, each
+Discord adapter does (settings from the environment, `guarded` calls, the scheduler in every
+process), without any network. Commands are JSON lines on stdin, each
 with an `id` the answer repeats; every command runs as its own task, so lines sent together
 run concurrently, as interactions do. Answers are JSON lines on stdout, written whole:
 
@@ -13,7 +13,7 @@ run concurrently, as interactions do. Answers are JSON lines on stdout, written 
     {"id": 3, "op": "addbot", "channel": C, "user": U, "count": 1}
     {"id": 4, "op": "turn", "channel": C}       -> {"game", "status", "to_act": [{"user", "seat", "press"}]}
     {"id": 5, "op": "press", "channel": C, "user": U, "custom_id": X}   -> {"ok": true|false, "text"}
-    {"id": 6, "op": "tick", "now": T}           -> {"skipped": true} or {"fired": [{"kind", "channel"}]}
+    {"id": 6, "op": "tick", "now": T}           -> {"fired": [{"kind", "channel"}]}
     {"id": 7, "op": "drawing", "on": false}     -> images drawn from now on, or not
     {"id": 8, "op": "quit"}
 
@@ -142,8 +142,7 @@ class Driver:
         return {"game": record.id, "status": record.status, "version": record.version, "to_act": to_act}
 
     async def tick(self) -> dict[str, Any]:
-        if not self.service.settings.primary:
-            return {"skipped": True}  # as the adapter: only the process running shard 0 ticks
+        """The scheduler's tick, as the adapter runs it in every process (due games are leased)."""
         replies = await self.service.tick()
         return {"fired": [{"kind": classify(r), "channel": r.channel_id} for r in replies if r.to == "channel"]}
 

@@ -57,12 +57,13 @@ GAMES = ("detour", "around-the-world", "rails-and-sails", "eighty-days")
 
 
 async def _fill(path: Path) -> None:
-    """A database as a bot leaves it: each game once finished and once running (AI stand-ins
-    play the human's turns), a lobby, preferences and meta rows."""
+    """A database as a bot leaves it: each game once finished (and rated) and once running (and
+    followed; AI stand-ins play the human's turns), a lobby, preferences and meta rows."""
     from bot.replies import User, Where
     from bot.service import TableService
     from bot.settings import Settings
     from bot.store import SQLiteStore
+    from bot.store_social import Follow
 
     store = SQLiteStore(path)
     await store.open()
@@ -82,7 +83,13 @@ async def _fill(path: Path) -> None:
                     if record is None:
                         break
                     await service._run_ai(service._load(record), stand_in={"p1"})
-                assert (await store.last_game(channel)).status == ("finished" if finish else "running")  # type: ignore[union-attr]
+                last = await store.last_game(channel)
+                assert last is not None and last.status == ("finished" if finish else "running")
+                if finish:  # rated as the turn message would (the stand-ins' moves skip it)
+                    await service._rate_safely(service._load(last))
+                else:  # followed by DM and in a thread
+                    await service.follow(User(7, "Eve", "en-US"), where)
+                    await store.set_follow(Follow(last.id, 2**62 + 1, "Dan", thread_id=2**62 + 2), limit=20)
         await service.new_game(User(2, "Bob", "de"), Where(channel_id=999, guild_id=10), "detour")
         await store.set_user_pref(1, dm=True)
         await store.set_user_pref(2, dm=False)
@@ -125,7 +132,11 @@ async def test_migrate_round_trips_every_game_through_postgres(tmp_path: Path,
         assert await _main_in_thread(["migrate", "--from", dsn, "--to", f"sqlite:///{back}"]) == 0
         assert "0 problems" in capsys.readouterr().out
         original, copied = await _dump(f"sqlite:///{source}"), await _dump(f"sqlite:///{back}")
-        assert {t: len(rows) for t, rows in original.items()}["games"] == 9
+        counts = {t: len(rows) for t, rows in original.items()}
+        assert counts["games"] == 9
+        # four finished games rated (two seats each, a human and the AI), eight follows
+        assert (counts["game_results"], counts["result_seats"], counts["follows"]) == (4, 8, 8)
+        assert counts["ratings"] == 2 * len(GAMES)  # Alice and the AI, per game
         assert copied == original
         # the copy is a working store: new games continue after the copied ids
         from bot.store import SeatRecord, store_from_url

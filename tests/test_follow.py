@@ -12,9 +12,15 @@ from bot.service import TableService, parse_custom_id
 from bot.settings import Settings
 from bot.store import SQLiteStore
 from bot.table.follow import MAX_FOLLOWERS
-from tests.conftest import ALICE, BOB, EVE, HERE, Clock
+from tests.conftest import ALICE, BACKENDS, BOB, EVE, HERE, Clock
 
 pytestmark = pytest.mark.usefixtures("fake_game")
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """Every test here runs on SQLite and on a real PostgreSQL server."""
+    return str(request.param)
 
 THREAD = ThreadTarget(id=555, guild_id=HERE.guild_id, name="watch-party")
 

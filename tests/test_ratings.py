@@ -16,9 +16,15 @@ from bot.settings import Settings
 from bot.store import SQLiteStore
 from bot.store_social import Rating, ResultEntry
 from bot.table.ratings import ai_player, rate, scope_of, user_player
-from tests.conftest import ALICE, BOB, CAROL, EVE, HERE, Clock
+from tests.conftest import ALICE, BACKENDS, BOB, CAROL, EVE, HERE, Clock
 
 pytestmark = pytest.mark.usefixtures("fake_game")
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """Every test here runs on SQLite and on a real PostgreSQL server."""
+    return str(request.param)
 
 SCOPE = scope_of(HERE.guild_id, HERE.channel_id)
 MODEL = PlackettLuce()

@@ -1,7 +1,8 @@
 """Sharding: the client is auto-sharded with the configured shards, interaction payloads still
-work in a process that runs only some shards, the once-per-deployment work (command sync,
-scheduler) runs only where shard 0 runs, and what a process caches stays right when another
-process on the same database changed the game."""
+work in a process that runs only some shards, command sync (once per deployment) runs only
+where shard 0 runs while every process runs the scheduler (due games are leased in the store),
+and what a process caches stays right when another process on the same database changed the
+game."""
 
 from __future__ import annotations
 
@@ -44,10 +45,11 @@ async def test_a_process_with_some_shards_plays_through_real_payloads(fake_game:
         assert [m.content for m in h.followups(mark) if m.ephemeral] == ["✅ Take 2"]
         game = await h.bot.store.active_game(turn.channel_id)
         assert game is not None and len(await h.bot.store.actions(game.id)) == 1
-        # not the shard-0 process: it neither syncs commands (even with "always") nor ticks
+        # not the shard-0 process: it does not sync commands (even with "always"), but it ticks
         assert await h.bot.sync_commands_if_needed() is False and h.synced() == []
         await h.bot.setup_hook()
-        assert h.bot._scheduler is None
+        assert h.bot._scheduler is not None and not h.bot._scheduler.done()
+        assert h.synced() == []
     finally:
         await h.close()
     assert h.error_messages() == [] and h.protocol_problems() == []

@@ -95,12 +95,13 @@ class FollowMixin(RatingsMixin):
     async def _after_change(self, loaded: Loaded, events: list[dict[str, Any]], *,
                             note: str | None = None, already_pinged: set[str] | None = None) -> list[Reply]:
         replies = await super()._after_change(loaded, events, note=note, already_pinged=already_pinged)
-        follows = await self.store.follows(loaded.record.id)
+        # the last copy goes to the follows this process ended: a tick in another process may
+        # end them first, and then it alone sends the final board
+        over = loaded.rules.is_over(loaded.state)
+        follows = await (self.store.end_follows if over else self.store.follows)(loaded.record.id)
         public = next((r for r in replies if r.to == "channel"), None)
         if follows and public is not None:
             replies += [follower_copy(public, f) for f in follows]
-        if follows and loaded.rules.is_over(loaded.state):
-            await self.store.end_follows(loaded.record.id)
         return replies
 
     async def tick(self) -> list[Reply]:
@@ -116,14 +117,15 @@ class FollowMixin(RatingsMixin):
         return replies
 
     async def _farewell(self, record: GameRecord) -> list[Reply]:
-        follows = await self.store.follows(record.id)
+        follows = await self.store.end_follows(record.id)  # once, whichever process gets here first
+        if not follows:
+            return []
         loaded = self._load(record)
         t = self.game_t(record, loaded.ui)
         if record.status == "finished" and loaded.state is not None and loaded.rules.is_over(loaded.state):
             last = await self._board_reply(loaded, t, [])
         else:
             last = Reply("channel", t("follow.ended", title=t("title"), channel=f"<#{record.channel_id}>"))
-        await self.store.end_follows(record.id)
         return [follower_copy(last, f) for f in follows]
 
     # -- the lobby's Follow button ------------------------------------------------------

@@ -1,0 +1,94 @@
+"""The SQLite store's numbered migrations (`PRAGMA user_version` counts them) and the tables
+`python -m bot.admin migrate` copies. `bot.store_pg.PG_MIGRATIONS` says the same in
+PostgreSQL's words; tests/test_store_schema.py checks both build the same tables, columns and
+indexes. Apart from `bot.store` so that module stays about behaviour, not DDL."""
+
+from __future__ import annotations
+
+from bot.store_social import MIGRATION_6
+
+MIGRATIONS: list[str] = [
+    # 1: games, seats, the action log
+    """
+    CREATE TABLE games (
+        id          INTEGER PRIMARY KEY,
+        channel_id  INTEGER NOT NULL,
+        guild_id    INTEGER,
+        game_id     TEXT    NOT NULL,
+        status      TEXT    NOT NULL CHECK (status IN ('lobby','running','finished','cancelled')),
+        version     INTEGER NOT NULL DEFAULT 0,
+        state       TEXT,
+        options     TEXT    NOT NULL DEFAULT '{}',
+        settings    TEXT    NOT NULL DEFAULT '{}',
+        seed        INTEGER NOT NULL,
+        host_id     INTEGER NOT NULL,
+        created_at  REAL    NOT NULL,
+        updated_at  REAL    NOT NULL,
+        remind_at   REAL,
+        timeout_at  REAL
+    );
+    CREATE UNIQUE INDEX games_one_active_per_channel ON games(channel_id) WHERE status IN ('lobby','running');
+    CREATE INDEX games_deadlines ON games(status, remind_at, timeout_at);
+    CREATE TABLE seats (
+        game      INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        position  INTEGER NOT NULL,
+        seat      TEXT,
+        user_id   INTEGER NOT NULL,
+        name      TEXT    NOT NULL,
+        is_bot    INTEGER NOT NULL DEFAULT 0,
+        dm        INTEGER NOT NULL DEFAULT 0,
+        lang      TEXT,
+        PRIMARY KEY (game, position)
+    );
+    CREATE TABLE actions (
+        game    INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq     INTEGER NOT NULL,
+        seat    TEXT    NOT NULL,
+        action  TEXT    NOT NULL,
+        events  TEXT    NOT NULL,
+        actor   TEXT    NOT NULL DEFAULT 'human',
+        at      REAL    NOT NULL,
+        PRIMARY KEY (game, seq)
+    );
+    """,
+    # 2: per-user preferences (DM opt-in carried to new games)
+    """
+    CREATE TABLE user_prefs (
+        user_id INTEGER PRIMARY KEY,
+        dm      INTEGER NOT NULL DEFAULT 0
+    );
+    """,
+    # 3: small key/value facts about the deployment (e.g. the synced command fingerprint)
+    """
+    CREATE TABLE meta (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
+    # 4: a marker for games whose AI must move (crash recovery), and indexes so the
+    # scheduler and the per-channel lookups never scan every game. Running games from
+    # before get the marker once, so the first tick checks each of them.
+    """
+    ALTER TABLE games ADD COLUMN ai_pending INTEGER NOT NULL DEFAULT 0;
+    UPDATE games SET ai_pending=1 WHERE status='running';
+    DROP INDEX games_deadlines;
+    CREATE INDEX games_remind_due ON games(remind_at) WHERE status='running' AND remind_at IS NOT NULL;
+    CREATE INDEX games_timeout_due ON games(timeout_at) WHERE status='running' AND timeout_at IS NOT NULL;
+    CREATE INDEX games_ai_due ON games(id) WHERE status='running' AND ai_pending=1;
+    CREATE INDEX games_by_channel ON games(channel_id, id);
+    CREATE INDEX games_idle_lobbies ON games(timeout_at) WHERE status='lobby' AND timeout_at IS NOT NULL;
+    CREATE INDEX actions_by_seat ON actions(game, seat);
+    """,
+    # 5: the scheduler's lease on a due game (several bot processes share one database:
+    # each due reminder, timeout and AI resumption is handled by the one holding the lease)
+    """
+    ALTER TABLE games ADD COLUMN lease_owner TEXT;
+    ALTER TABLE games ADD COLUMN lease_until REAL;
+    """,
+    # 6: ratings, game results and followers (`bot.store_social`)
+    MIGRATION_6,
+]
+
+#: the tables `python -m bot.admin migrate` copies, parents first
+COPY_TABLES = ("games", "seats", "actions", "user_prefs", "meta", "game_results", "result_seats", "ratings",
+               "follows")
