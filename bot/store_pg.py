@@ -245,6 +245,11 @@ class PostgresStore(PostgresSocial, Store):
     async def last_game(self, channel_id: int) -> GameRecord | None:
         return await self._one_game("SELECT * FROM games WHERE channel_id=$1 ORDER BY id DESC LIMIT 1", channel_id)
 
+    async def finished_games(self, channel_id: int, *, limit: int = 25) -> list[GameRecord]:
+        return await self._many_games(
+            "SELECT * FROM games WHERE channel_id=$1 AND status='finished' ORDER BY id DESC LIMIT $2",
+            channel_id, max(0, limit))
+
     async def games(self, *, status: str | None = None) -> list[GameRecord]:
         if status is None:
             return await self._many_games("SELECT * FROM games ORDER BY id")

@@ -433,3 +433,22 @@ def model_dsn() -> Any:
 @given(ops=OPS)
 def test_random_operation_sequences_match_the_model_on_postgres(model_dsn: str, ops: list[tuple[str, Any]]) -> None:
     asyncio.run(_run_model(ops, model_dsn))
+
+
+async def test_finished_games_of_a_channel_newest_first_and_limited(db: Store) -> None:
+    """`/game replay` offers a channel's finished games: only finished ones, only that channel's,
+    newest first, at most `limit` (both backends answer alike)."""
+    finished = []
+    for _ in range(3):
+        game = await start(db, await new_game(db))
+        await commit(db, game, 0, status="finished")
+        finished.append(game.id)
+    running = await start(db, await new_game(db))  # the channel's open game is not offered
+    other = await start(db, await new_game(db, channel_id=200))
+    await commit(db, other, 0, status="finished")
+    assert [g.id for g in await db.finished_games(100)] == finished[::-1]
+    assert [g.id for g in await db.finished_games(100, limit=2)] == finished[:0:-1]
+    assert await db.finished_games(100, limit=0) == []
+    assert running.id not in [g.id for g in await db.finished_games(100)]
+    assert [g.id for g in await db.finished_games(200)] == [other.id]
+    assert all(g.seats and g.status == "finished" for g in await db.finished_games(100))
