@@ -23,6 +23,7 @@ from typing import Any
 
 from bot import games
 from bot.i18n import Translator
+from bot.render_pool import MemoryRender, poolable
 from bot.replay import effective_actions
 from bot.replies import Attachment, Destination, Reply, User, Where
 from bot.store import GameRecord
@@ -257,7 +258,15 @@ class MemoriesMixin(MessagesMixin):
                          options=dict(record.options), actions=actions, lang=lang)
 
     async def _render_memory(self, kind: str, job: MemoryJob) -> bytes:
-        """Off the event loop, queued behind the other renders someone asked to see."""
+        """In the render pool, after every turn and asked-for image and never on every worker
+        (a timelapse is seconds of CPU, which in this process would hold the GIL from every
+        channel's turns); without a pool (or for a game a test swapped in), in a thread here,
+        queued behind the other renders someone asked to see."""
+        pool = self.render_pool
+        if pool is not None and pool.usable and poolable(games.get(job.game_id)):
+            # a round has at least one move: the moves bound the timelapse's frames
+            frames = len(job.actions) + 1 if kind == "timelapse" else 1
+            return await pool.render(MemoryRender(kind, job, frames))
         async with self._side_renders:
             return await self._render(render_memory, kind, job)
 
