@@ -28,6 +28,7 @@ import multiprocessing
 import os
 import signal
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -77,10 +78,12 @@ class RenderJob:
 
 @dataclass(frozen=True)
 class MemoryRender:
-    """A game-end memory to draw in a worker: `kind` ("summary" or "timelapse") of `job`
-    (a `bot.table.memories.MemoryJob`, plain values). `frames` bounds how many boards it
-    draws, which sets its time limit (`memory_timeout`)."""
+    """A game-end memory to draw in a worker: `render(kind, job)`, a module-level function
+    (pickled by name: `bot.table.memories.render_memory`, which this module does not import),
+    of `job` (plain values). `frames` bounds how many boards it draws, which sets its time
+    limit (`memory_timeout`)."""
 
+    render: Callable[[str, Any], bytes]
     kind: str
     job: Any
     frames: int = 1
@@ -102,9 +105,7 @@ def memory_timeout(frames: int) -> float:
 def perform(job: RenderJob | MemoryRender) -> bytes:
     """What a worker does with one job: a board or hand PNG, or a game's memory."""
     if isinstance(job, MemoryRender):
-        from bot.table.memories import render_memory  # the table's module imports this one
-
-        return render_memory(job.kind, job.job)
+        return job.render(job.kind, job.job)
     return draw(job)
 
 

@@ -139,7 +139,7 @@ async def test_memories_are_drawn_in_the_pool_after_every_other_render() -> None
     pool = RenderPool(1, warm=False)
     try:
         job = playout(DETOUR)
-        summary = await pool.render(MemoryRender("summary", job))
+        summary = await pool.render(MemoryRender(render_memory, "summary", job))
         assert summary == render_memory("summary", job)  # the same picture as in the bot's process
         finished: list[str] = []
 
@@ -149,7 +149,8 @@ async def test_memories_are_drawn_in_the_pool_after_every_other_render() -> None
 
         tasks = [asyncio.create_task(one("status-1", board_job(seed=21), False))]
         await asyncio.sleep(0)  # status-1 has the only worker
-        tasks.append(asyncio.create_task(one("timelapse", MemoryRender("timelapse", job, len(job.actions) + 1))))
+        timelapse = MemoryRender(render_memory, "timelapse", job, len(job.actions) + 1)
+        tasks.append(asyncio.create_task(one("timelapse", timelapse)))
         await asyncio.sleep(0)
         tasks.append(asyncio.create_task(one("status-2", board_job(seed=22), False)))
         tasks.append(asyncio.create_task(one("move", board_job(seed=23))))
@@ -164,7 +165,7 @@ async def test_turns_keep_flowing_while_timelapses_are_drawn() -> None:
     try:
         await asyncio.gather(pool.render(board_job()), pool.render(board_job(seed=4)))  # both workers up
         job = playout("around-the-world")  # a whole game's timelapse: seconds of drawing
-        memories = [asyncio.create_task(pool.render(MemoryRender(kind, job, len(job.actions) + 1)))
+        memories = [asyncio.create_task(pool.render(MemoryRender(render_memory, kind, job, len(job.actions) + 1)))
                     for kind in ("timelapse", "summary")]
         await asyncio.sleep(0)
         # one memory at a time per pool of two: the other worker is left to the turns

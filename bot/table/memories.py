@@ -337,7 +337,7 @@ class MemoriesMixin(MessagesMixin):
         if pool is not None and pool.usable and poolable(games.get(job.game_id)):
             # a round has at least one move: the moves bound the timelapse's frames
             frames = len(job.actions) + 1 if kind == "timelapse" else 1
-            return await pool.render(MemoryRender(kind, job, frames))
+            return await pool.render(MemoryRender(render_memory, kind, job, frames))
         async with self._side_renders:
             return await self._render(render_memory, kind, job)
 
