@@ -8,7 +8,10 @@ events), which looks the renderer up in its own registry and answers PNG bytes.
 
 - Workers are started with `spawn` (no fork of a process running an event loop and threads)
   and warmed (imports and one board per game) before they take work.
-- Turn messages (`urgent`) are served before images someone asked to look at.
+- Turn messages (`urgent`) are served before images someone asked to look at, and those
+  before the memories of a finished game (`MemoryRender`: its summary and timelapse, seconds
+  of CPU each), which never hold more than `memory_slots` workers at once so that turns keep
+  flowing on the others, and have a time limit that grows with their frames.
 - A worker that dies is replaced and the render tried once more on another; then the caller
   gets `RenderUnavailable` and sends its message without the image (the move is committed).
 - A worker reads its jobs from a pipe to the bot: when the bot is gone, the pipe ends and the
@@ -25,6 +28,7 @@ import multiprocessing
 import os
 import signal
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -40,6 +44,11 @@ log = logging.getLogger("passepartout.render")
 RENDER_TIMEOUT = 30.0
 #: a worker must import and warm up within this (a loaded machine is slow, not broken)
 WARM_TIMEOUT = 120.0
+#: a game-end memory's time limit: this much, plus MEMORY_FRAME_SECONDS per frame it may draw
+MEMORY_TIMEOUT = 60.0
+MEMORY_FRAME_SECONDS = 0.5
+#: one memory render at a time per this many workers (at least one per pool)
+WORKERS_PER_MEMORY = 4
 #: workers dying before they are ready this many times in a row: the pool gives up
 MAX_START_FAILURES = 3
 
@@ -65,6 +74,39 @@ class RenderJob:
     lang: str
     seat: str | None = None
     events: list[dict[str, Any]] | None = None
+
+
+@dataclass(frozen=True)
+class MemoryRender:
+    """A game-end memory to draw in a worker: `render(kind, job)`, a module-level function
+    (pickled by name: `bot.table.memories.render_memory`, which this module does not import),
+    of `job` (plain values). `frames` bounds how many boards it draws, which sets its time
+    limit (`memory_timeout`)."""
+
+    render: Callable[[str, Any], bytes]
+    kind: str
+    job: Any
+    frames: int = 1
+
+    @property
+    def game_id(self) -> str:
+        return str(self.job.game_id)
+
+    @property
+    def image(self) -> str:
+        return self.kind
+
+
+def memory_timeout(frames: int) -> float:
+    """How long a memory of `frames` boards may take before its worker counts as stuck."""
+    return MEMORY_TIMEOUT + MEMORY_FRAME_SECONDS * max(1, frames)
+
+
+def perform(job: RenderJob | MemoryRender) -> bytes:
+    """What a worker does with one job: a board or hand PNG, or a game's memory."""
+    if isinstance(job, MemoryRender):
+        return job.render(job.kind, job.job)
+    return draw(job)
 
 
 def draw(job: RenderJob, spec: GameSpec | None = None, translator: Translator | None = None) -> bytes:
@@ -129,7 +171,7 @@ def _worker_main(conn: Connection, warm: bool) -> None:
         if job is None:
             return
         try:
-            reply: tuple[str, Any] = ("ok", draw(job))
+            reply: tuple[str, Any] = ("ok", perform(job))
         except Exception as exc:
             reply = ("error", f"{type(exc).__name__}: {exc}")
         conn.send(reply)
@@ -143,22 +185,26 @@ class _Worker:
 
 @dataclass
 class _Waiters:
-    """Who waits for a free worker: turn messages first, then the images people asked for."""
+    """Who waits for a free worker: turn messages first, then the images people asked for,
+    then game memories (only when `memory` says one may start)."""
 
     urgent: deque[asyncio.Future[_Worker]] = field(default_factory=deque)
     side: deque[asyncio.Future[_Worker]] = field(default_factory=deque)
+    memories: deque[asyncio.Future[_Worker]] = field(default_factory=deque)
 
-    def first(self) -> asyncio.Future[_Worker] | None:
-        for queue in (self.urgent, self.side):
+    def first(self, memory: bool = True) -> tuple[asyncio.Future[_Worker], bool] | None:
+        """The next live waiter, and whether it is a memory's."""
+        queues = (self.urgent, self.side, self.memories) if memory else (self.urgent, self.side)
+        for queue in queues:
             while queue:
                 waiter = queue.popleft()
                 if not waiter.done():
-                    return waiter
+                    return waiter, queue is self.memories
         return None
 
 
 class RenderPool:
-    """`processes` render workers behind a two-level queue (see the module's docstring)."""
+    """`processes` render workers behind a three-level queue (see the module's docstring)."""
 
     def __init__(self, processes: int, *, timeout: float = RENDER_TIMEOUT, warm: bool = True) -> None:
         if processes < 1:
@@ -176,6 +222,9 @@ class RenderPool:
         self._start_failures = 0
         self._warmed = 0  # workers that said they are ready (replacements included)
         self._all_ready: asyncio.Event | None = None
+        #: memory renders holding a worker now, and how many may at once
+        self._memories_running = 0
+        self.memory_slots = max(1, processes // WORKERS_PER_MEMORY)
         self.replaced = 0  # workers that died or got stuck and were replaced
 
     @property
@@ -204,14 +253,19 @@ class RenderPool:
         if self.usable:
             await self._all_ready.wait()
 
-    async def render(self, job: RenderJob, *, urgent: bool = True) -> bytes:
+    async def render(self, job: RenderJob | MemoryRender, *, urgent: bool = True) -> bytes:
         """PNG bytes for `job` from a worker; `urgent` (a turn message) goes before the rest.
+        A `MemoryRender` (PNG or GIF bytes) goes after everything else, `urgent` or not.
         Raises `RenderUnavailable` when no image can be had, `RenderFailed` when the renderer
         raised."""
         await self.start()
+        memory = isinstance(job, MemoryRender)
+        timeout = memory_timeout(job.frames) if isinstance(job, MemoryRender) else self.timeout
         for _ in range(2):  # a worker that died gets one retry on another
-            worker = await self._take(urgent)
-            exchange = asyncio.create_task(self._exchange(worker, job))
+            worker = await (self._take_for_memory() if memory else self._take(urgent))
+            exchange = asyncio.create_task(self._exchange(worker, job, timeout))
+            if memory:
+                exchange.add_done_callback(lambda _: self._memory_done())
             self._keep(exchange)
             # a caller that gives up leaves the exchange to finish and free its worker
             status, payload = await asyncio.shield(exchange)
@@ -224,13 +278,42 @@ class RenderPool:
                 break
         raise RenderUnavailable(f"no {job.image} image for {job.game_id}")
 
+    async def _take_for_memory(self) -> _Worker:
+        """A worker for a memory: an idle one if a memory slot is free, else wait behind
+        every other render (`_give` hands it one when both a worker and a slot are free)."""
+        if self._idle and self._memories_running < self.memory_slots:
+            self._memories_running += 1
+            return self._idle.pop()
+        if not self.usable:
+            raise RenderUnavailable("the render pool is closed")
+        waiter: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
+        self._waiters.memories.append(waiter)
+        try:
+            return await waiter  # `_give` counted it in `_memories_running`
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled() and waiter.exception() is None:
+                self._memory_done()
+                self._give(waiter.result())
+            raise
+
+    def _memory_done(self) -> None:
+        """A memory render ended (its worker freed or replaced): another may start on an
+        idle worker (idle workers mean nobody else is waiting)."""
+        self._memories_running -= 1
+        if self._idle and not self._closed:
+            found = self._waiters.first(memory=self._memories_running < self.memory_slots)
+            if found is not None:
+                waiter, memory = found
+                self._memories_running += memory
+                waiter.set_result(self._idle.pop())
+
     async def close(self) -> None:
         """Stop every worker and wait for them to exit; waiting callers get `RenderUnavailable`."""
         if self._closed:
             return
         self._closed = True
-        while (waiter := self._waiters.first()) is not None:
-            waiter.set_exception(RenderUnavailable("the render pool is closed"))
+        while (found := self._waiters.first()) is not None:
+            found[0].set_exception(RenderUnavailable("the render pool is closed"))
         idle = list(self._idle)
         busy = [w for w in self._workers if w not in idle]  # drawing or warming up: stopped at once
         self._workers.clear()
@@ -289,8 +372,8 @@ class RenderPool:
 
     def _give_up(self) -> None:
         """Workers cannot start: wake everyone waiting (the service renders in-process)."""
-        while (waiter := self._waiters.first()) is not None:
-            waiter.set_exception(RenderUnavailable("render workers cannot start"))
+        while (found := self._waiters.first()) is not None:
+            found[0].set_exception(RenderUnavailable("render workers cannot start"))
         if self._all_ready is not None:
             self._all_ready.set()
 
@@ -312,13 +395,15 @@ class RenderPool:
         """A free worker goes to the first waiter (urgent ones first), else back to the idle list."""
         if self._closed or worker not in self._workers:
             return
-        waiter = self._waiters.first()
-        if waiter is not None:
+        found = self._waiters.first(memory=self._memories_running < self.memory_slots)
+        if found is not None:
+            waiter, memory = found
+            self._memories_running += memory
             waiter.set_result(worker)
         else:
             self._idle.append(worker)
 
-    async def _exchange(self, worker: _Worker, job: RenderJob) -> tuple[str, Any]:
+    async def _exchange(self, worker: _Worker, job: RenderJob | MemoryRender, timeout: float) -> tuple[str, Any]:
         """One job on one worker; the worker is freed, or replaced if it died or got stuck."""
         try:
             worker.conn.send(job)  # a view is a few KB: the idle worker's pipe takes it at once
@@ -331,12 +416,13 @@ class RenderPool:
             self._give(worker)
             return ("error", f"{type(exc).__name__}: {exc}")
         try:
-            reply: tuple[str, Any] = await _answer(worker, self.timeout)
+            reply: tuple[str, Any] = await _answer(worker, timeout)
         except (EOFError, OSError) as exc:  # TimeoutError is an OSError too
             if self._closed:
                 return ("died", None)  # stopped by `close`
             if isinstance(exc, TimeoutError):
-                log.error("a render of %s took over %.0f s: its worker is replaced", job.game_id, self.timeout)
+                log.error("a render of %s %s took over %.0f s: its worker is replaced", job.game_id, job.image,
+                          timeout)
                 self._replace(worker)
                 return ("timeout", None)
             log.warning("a render worker died drawing %s %s: replacing it", job.game_id, job.image)
@@ -408,5 +494,5 @@ def pool_for(processes: int) -> RenderPool | None:
     return RenderPool(processes) if processes > 0 else None
 
 
-__all__ = ["RenderFailed", "RenderJob", "RenderPool", "RenderUnavailable", "draw", "pool_for",
-           "poolable"]
+__all__ = ["MemoryRender", "RenderFailed", "RenderJob", "RenderPool", "RenderUnavailable", "draw",
+           "memory_timeout", "perform", "pool_for", "poolable"]

@@ -70,10 +70,8 @@ def _shrunk(image: Image.Image, palette: Image.Image) -> Image.Image:
 
 def _framed(board: Image.Image, caption: str, index: int, count: int, width: int) -> Image.Image:
     """The board scaled to `width`, under a band with the caption and how far the game is."""
-    board = board.convert("RGB")
-    scale = width / board.width
-    height = max(1, round(board.height * scale))
-    scaled = board.resize((width, height), Image.Resampling.LANCZOS, reducing_gap=2.0)
+    scaled = _scaled(board.convert("RGB"), width)
+    height = scaled.height
     band = max(28, round(BAND_H * width / WIDTH))
     image = Image.new("RGB", (width, height + band), PAPER)
     image.paste(scaled, (0, band))
@@ -89,11 +87,25 @@ def _framed(board: Image.Image, caption: str, index: int, count: int, width: int
     return image
 
 
+def _scaled(board: Image.Image, width: int) -> Image.Image:
+    """`board` at `width`: first shrunk by a whole factor with `reduce` (a box average, ten
+    times cheaper than LANCZOS and as sharp at a factor of 2, which the boards drawn at twice
+    the timelapse's width get alone), then LANCZOS for what is left, if anything."""
+    factor = board.width // width
+    if factor >= 2:
+        board = board.reduce(factor)
+    if board.width == width:
+        return board
+    height = max(1, round(board.height * width / board.width))
+    return board.resize((width, height), Image.Resampling.LANCZOS)
+
+
 def _shared_palette(frames: list[Image.Image]) -> Image.Image:
     """One 256-colour palette for every frame, taken from the first and the last ones side
-    by side (the last board holds the most pieces, the first the empty spaces)."""
-    w = max(f.width for f in frames)
-    mosaic = Image.new("RGB", (w * len(frames), max(f.height for f in frames)), PAPER)
-    for k, f in enumerate(frames):
+    by side (the last board holds the most pieces, the first the empty spaces), at half size."""
+    small = [f.reduce(2) for f in frames]  # a quarter of the pixels: the same colours, 4x less work
+    w = max(f.width for f in small)
+    mosaic = Image.new("RGB", (w * len(small), max(f.height for f in small)), PAPER)
+    for k, f in enumerate(small):
         mosaic.paste(f, (w * k, 0))
     return mosaic.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)

@@ -15,6 +15,7 @@ from bot import games
 from bot.i18n import LANGUAGES
 from bot.replies import Reply, User, Where
 from bot.service import TableService
+from bot.settings import Settings
 from bot.store import SQLiteStore
 from bot.table import memories
 from bot.table.memories import MemoryJob, render_memory, replay_timeline
@@ -262,3 +263,53 @@ async def test_finished_games_are_per_channel_and_limited(store: SQLiteStore) ->
 def test_render_memory_refuses_an_unknown_kind() -> None:
     with pytest.raises(ValueError):
         render_memory("poster", playout("detour"))
+
+
+# -- a restart between the final message and the pictures -------------------------------------
+def restarted(store: SQLiteStore, clock: Clock) -> TableService:
+    """A new service on the same store: the bot after a restart."""
+    return TableService(store, Settings(reminder_hours=12, timeout_hours=48), clock=clock, render_in_thread=False)
+
+
+@pytest.mark.usefixtures("fake_game")
+async def test_a_restart_before_the_pictures_posts_them_once(store: SQLiteStore, service: TableService,
+                                                             clock: Clock) -> None:
+    await finish_countdown(service)
+    assert service.memories_waiting  # the final message is out; the bot stops before the pictures
+    again = restarted(store, clock)
+    assert await collected(again) == []  # nothing known before its start tick
+    await again.tick()
+    replies = await collected(again)
+    assert [f.filename for r in replies for f in r.files] == ["summary.png", "timelapse.gif"]
+    assert all(r.to == "channel" and r.channel_id == HERE.channel_id for r in replies)
+    await again.tick()
+    assert not again.memories_waiting and await collected(again) == []
+    third = restarted(store, clock)  # marked posted in the store: another restart posts nothing
+    await third.tick()
+    assert await collected(third) == []
+    assert await collected(service) == []  # nor does the old one, were it still around
+
+
+@pytest.mark.usefixtures("fake_game")
+async def test_two_processes_recovering_the_same_game_post_it_once(store: SQLiteStore, service: TableService,
+                                                                   clock: Clock) -> None:
+    await finish_countdown(service)
+    one, two = restarted(store, clock), restarted(store, clock)
+    await one.tick()
+    await two.tick()
+    assert one.memories_waiting and two.memories_waiting
+    posting = one.post_game_memories()
+    first = await anext(posting)  # one claimed the game and drew its summary
+    assert await collected(two) == []  # two sees a live claim
+    rest = [reply async for reply in posting]
+    assert [f.filename for r in [first, *rest] for f in r.files] == ["summary.png", "timelapse.gif"]
+
+
+@pytest.mark.usefixtures("fake_game")
+async def test_games_that_ended_long_ago_are_left_to_replay(store: SQLiteStore, service: TableService,
+                                                            clock: Clock, monkeypatch: pytest.MonkeyPatch) -> None:
+    await finish_countdown(service)
+    monkeypatch.setattr(memories, "RECOVER_WITHIN", -60.0)  # the game ended "before" the window
+    again = restarted(store, clock)
+    await again.tick()
+    assert not again.memories_waiting and await collected(again) == []

@@ -22,11 +22,13 @@ import pytest
 from PIL import Image
 
 from bot import games
-from bot.render_pool import RenderJob, RenderPool, RenderUnavailable, draw
+from bot.render_pool import RENDER_TIMEOUT, MemoryRender, RenderJob, RenderPool, RenderUnavailable, draw, memory_timeout
 from bot.replies import User, Where
 from bot.service import TableService, action_hash, custom_id
 from bot.settings import Settings, load_settings
 from bot.store import SQLiteStore
+from bot.table.memories import render_memory
+from tests.test_memories import playout
 
 RAILS = "rails-and-sails"
 DETOUR = "detour"
@@ -131,6 +133,55 @@ async def test_turn_messages_are_drawn_before_the_images_people_asked_for() -> N
         assert finished == ["status-1", "move", "status-2", "status-3"]
     finally:
         await pool.close()
+
+
+async def test_memories_are_drawn_in_the_pool_after_every_other_render() -> None:
+    pool = RenderPool(1, warm=False)
+    try:
+        job = playout(DETOUR)
+        summary = await pool.render(MemoryRender(render_memory, "summary", job))
+        assert summary == render_memory("summary", job)  # the same picture as in the bot's process
+        finished: list[str] = []
+
+        async def one(name: str, job: RenderJob | MemoryRender, urgent: bool = True) -> None:
+            await pool.render(job, urgent=urgent)
+            finished.append(name)
+
+        tasks = [asyncio.create_task(one("status-1", board_job(seed=21), False))]
+        await asyncio.sleep(0)  # status-1 has the only worker
+        timelapse = MemoryRender(render_memory, "timelapse", job, len(job.actions) + 1)
+        tasks.append(asyncio.create_task(one("timelapse", timelapse)))
+        await asyncio.sleep(0)
+        tasks.append(asyncio.create_task(one("status-2", board_job(seed=22), False)))
+        tasks.append(asyncio.create_task(one("move", board_job(seed=23))))
+        await asyncio.gather(*tasks)
+        assert finished == ["status-1", "move", "status-2", "timelapse"]
+    finally:
+        await pool.close()
+
+
+async def test_turns_keep_flowing_while_timelapses_are_drawn() -> None:
+    pool = RenderPool(2, warm=False)
+    try:
+        await asyncio.gather(pool.render(board_job()), pool.render(board_job(seed=4)))  # both workers up
+        job = playout("around-the-world")  # a whole game's timelapse: seconds of drawing
+        memories = [asyncio.create_task(pool.render(MemoryRender(render_memory, kind, job, len(job.actions) + 1)))
+                    for kind in ("timelapse", "summary")]
+        await asyncio.sleep(0)
+        # one memory at a time per pool of two: the other worker is left to the turns
+        assert pool.memory_slots == 1 and pool._memories_running == 1 and len(pool._waiters.memories) == 1
+        turns = [await pool.render(board_job(seed=30 + i)) for i in range(12)]  # one after the other
+        assert all(png.startswith(b"\x89PNG") for png in turns)
+        # a dozen turns were drawn, each when it came, while the first timelapse was still drawing
+        assert not any(m.done() for m in memories)
+        gifs = await asyncio.gather(*memories)
+        assert gifs[0].startswith(b"GIF8") and gifs[1].startswith(b"\x89PNG") and pool._memories_running == 0
+    finally:
+        await pool.close()
+
+
+def test_a_memory_may_take_longer_than_a_turn_and_longer_with_more_frames() -> None:
+    assert RENDER_TIMEOUT < memory_timeout(1) < memory_timeout(53) < memory_timeout(500)
 
 
 async def test_close_stops_every_worker_even_mid_render_and_waiting_callers_get_no_image() -> None:

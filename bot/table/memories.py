@@ -7,22 +7,30 @@ public once the game is over), so nothing private can leak into them.
 
 When a game ends, play and the AI seats call `_memories_due`; the adapters ask for
 `post_game_memories` once the final message is out, and post what it yields (summary
-first, then the timelapse). Nothing is kept on disk: a crash before they are posted loses
-nothing that `/game replay` cannot make again. `render_memory` is the one function that
-renders, from plain values only, so it can run in a thread or in another process.
+first, then the timelapse). Nothing is kept on disk but one mark per game in the store's
+`meta` table (`memories.<game>`): a poster's claim before it draws, "posted" after. After a
+restart the scheduler's first tick finds the recently finished games without a mark (a
+crash came between the final message and the pictures) and queues them again; the claim
+keeps two bot processes from both posting. `render_memory` is the one function that
+renders, from plain values only, so it can run in a thread or in a render process.
 """
 
 from __future__ import annotations
 
 import datetime
+import functools
 import logging
+import os
+import socket
 import time
+import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot import games
 from bot.i18n import Translator
+from bot.render_pool import MemoryRender, poolable
 from bot.replay import effective_actions
 from bot.replies import Attachment, Destination, Reply, User, Where
 from bot.store import GameRecord
@@ -42,6 +50,15 @@ REPLAY_LIMIT, REPLAY_WINDOW = 3, 600.0
 REPLAY_CHOICES = 25
 #: units whose larger values are better (the chart's "biggest leap" highlight)
 _GAINING_UNITS = ("points", "days_travelled")
+#: games finished this recently whose pictures a restarted bot still posts (older: /game replay)
+RECOVER_WITHIN = 3 * 3600.0
+#: a claim this old that never became "posted" is taken over (its poster died drawing)
+CLAIM_SECONDS = 900.0
+_POSTED = "posted"
+
+
+def _memory_key(game_pk: int) -> str:
+    return f"memories.{game_pk}"
 
 
 @dataclass(frozen=True)
@@ -208,7 +225,54 @@ class MemoriesMixin(MessagesMixin):
         #: turn this off: the timelapse of a whole game costs seconds of CPU); replay always works
         self.memories = True
         self._memories_waiting: list[int] = []
+        self._memories_recovered = False
         self._replays: dict[int, list[float]] = {}
+
+    @functools.cached_property
+    def memory_claimant(self) -> str:
+        """This service's name on its claims (host, process id, instance, as on leases)."""
+        return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+    def _claimant_gone(self, claimant: str) -> bool:
+        """Whether a claim's poster is known to be dead (the scheduler can tell)."""
+        return False
+
+    async def _claim_memories(self, game_pk: int) -> bool:
+        """Take the posting of a game's pictures, unless they were posted or someone alive
+        claimed them lately. Claim, then read back: of two processes writing at once, only the
+        one whose claim stayed posts (exactly once, but for a crash between drawing and the mark)."""
+        key = _memory_key(game_pk)
+        now = time.time()  # wall time: compared across processes and restarts
+        held = await self.store.get_meta(key)
+        if held == _POSTED:
+            return False
+        if held is not None:
+            claimant, _, at = held.rpartition(" ")
+            try:
+                fresh = now - float(at) < CLAIM_SECONDS
+            except ValueError:
+                fresh = False
+            if claimant != self.memory_claimant and fresh and not self._claimant_gone(claimant):
+                return False
+        mine = f"{self.memory_claimant} {now!r}"
+        await self.store.set_meta(key, mine)
+        return await self.store.get_meta(key) == mine
+
+    async def _recover_memories(self) -> None:
+        """Once per service (at the adapters' start tick): queue the pictures of recently
+        finished games that never got them (a restart between the final message and them);
+        `post_game_memories` claims each before drawing."""
+        if self._memories_recovered or not self.memories:
+            return
+        self._memories_recovered = True
+        since = time.time() - RECOVER_WITHIN
+        for record in await self.store.games(status="finished"):
+            if record.updated_at < since or record.id in self._memories_waiting or record.game_id not in games.specs():
+                continue
+            held = await self.store.get_meta(_memory_key(record.id))
+            if held is None or held != _POSTED:
+                log.info("game %s ended without its pictures posted: posting them now", record.id)
+                self._memories_waiting.append(record.id)
 
     def _memories_due(self, record: GameRecord) -> None:
         """A game just ended: its summary and timelapse follow the final message."""
@@ -223,18 +287,26 @@ class MemoriesMixin(MessagesMixin):
     async def post_game_memories(self) -> AsyncIterator[Reply]:
         """The channel messages with the summary and the timelapse of every game that ended
         since the last call, each as soon as it is drawn. A game whose pictures fail is
-        logged and skipped (`/game replay` makes them again)."""
+        logged and skipped (`/game replay` makes them again). Each game is claimed first and
+        marked posted after (see `_claim_memories`), so a restart posts what is missing once."""
         waiting, self._memories_waiting = self._memories_waiting, []
         for game_pk in waiting:
+            claimed = False
             try:
                 record = await self.store.get_game(game_pk)
                 if record is None or record.status != "finished":
                     continue
+                claimed = await self._claim_memories(game_pk)
+                if not claimed:
+                    continue  # posted already, or being posted by another process
                 t = self.game_t(record, games.get(record.game_id).ui)
                 async for reply in self._memory_replies(record, t, "channel"):
                     yield reply
             except Exception:
                 log.exception("the summary of game %s could not be made; /game replay can retry", game_pk)
+            finally:
+                if claimed:  # a failure too: the log says so, and /game replay makes them
+                    await self.store.set_meta(_memory_key(game_pk), _POSTED)
 
     async def _memory_replies(self, record: GameRecord, t: Translator, to: Destination,
                               user: User | None = None) -> AsyncIterator[Reply]:
@@ -257,7 +329,15 @@ class MemoriesMixin(MessagesMixin):
                          options=dict(record.options), actions=actions, lang=lang)
 
     async def _render_memory(self, kind: str, job: MemoryJob) -> bytes:
-        """Off the event loop, queued behind the other renders someone asked to see."""
+        """In the render pool, after every turn and asked-for image and never on every worker
+        (a timelapse is seconds of CPU, which in this process would hold the GIL from every
+        channel's turns); without a pool (or for a game a test swapped in), in a thread here,
+        queued behind the other renders someone asked to see."""
+        pool = self.render_pool
+        if pool is not None and pool.usable and poolable(games.get(job.game_id)):
+            # a round has at least one move: the moves bound the timelapse's frames
+            frames = len(job.actions) + 1 if kind == "timelapse" else 1
+            return await pool.render(MemoryRender(render_memory, kind, job, frames))
         async with self._side_renders:
             return await self._render(render_memory, kind, job)
 

@@ -70,12 +70,18 @@ class SchedulerMixin(PlayMixin):
             finally:
                 await self.store.release_lease(record.id, owner=self.lease_owner)
         replies += await self._close_idle_lobbies(now)
+        await self._recover_memories()  # the adapters post what it queued, as after any tick
         return replies
 
     @functools.cached_property
     def lease_owner(self) -> str:
         """This service's name on the leases it takes: host, process id, instance."""
         return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+    def _claimant_gone(self, claimant: str) -> bool:
+        """A claim on a game's pictures by a process of this host that died (a restart posts
+        them at once, not CLAIM_SECONDS later)."""
+        return _dead_here(claimant, self.lease_owner)
 
     async def _tick_game(self, game_pk: int, now: float) -> list[Reply]:
         """One due game, under its channel lock. Idempotent: it re-reads the game and acts
