@@ -37,7 +37,7 @@ def random_game(n: int, seed: int, sizes: list[int] | None = None) -> tuple[int,
     steps = 0
     while st.phase != "over":
         seat = st.seats[st.order[st.turn]]
-        R.apply(st, seat, choice(R.legal_actions(st, seat)))
+        R.push(st, seat, choice(R.legal_actions(st, seat)))  # listed: no second check
         steps += 1
         if sizes is not None and steps % 50 == 0:
             sizes.append(len(json.dumps(R.dump(st), separators=(",", ":"))))

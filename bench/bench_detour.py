@@ -67,7 +67,7 @@ def ai_vs_random(rules, players: int, games: int) -> tuple[float, float, float]:
                 else:
                     legal = rules.legal_actions(state, seat)
                     a = legal[rng.below(len(legal))]
-                rules.apply(state, seat, a)
+                rules.push(state, seat, a)  # listed or the policy's pick: no second check
         rounds.append(state.round)
         if ai_seat in rules.result(state)["winners"]:
             wins += 1

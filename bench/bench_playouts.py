@@ -34,7 +34,9 @@ def random_game(rules: Any, seats: list[str], seed: int) -> int:
 
     state = rules.new_game(seats, seed)
     rng = Rng.from_seed(seed + 7919)
-    legal_actions, apply, to_act, is_over = rules.legal_actions, rules.apply, rules.to_act, rules.is_over
+    # the unchecked `push` for an action from `legal_actions` (a tree from before it: `apply`)
+    apply = getattr(rules, "push", rules.apply)
+    legal_actions, to_act, is_over = rules.legal_actions, rules.to_act, rules.is_over
     steps = 0
     while not is_over(state):
         seat = to_act(state)[0]

@@ -108,7 +108,7 @@ def ai_vs_random(rules, players: int, games: int):
             else:
                 legal = rules.legal_actions(state, seat)
                 a = legal[rng.below(len(legal))]
-            rules.apply(state, seat, a)
+            rules.push(state, seat, a)  # listed or the policy's pick: no second check
         res = rules.result(state)
         wins += ai_seat in res["winners"]
         for row in res["ranking"]:

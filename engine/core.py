@@ -191,6 +191,9 @@ class Rules(ABC):
     - `legal_actions(state, seat)` lists every legal action; an action not in it
       is refused by `apply` (compare with `==` on the JSON-safe dicts); `is_legal`
       gives the same answer, often without listing them all.
+    - `push` is `apply` unchecked, for an action taken from `legal_actions` of the same
+      state (AI seats, playouts); it must change the state and return events exactly as
+      `apply` would.
     - `apply` is written once, here: it checks the format, the end of the game, the
       turn and legality, then dispatches to the game's `moves` table. A game says why
       an action is refused in `refusal` (its precise, translated code).
@@ -250,6 +253,17 @@ class Rules(ABC):
         if not self.may_act(state, seat) or not self.is_legal(state, seat, action):
             raise self.refusal(state, seat, action)
         return self.moves[action["type"]](self, state, seat, action)
+
+    def push(self, state: Any, seat: str, action: Action) -> list[Event]:
+        """`apply` without the checks, as python-chess's `board.push` next to its checked paths:
+        only for an action taken from `legal_actions(state, seat)` of this very state (an AI
+        seat's or a playout's choice), where checking it again is pure cost. Same state change
+        and events as `apply`; an action from anywhere else (a person) must go through `apply`.
+        A game without a handler for the type (its own `apply`) is applied checked."""
+        move = self.moves.get(action["type"])
+        if move is None:
+            return self.apply(state, seat, action)
+        return move(self, state, seat, action)
 
     def may_act(self, state: Any, seat: str) -> bool:
         """`seat in to_act(state)`; games may answer without building the list."""

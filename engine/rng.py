@@ -27,17 +27,20 @@ class Rng:
         return rng
 
     def next64(self) -> int:
-        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
-        z = self.state
+        z = self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
-        """Uniform integer in [0, n) (n ≤ 2**32; bias < 2**-32, fine for games)."""
+        """Uniform integer in [0, n) (n ≤ 2**32; bias < 2**-32, fine for games). `next64`
+        inlined: every random pick of a playout comes through here."""
         if n <= 0:
             raise ValueError("n must be positive")
-        return ((self.next64() >> 32) * n) >> 32
+        z = self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return (((z ^ (z >> 31)) >> 32) * n) >> 32
 
     def randint(self, lo: int, hi: int) -> int:
         """Uniform integer in [lo, hi], like `random.randint`."""

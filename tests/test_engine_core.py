@@ -97,6 +97,31 @@ def test_common_checks_come_before_the_handler() -> None:
     assert rules.result(s) == {"ranking": [{"seat": "a", "rank": 1}, {"seat": "b", "rank": 2}], "winners": ["a"]}
 
 
+class OwnApplyRules(PileRules):
+    """A game that writes its own checked `apply` and has no `moves` table."""
+
+    moves = {}
+
+    def apply(self, state: PileState, seat: str, action: Action) -> list[Event]:
+        self.require_legal(state, seat, action)
+        return PileRules._take(self, state, seat, action)
+
+
+def test_push_skips_the_checks_and_falls_back_to_a_games_own_apply() -> None:
+    """`push` is the handler alone (it does not look at the turn: the caller vouches for the
+    action); a game without a handler for the type is applied checked."""
+    rules = PileRules()
+    s, t = rules.new_game(["a", "b"], 1), rules.new_game(["a", "b"], 1)
+    assert rules.push(s, "a", {"type": "take", "n": 2}) == rules.apply(t, "a", {"type": "take", "n": 2})
+    assert s == t
+    assert rules.push(s, "a", {"type": "take", "n": 1}) == [{"type": "took", "seat": "a", "n": 1}]  # b's turn
+    own = OwnApplyRules()
+    u = own.new_game(["a", "b"], 1)
+    with pytest.raises(IllegalAction):
+        own.push(u, "b", {"type": "take", "n": 1})
+    assert own.push(u, "a", {"type": "take", "n": 1}) == [{"type": "took", "seat": "a", "n": 1}]
+
+
 def test_dump_load_helper_copies_deeply() -> None:
     s = PileState(["a", "b"], 3, 0, [{"seat": "a", "n": (1, 2)}])
     data = dump_state(s)
@@ -177,3 +202,14 @@ def test_core_contract_on_every_game(game_id: str) -> None:
         assert res is not None and res["winners"]
         assert refused(rules, s, seats[0], {"type": "pass"}) == "game_over"
         assert rules.load(rules.dump(s)) == s
+
+
+def test_rng_below_is_the_top_bits_of_next64_scaled() -> None:
+    """`below` inlines `next64` (the playouts' hot path): the same stream as calling it."""
+    fast, plain = Rng.from_seed(42), Rng.from_seed(42)
+    for n in [1, 2, 3, 7, 52, 100, 2**32] * 50:
+        assert fast.below(n) == ((plain.next64() >> 32) * n) >> 32
+    assert fast.state == plain.state
+    pinned = Rng.from_seed(7)  # the stream games were recorded with
+    assert pinned.next64() == 0x4981F147376377F1
+    assert [pinned.below(1000) for _ in range(5)] == [295, 151, 768, 244, 181]

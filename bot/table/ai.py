@@ -53,7 +53,7 @@ class AISeatsMixin(MemoriesMixin):
             seat = ready[0]
             # the policy sees what the seat may see, nothing more
             action = loaded.spec.ai(rules.view(loaded.state, seat), seat, rules.legal_actions(loaded.state, seat))
-            new_events = rules.apply(loaded.state, seat, action)
+            new_events = rules.push(loaded.state, seat, action)  # the policy picked it from `legal`
             if seat in pending:
                 moved[seat] = moved.get(seat, 0) + 1
             pending -= {s for s in pending if turn_over(s)}  # before the commit records what is left

@@ -90,7 +90,11 @@ class LegalMoves(Flow):
                 continue
             if D.DISPLAY_ACTIONS[j] == "first_player" and i == st.first:
                 continue
-            out.append({"type": "take", "slot": j, "card": card})
+            key = (j, card)
+            action = _TAKE_ACTIONS.get(key)
+            if action is None:
+                action = _TAKE_ACTIONS[key] = {"type": "take", "slot": j, "card": card}
+            out.append(action)
         if (len(st.seats) == 6 and st.turn == len(st.order) - 1
                 and (st.travel_deck or st.travel_discard)):
             out.append({"type": "take_top"})
@@ -141,8 +145,19 @@ class LegalMoves(Flow):
         out: list[Action] = []
         simple = not any(m in st.armed for m in ("propeller_train", "submarine"))
         for combo in sets:
-            days = leg_days(combo) if simple else best_modified(combo, None, st.armed)[0]
-            out.append({"type": "travel", "cards": list(combo), "days": days, "to": to})
+            if simple:  # the days follow from the cards alone: the action is built once, shared
+                key = (combo, to)
+                action = _TRAVEL_ACTIONS.get(key)
+                if action is None:
+                    if len(_TRAVEL_ACTIONS) >= _MEMO_MAX:
+                        _TRAVEL_ACTIONS.clear()
+                    action = _TRAVEL_ACTIONS[key] = {
+                        "type": "travel", "cards": list(combo), "days": leg_days(combo), "to": to,
+                    }
+                out.append(action)
+            else:
+                days = best_modified(combo, None, st.armed)[0]
+                out.append({"type": "travel", "cards": list(combo), "days": days, "to": to})
             if balloon:
                 prev = None
                 for card in combo:
@@ -229,3 +244,11 @@ class LegalMoves(Flow):
         out.extend(self._gold_actions(st, i))
         return out
 
+
+
+#: shared actions, built once (callers only read a listing): (slot, card) -> take action, and
+#: (cards, destination) -> the travel action without modifiers (its days follow from the cards);
+#: the travel memo is bounded (cleared when full)
+_TAKE_ACTIONS: dict[tuple[int, str], Action] = {}
+_TRAVEL_ACTIONS: dict[tuple[tuple[str, ...], str], Action] = {}
+_MEMO_MAX = 1 << 15

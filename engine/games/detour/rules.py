@@ -303,10 +303,14 @@ class DetourRules(DetourSummary, Rules):
         return p
 
     def _do_choose(self, state: DetourState, seat: str, action: Action) -> list[Event]:
-        p = self._choice_pawn(state, seat, action)
+        """A legal `choose` (checked by `apply`, or listed for `push`): its pawn read, not re-checked."""
+        if len(state.seats) == 2:
+            p = COLOURS.index(action["colour"])
+            events: list[Event] = [{"type": "chose", "seat": seat, "colour": COLOURS[p]}]
+        else:
+            p = state.seats.index(seat)
+            events = [{"type": "chose", "seat": seat}]
         state.chosen[p] = action["card"]
-        events: list[Event] = [{"type": "chose", "seat": seat, "colour": COLOURS[p]} if len(state.seats) == 2
-                               else {"type": "chose", "seat": seat}]
         if all(state.chosen):
             self._reveal(state, events)
             self._advance(state, events)
@@ -316,7 +320,13 @@ class DetourRules(DetourSummary, Rules):
         """The resolving card used as a move or as its action (`detour`, `backward`, `block`)."""
         p = state.queue[0]
         kind = action["type"]
-        q = -1 if kind == "move" else self._target_of(state, p, action)
+        # a legal action (checked by `apply`, or listed for `push`): its pawn read, not re-checked
+        if kind == "move":
+            q = -1
+        elif len(state.seats) == 2:
+            q = COLOURS.index(action["target_colour"])
+        else:
+            q = state.seats.index(action["target"])
         events: list[Event] = []
         self._resolve(state, p, kind, q, events)
         state.queue.pop(0)

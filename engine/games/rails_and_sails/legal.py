@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from itertools import combinations, compress
 
 from engine.core import (
@@ -35,6 +34,8 @@ from .payments import (
     _grey_ship_payments,
     _grey_train_payments,
     _rough_payments,
+    claim_action,
+    claim_actions,
 )
 from .state import RSState
 
@@ -133,7 +134,6 @@ class LegalMoves(Flow):
             pships if pships < _MAX_SHIP_LENGTH else _MAX_SHIP_LENGTH,
         )
         acts: list[Action] = []
-        append = acts.append
         harbor_payments: list[tuple[str, ...]] = []
         for c, colour_counts, memo in _COLOUR_SLOTS:
             key = counts[colour_counts] + tail
@@ -143,15 +143,14 @@ class LegalMoves(Flow):
             entries, harbor_payment = info
             if harbor_payment is not None:
                 harbor_payments.append(harbor_payment)
-            for rid, twin, options in entries:
+            for rid, twin, claims in entries:
                 if rid in claimed:
                     continue
                 if twin is not None:
                     owner = claimed.get(twin)
                     if owner is not None and (few or owner == i):
                         continue
-                for cards in options:
-                    append({"type": "claim", "route": rid, "cards": [*cards]})
+                acts += claims
         if wild >= 4:
             harbor_payments.append(_HARBOR_WILDS)
         self._grey_claims(state, i, counts, acts)
@@ -165,31 +164,33 @@ class LegalMoves(Flow):
         claimed = state.claimed
         few = len(state.seats) <= 3
         ptrains, pships = state.trains[i], state.ships[i]
-        append = acts.append
         tkey: tuple[int, ...] | None = None  # train counts (plain, harbor per colour of COLOURS; wilds)
+        tsum = 0
         for kind, length, rough, routes in GREY_GROUPS:
             if (ptrains if kind == "train" else pships) < length:
                 continue
             free = _free_routes(routes, claimed, few, i)
             if not free:
                 continue
-            seen: Sequence[tuple[str, ...]]
+            seen: tuple[tuple[str, ...], ...]
             if kind == "train":
                 if tkey is None:
                     tkey = _TRAIN_COUNTS(counts)
+                    tsum = sum(tkey)
                 if rough:
-                    if sum(tkey) < 2 * length:
+                    if tsum < 2 * length:
                         continue
                     seen = _rough_payments(length, tkey)
                 else:
-                    if sum(tkey) < length:
+                    if tsum < length:
                         continue
                     seen = _grey_train_payments(length, tkey)
-            else:
-                seen = _grey_ship_payments(hand, length)
+            else:  # a fresh list per hand: the actions memoised per (route, payment)
+                ships = _grey_ship_payments(hand, length)
+                acts += [claim_action(rid, cards) for rid in free for cards in ships]
+                continue
             for rid in free:
-                for cards in seen:
-                    append({"type": "claim", "route": rid, "cards": [*cards]})
+                acts += claim_actions(rid, seen)
 
     def _harbor_cities(self, state: RSState, i: int) -> list[str]:
         """The cities at the ends of seat i's routes where a harbor may still be built, sorted."""

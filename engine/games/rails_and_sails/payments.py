@@ -3,7 +3,7 @@ sets a hand can pay with (listings, memoised: the hot path of `legal_actions`)."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations
 from operator import itemgetter
@@ -211,11 +211,11 @@ _TRAIN_COUNTS = itemgetter(*(4 * k + j for k in range(len(COLOURS)) for j in (0,
 _MAX_TRAIN_LENGTH = max(g[0] for groups in TRAIN_GROUPS.values() for g in groups)
 _MAX_SHIP_LENGTH = max(g[0] for groups in SHIP_GROUPS.values() for g in groups)
 
-#: one claimable route of a colour: (route id, twin id, payments)
-_ColourClaim = tuple[str, str | None, tuple[tuple[str, ...], ...]]
 #: (plain, harbor, single, double, wilds, trains, ships) of one colour
 _ColourKey = tuple[int, ...]
-_ColourInfo = tuple[tuple[_ColourClaim, ...], tuple[str, ...] | None]
+#: one claimable route of a colour as `_claims` lists it: (route id, twin id, its claim actions)
+_ColourEntry = tuple[str, str | None, tuple[Action, ...]]
+_ColourInfo = tuple[tuple[_ColourEntry, ...], tuple[str, ...] | None]
 #: per colour of COLOURS the memo of `_colour_claims`; each is cleared when full (a bounded cache
 #: of pure results)
 _COLOUR_CLAIMS: tuple[dict[_ColourKey, _ColourInfo], ...] = tuple({} for _ in COLOURS)
@@ -246,10 +246,50 @@ def _colour_claims(colour: str, key: _ColourKey) -> _ColourInfo:
     return found
 
 
+def claim_action(rid: str, cards: tuple[str, ...]) -> Action:
+    """The claim action of a route paid with `cards`, built once and shared (a listing is read,
+    never changed, by its callers: building the dicts anew was the bulk of `legal_actions`)."""
+    key = (rid, cards)
+    action = _CLAIM_ACTIONS.get(key)
+    if action is None:
+        action = _CLAIM_ACTIONS[key] = {"type": "claim", "route": rid, "cards": list(cards)}
+    return action
+
+
+#: (route id, payment) -> its shared claim action; routes and cheapest payments are few, but the
+#: memo is bounded all the same (cleared when full)
+_CLAIM_ACTIONS: dict[tuple[str, tuple[str, ...]], Action] = {}
+_CLAIM_ACTIONS_MAX = 1 << 16
+
+
+def claim_actions(rid: str, payments: Sequence[tuple[str, ...]]) -> tuple[Action, ...]:
+    """`claim_action` of each payment, memoised on (route, payments) for the grey and rough
+    routes. The payment listings of the memoised payment helpers are shared tuples, so the
+    memo is keyed on their identity (no hashing of the cards): each entry keeps its tuple
+    alive, so an id is never reused while its entry stands, and a hit is confirmed by `is`."""
+    if type(payments) is not tuple:
+        payments = tuple(payments)
+    key = (rid, id(payments))
+    found = _CLAIM_LISTS.get(key)
+    if found is not None and found[0] is payments:
+        return found[1]
+    if len(_CLAIM_LISTS) >= _CLAIM_ACTIONS_MAX:
+        _CLAIM_LISTS.clear()
+    if len(_CLAIM_ACTIONS) >= _CLAIM_ACTIONS_MAX:
+        _CLAIM_ACTIONS.clear()
+    actions = tuple(claim_action(rid, cards) for cards in payments)
+    _CLAIM_LISTS[key] = (payments, actions)
+    return actions
+
+
+#: (route id, id of a payments tuple) -> (that tuple, its claim actions); see `claim_actions`
+_CLAIM_LISTS: dict[tuple[str, int], tuple[tuple[tuple[str, ...], ...], tuple[Action, ...]]] = {}
+
+
 @lru_cache(maxsize=8192)
-def _colour_train_claims(colour: str, plain: int, harbor: int, w: int, ptrains: int) -> tuple[_ColourClaim, ...]:
+def _colour_train_claims(colour: str, plain: int, harbor: int, w: int, ptrains: int) -> tuple[_ColourEntry, ...]:
     """The train half of `_colour_claims`."""
-    out: list[_ColourClaim] = []
+    out: list[_ColourEntry] = []
     budget = plain + harbor + w
     for length, routes in TRAIN_GROUPS[colour]:
         if budget < length:
@@ -258,14 +298,14 @@ def _colour_train_claims(colour: str, plain: int, harbor: int, w: int, ptrains: 
             continue
         cards = _train_plain_payment(colour, plain, harbor, w, length)
         if cards:
-            out.extend((rid, twin, (cards,)) for rid, twin in routes)
+            out.extend((rid, twin, (claim_action(rid, cards),)) for rid, twin in routes)
     return tuple(out)
 
 
 @lru_cache(maxsize=8192)
-def _colour_ship_claims(colour: str, single: int, double: int, w: int, pships: int) -> tuple[_ColourClaim, ...]:
+def _colour_ship_claims(colour: str, single: int, double: int, w: int, pships: int) -> tuple[_ColourEntry, ...]:
     """The ship half of `_colour_claims`."""
-    out: list[_ColourClaim] = []
+    out: list[_ColourEntry] = []
     budget = single + 2 * double + w
     for length, routes in SHIP_GROUPS[colour]:
         if budget < length:
@@ -274,7 +314,7 @@ def _colour_ship_claims(colour: str, single: int, double: int, w: int, pships: i
             continue
         options = _ship_options(colour, single, double, w, length)
         if options:
-            out.extend((rid, twin, options) for rid, twin in routes)
+            out.extend((rid, twin, claim_actions(rid, options)) for rid, twin in routes)
     return tuple(out)
 
 
