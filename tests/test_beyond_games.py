@@ -224,8 +224,10 @@ async def _check_the_end(beyond: Beyond) -> None:
         ("ephemeral", ["summary.png"]), ("ephemeral", ["timelapse.gif"])]
 
     # Rematch on the final message: alice opens, bob confirms, the game starts by itself
-    await beyond.say(f"alice !press {T('button.rematch')}")
-    started = await beyond.say(f"bob !press {T('button.rematch')}")
+    opened = await beyond.say(f"alice !press {T('button.rematch')}")
+    assert (await beyond.record()).status == "lobby" and "@bob" in opened[-1].text.replace(
+        f"<@{table.user('bob').id}>", "@bob"), opened
+    started = await beyond.say("bob /game rematch")
     again = await beyond.record()
     assert again is not None and again.id != finished.id and again.status == "running", started
     assert (again.game_id, again.options) == (finished.game_id, finished.options)
