@@ -232,3 +232,23 @@ async def _check_the_end(beyond: Beyond) -> None:
     assert again is not None and again.id != finished.id and again.status == "running", started
     assert (again.game_id, again.options) == (finished.game_id, finished.options)
     assert sorted((s.name, s.is_bot) for s in again.seats) == sorted((s.name, s.is_bot) for s in finished.seats)
+
+
+TIE_BREAK = {"en": "(tie-break)", "de": "(bei Gleichstand)", "fr": "(départage)"}
+
+
+@pytest.mark.parametrize("lang", sorted(TIE_BREAK))
+def test_the_summary_says_which_parts_only_break_ties(lang: str) -> None:
+    """80 Days' coins and Detour's move left in hand are in the summary's breakdown but not in
+    the score: a reader who adds the parts up must see that they only break ties."""
+    days = registry.get("eighty-days")
+    state = days.new_game(["a", "b", "c"], 3, None)
+    while not days.is_over(state):
+        seat = days.to_act(state)[0]
+        days.apply(state, seat, days.ai_action(state, seat))
+    ranking = {row["seat"]: row for row in days.result(state)["ranking"]}
+    for seat, parts in days.score_parts(state).items():
+        counted = sum(int(v) for k, v in parts.items() if k != "coins" and isinstance(v, int))
+        assert counted == ranking[seat]["score"] and "coins" in parts
+    for game, part in (("eighty-days", "coins"), ("detour", "hand_value")):
+        assert ui_for(game).translator(lang)(f"breakdown.{part}").endswith(TIE_BREAK[lang])
