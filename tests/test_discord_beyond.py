@@ -57,6 +57,10 @@ async def take_back(h: Harness, user: FakeUser, record: Any) -> None:
 async def test_beyond_the_table_through_discord(h: Harness, monkeypatch: pytest.MonkeyPatch, game: str, lang: str,
                                                 host: FakeUser, other: FakeUser) -> None:
     h.bot.service.memories = True
+    # the real boards and the memories are drawn: on a busy machine a Rails & Sails start (its
+    # AI seats' moves and the big board) can take longer than the harness's usual 20 s
+    patient = Harness.run
+    monkeypatch.setattr(h, "run", lambda *payloads, timeout=180.0: patient(h, *payloads, timeout=timeout))
     fixed_seed(monkeypatch, 5)
     rng = random.Random(5)
     rules = registry.get(game)
