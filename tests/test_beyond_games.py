@@ -155,6 +155,20 @@ class Beyond:
         return ui_for(self.game).translator("en")("title")
 
 
+def rating_line(finished: Any, name: str, t: Translator, title: str) -> str:
+    """The `/game stats` line `name` should see after one game: openskill's Plackett-Luce update
+    of fresh players (each seat a team), ranked as the game's own result says."""
+    rules = registry.get(finished.game_id)
+    ranking = rules.result(rules.load(finished.state))["ranking"]
+    model = PlackettLuce()
+    rated = model.rate([[model.rating()] for _ in ranking], ranks=[float(e["rank"]) for e in ranking])
+    seat = next(s.seat for s in finished.seats if s.name == name)
+    place = next(i for i, e in enumerate(ranking) if e["seat"] == seat)
+    after = rated[place][0]
+    return t("stats.rating", title=title, mu=f"{after.mu:.1f}", sigma=f"{after.sigma:.1f}",
+             rating=f"{after.mu - 3 * after.sigma:.1f}", games=1, wins=int(ranking[place]["rank"] == 1))
+
+
 @pytest.mark.parametrize("game", EARLY)
 async def test_follow_undo_and_a_refused_undo_early_in_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                   game: str) -> None:
@@ -189,7 +203,7 @@ async def test_a_whole_game_beyond_the_table(tmp_path: Path, monkeypatch: pytest
 
 async def _check_the_end(beyond: Beyond) -> None:
     """Final message with Rematch, pictures, ratings, replay, then the rematch itself."""
-    table, rules = beyond.table, beyond.rules
+    table = beyond.table
     finished = await beyond.store.last_game(table.where.channel_id)
     assert finished.status == "finished"
     final = next(r for r in reversed(table.channel_log) if "🏁" in r.text)
@@ -201,18 +215,8 @@ async def _check_the_end(beyond: Beyond) -> None:
     gif = Image.open(next(beyond.out.glob("*-timelapse.gif")))
     assert Image.open(summary).format == "PNG" and gif.format == "GIF" and getattr(gif, "n_frames", 1) > 2
 
-    # ratings: openskill's Plackett-Luce update of three fresh players, from the game's ranking
-    state = rules.load(finished.state)
-    ranking = rules.result(state)["ranking"]
-    model = PlackettLuce()
-    rated = model.rate([[model.rating()] for _ in ranking], ranks=[float(e["rank"]) for e in ranking])
-    seat_of = {s.name: s.seat for s in finished.seats}
     for name in HUMANS:
-        place = next(i for i, e in enumerate(ranking) if e["seat"] == seat_of[name])
-        after = rated[place][0]
-        wins = int(ranking[place]["rank"] == 1)
-        line = T("stats.rating", title=beyond.title(), mu=f"{after.mu:.1f}", sigma=f"{after.sigma:.1f}",
-                 rating=f"{after.mu - 3 * after.sigma:.1f}", games=1, wins=wins)
+        line = rating_line(finished, name, T, beyond.title())
         [stats] = await beyond.say(f"eve /game stats player:{name}")
         assert stats.to == "ephemeral" and line in stats.embeds[0].description, (line, stats.embeds)
     [board] = await beyond.say(f"bob /game leaderboard game:{beyond.game}")

@@ -15,6 +15,7 @@ from bot.i18n import Translator
 from bot.service import action_hash
 from engine import registry
 from tests.discord_harness import ALICE, BOB, CAROL, CHANNEL_ID, EVE, FakeUser, Harness, active, text
+from tests.test_beyond_games import rating_line
 from tests.test_discord_fullgame import fixed_seed, latest_public
 from tests.test_discord_games import via_menu
 from tests.test_discord_social import same_message, stats_of
@@ -112,7 +113,10 @@ async def test_beyond_the_table_through_discord(h: Harness, monkeypatch: pytest.
     mark = h.mark()
     await h.run(stats_of(h, EVE, host))
     [stats] = h.ephemeral_for(EVE, mark)
-    assert stats.payload["embeds"][0]["title"] == text(EVE, "stats.title", name=host.name)
+    [embed] = stats.payload["embeds"]
+    assert embed["title"] == text(EVE, "stats.title", name=host.name)
+    line = rating_line(finished, host.name, Translator(EVE.locale), ui.translator(EVE.locale)("title"))
+    assert line in embed["description"], (line, embed)
 
     mark = h.mark()
     await h.run(h.click(host, final, final.button(rematch).custom_id))  # type: ignore[arg-type]
