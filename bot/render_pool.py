@@ -109,7 +109,8 @@ def _warm_views(spec: GameSpec) -> list[tuple[Any, list[dict[str, Any]], Any, st
     rules = spec.rules
     seats = [f"p{i + 1}" for i in range(max(rules.min_players, min(4, rules.max_players)))]
     state = rules.new_game(seats, 1, {})
-    out = [(rules.view(state, None), [], rules.view(state, seats[0]), seats[0])]
+    out: list[tuple[Any, list[dict[str, Any]], Any, str]] = [
+        (rules.view(state, None), [], rules.view(state, seats[0]), seats[0])]
     rng = random.Random(1)
     events: list[dict[str, Any]] = []
     for _ in range(WARM_MOVES):
