@@ -22,12 +22,15 @@ from dataclasses import dataclass
 from PIL import Image
 
 from render.common import Draw, player_style
-from render.png import Box, StaticLayer
+from render.png import Box, StaticLayer, _merged
 from render.rails_and_sails.geometry import HEIGHT, WIDTH, _edge_crossings, _twins, geometry
 from render.rails_and_sails.sprites import _blocked_sprite, _claimed_sprite, _wrap_arrow
 
 #: layers kept (about 6 MB each: the RGB layer, plus the bands that differ from the static layer)
 KEEP = 6
+#: new boxes up to which a layer is grown box by box; more (a table first seen mid-game) are
+#: drawn whole and mapped in merged rectangles
+GROW = 8
 
 #: one thing on the layer, in drawing order: ("twin", route, 0) a blocked twin's veil,
 #: ("claim", route, player) a claimed route in its owner's colour
@@ -136,10 +139,11 @@ def _grown(before: Claimed, base: Image.Image, drawn: tuple[Item, ...], labels: 
     old = set(before.items)
     regions = [c for item in drawn if item not in old for b in boxes(item) if (c := _clip(b)) is not None]
     image = before.image.copy()
-    parts = [(region, _redrawn(base, region, drawn)) for region in regions]
-    if any(part is None for _r, part in parts):
+    parts = [(region, _redrawn(base, region, drawn)) for region in regions] if len(regions) <= GROW else []
+    if len(regions) > GROW or any(part is None for _r, part in parts):
         image = base.copy()
         draw_items(image, drawn)
+        regions = _merged(regions, WIDTH, HEIGHT)  # few big conversions, not one per route
         parts = [(region, image.crop(region)) for region in regions]
     else:
         for region, part in parts:
@@ -171,3 +175,13 @@ def layer(key: Hashable, base: Image.Image, base_layer: StaticLayer, drawn: tupl
     while len(_kept) > KEEP:
         _kept.popitem(last=False)
     return made
+
+
+def warm(players: int) -> None:
+    """Make every route's sprites (claimed by each of `players` seats, blocked) now: a table
+    first drawn mid-game needs dozens at once (about 3 ms each), which made its first board
+    the slowest. About 2.5 s of CPU for a render worker at start, a few MB."""
+    for route_id in geometry().routes:
+        _blocked_sprite(route_id)
+        for player in range(players):
+            _claimed_sprite(route_id, player)
