@@ -5,10 +5,11 @@ boards from seeded random play, split into draw / quantize / encode.
 
 Each game contributes three windows of consecutive turns (three seeded 4-player games, one
 per language, the window a third further into each game), the way a table renders turn
-after turn. A worker first warms up as a render worker of the bot does (`bot.render_pool.
-_warm` of its revision, timed and printed), then renders a "cold" pass (three windows of
-other seeds: the first tables a fresh worker sees), then the timed "warm" pass (steady state:
-a worker that has drawn other tables before). Both passes are printed.
+after turn. A worker first warms up as a render worker of the bot does, to the end
+(`bot.render_pool._warm` of its revision and the steps it leaves for idle time; timed and
+printed), then renders a "cold" pass (three windows of other seeds: the first tables a fresh
+worker sees), then the timed "warm" pass (steady state: a worker that has drawn other tables
+before). Both passes are printed.
 
 Stages are timed by wrapping Pillow and zlib from outside the renderers, so any revision
 can be measured the same way: quantize = `Image.quantize` and conversions to "P",
@@ -143,7 +144,8 @@ def worker(views_file: str, cpu: bool) -> None:
     except ImportError:  # a revision without a render pool
         pass
     else:
-        _warm()
+        for _ in _warm() or ():  # this tree's warm-up ends in steps a worker runs while idle
+            pass
     warm_up = CLOCK() - started
     stages = instrument()
     for game, data in views.items():

@@ -16,7 +16,7 @@ kept, per process (several tables at once); the oldest goes first.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
 
 from PIL import Image
@@ -177,11 +177,12 @@ def layer(key: Hashable, base: Image.Image, base_layer: StaticLayer, drawn: tupl
     return made
 
 
-def warm(players: int) -> None:
-    """Make every route's sprites (claimed by each of `players` seats, blocked) now: a table
-    first drawn mid-game needs dozens at once (about 3 ms each), which made its first board
-    the slowest. About 2.5 s of CPU for a render worker at start, a few MB."""
+def warm(players: int) -> Iterator[None]:
+    """Make every route's sprites (claimed by each of `players` seats, blocked) ahead, a route
+    per step: a table first drawn mid-game needs dozens at once (about 3 ms each), which made
+    its first board the slowest. About 2.5 s of CPU for a render worker, a few MB."""
     for route_id in geometry().routes:
         _blocked_sprite(route_id)
         for player in range(players):
             _claimed_sprite(route_id, player)
+        yield
