@@ -5,15 +5,20 @@ boards from seeded random play, split into draw / quantize / encode.
 
 Each game contributes three windows of consecutive turns (three seeded 4-player games, one
 per language, the window a third further into each game), the way a table renders turn
-after turn. Stages are timed by wrapping Pillow and zlib from outside the renderers, so any
-revision can be measured the same way: quantize = `Image.quantize` and conversions to "P",
+after turn. A worker first warms up as a render worker of the bot does, to the end
+(`bot.render_pool._warm` of its revision and the steps it leaves for idle time; timed and
+printed), then renders a "cold" pass (three windows of other seeds: the first tables a fresh
+worker sees), then the timed "warm" pass (steady state: a worker that has drawn other tables
+before). Both passes are printed.
+
+Stages are timed by wrapping Pillow and zlib from outside the renderers, so any revision
+can be measured the same way: quantize = `Image.quantize` and conversions to "P",
 encode = `Image.save` plus `zlib` deflating (a PNG writer of our own), draw = the rest.
 
 With `--rev REV` the same views are also rendered by a `git worktree` of REV (made in a
 temporary folder and removed afterwards), in a second worker process, interleaved window
 by window (A/B, then B/A, ...) so that both see the same load on a shared machine; both
-are printed with the ratio. Each worker first renders one board per game and language
-(static layers and caches are per process) and that warm-up is not counted.
+are printed with the ratio.
 """
 
 from __future__ import annotations
@@ -37,6 +42,8 @@ GAMES = ("rails-and-sails", "around-the-world", "detour", "eighty-days")
 LANGS = ("en", "de", "fr")
 NAMES = ["Maximilian-Alexander Großherzög", "🚂 Zoë 🌍✨", "Chloé", "Dmitri"]
 STAGES = ("total", "draw", "quantize", "encode")
+#: seeds of the windows: the cold pass, then the timed warm pass
+PASSES = {"cold": 2000, "warm": 1000}
 #: the worker's clock: wall time, or with `--cpu` the worker's CPU time (steadier when
 #: other programs share the cores)
 CLOCK: Callable[[], float] = time.perf_counter
@@ -49,7 +56,8 @@ def pct(values: list[float], q: float) -> float:
 
 # -- the views (made once, by the current tree's engine, shared by both workers) -------------
 def make_views(games: tuple[str, ...], turns: int) -> dict[str, Any]:
-    """Per game: a warm-up board per language and three windows of `turns` consecutive boards."""
+    """Per game: a warm-up board per language, and per pass three windows of `turns`
+    consecutive boards (window `3 * pass + w`, the cold pass first)."""
     from engine import registry
 
     out: dict[str, Any] = {}
@@ -57,8 +65,8 @@ def make_views(games: tuple[str, ...], turns: int) -> dict[str, Any]:
         rules = registry.get(game)
         seats = [f"p{i + 1}" for i in range(4)]
         windows = []
-        for w, lang in enumerate(LANGS):
-            seed = 1000 + w
+        for (_name, first_seed), (w, lang) in ((p, wl) for p in PASSES.items() for wl in enumerate(LANGS)):
+            seed = first_seed + w
             state = rules.new_game(seats, seed, {})
             rng = random.Random(seed)
             boards: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
@@ -128,14 +136,23 @@ def worker(views_file: str, cpu: bool) -> None:
     CLOCK = time.process_time if cpu else time.perf_counter
 
     views = json.loads(Path(views_file).read_text())
-    stages = instrument()
     specs = {game: game_spec(game) for game in views}
     translators = {(game, lang): specs[game].ui.translator(lang) for game in views for lang in LANGS}
+    started = CLOCK()
+    try:
+        from bot.render_pool import _warm
+    except ImportError:  # a revision without a render pool
+        pass
+    else:
+        for _ in _warm() or ():  # this tree's warm-up ends in steps a worker runs while idle
+            pass
+    warm_up = CLOCK() - started
+    stages = instrument()
     for game, data in views.items():
         for warm in data["warm"]:
             specs[game].renderer.render_board(warm["view"], names=data["names"],
                                               translator=translators[game, warm["lang"]])
-    print(json.dumps({"ready": str(Path(render.__file__).parent.parent)}), flush=True)
+    print(json.dumps({"ready": str(Path(render.__file__).parent.parent), "warm_up": warm_up}), flush=True)
     for line in sys.stdin:
         w = int(line)
         result: dict[str, dict[str, list[float]]] = {}
@@ -170,7 +187,9 @@ class Side:
         ready = json.loads(self.read())
         if Path(ready["ready"]).resolve() != root.resolve():
             raise SystemExit(f"{label}: the worker imported render from {ready['ready']}, not {root}")
-        self.rows: dict[str, dict[str, list[float]]] = {}
+        self.warm_up: float = ready["warm_up"]
+        #: pass -> game -> stage -> values
+        self.rows: dict[str, dict[str, dict[str, list[float]]]] = {name: {} for name in PASSES}
 
     def read(self) -> str:
         assert self.proc.stdout is not None
@@ -184,7 +203,7 @@ class Side:
         self.proc.stdin.write(f"{window}\n")
         self.proc.stdin.flush()
         for game, rows in json.loads(self.read()).items():
-            mine = self.rows.setdefault(game, {})
+            mine = self.rows[list(PASSES)[window // len(LANGS)]].setdefault(game, {})
             for key, values in rows.items():
                 mine.setdefault(key, []).extend(values)
 
@@ -195,18 +214,23 @@ class Side:
 
 
 def report(sides: list[Side], games: tuple[str, ...], cpu: bool) -> None:
+    clock = "CPU " if cpu else ""
+    for side in sides:
+        print(f"{side.label}: worker warm-up (bot.render_pool._warm) {side.warm_up:.2f} s {clock}")
     for game in games:
-        n = len(sides[0].rows[game]["total"])
-        print(f"{game}: {n} boards (4 players, en/de/fr), {'CPU ' if cpu else ''}ms")
-        for side in sides:
-            rows = side.rows[game]
-            cells = "  ".join(f"{k} {statistics.median(rows[k]):6.2f}/{pct(rows[k], 0.95):6.2f}" for k in STAGES)
-            print(f"  {side.label:<10} p50/p95  {cells}   bytes {statistics.median(rows['bytes']) / 1000:6.1f} KB"
-                  f" (max {max(rows['bytes']) / 1000:.1f})")
-        if len(sides) == 2:
-            a, b = sides[0].rows[game]["total"], sides[1].rows[game]["total"]
-            print(f"  {'':<10} total p50 {statistics.median(b) / statistics.median(a):.2f}x,"
-                  f" p95 {pct(b, 0.95) / pct(a, 0.95):.2f}x ({sides[1].label} / {sides[0].label})")
+        for name in reversed(PASSES):
+            n = len(sides[0].rows[name][game]["total"])
+            print(f"{game} [{name}]: {n} boards (4 players, en/de/fr), {clock}ms")
+            for side in sides:
+                rows = side.rows[name][game]
+                cells = "  ".join(f"{k} {statistics.median(rows[k]):6.2f}/{pct(rows[k], 0.95):6.2f}"
+                                  for k in STAGES)
+                print(f"  {side.label:<10} p50/p95  {cells}   bytes {statistics.median(rows['bytes']) / 1000:6.1f}"
+                      f" KB (max {max(rows['bytes']) / 1000:.1f})")
+            if len(sides) == 2:
+                a, b = sides[0].rows[name][game]["total"], sides[1].rows[name][game]["total"]
+                print(f"  {'':<10} total p50 {statistics.median(b) / statistics.median(a):.2f}x,"
+                      f" p95 {pct(b, 0.95) / pct(a, 0.95):.2f}x ({sides[1].label} / {sides[0].label})")
 
 
 def main() -> None:
@@ -233,7 +257,7 @@ def main() -> None:
                                 args.rev], check=True)
                 sides.append(Side(args.rev, rev_tree, views_file, args.cpu))
             sides.append(Side("this tree", ROOT, views_file, args.cpu))
-            for w in range(len(LANGS)):
+            for w in range(len(LANGS) * len(PASSES)):
                 for side in (sides if w % 2 == 0 else sides[::-1]):
                     side.run(w)
             for side in sides:

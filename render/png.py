@@ -145,6 +145,25 @@ def encode_mapped(image: Image.Image, palette: Image.Image) -> bytes:
     return encode_indexed(indexed.tobytes(), image.width, palette.getpalette() or [])
 
 
+def _write(dirty: dict[int, bytearray], bands: list[bytes], part: bytes, box: Box, width: int) -> None:
+    """Palette indices `part` (the rectangle `box`) written into the bands they cover, each
+    band copied from `bands` into `dirty` on first touch."""
+    left, top, right, bottom = box
+    w = right - left
+    for b in range(top // BAND_ROWS, (bottom - 1) // BAND_ROWS + 1):
+        band = dirty.get(b)
+        if band is None:
+            band = dirty[b] = bytearray(bands[b])
+        first, last = max(top, b * BAND_ROWS), min(bottom, (b + 1) * BAND_ROWS)
+        if w == width:  # whole rows: one copy per band
+            at = (first - b * BAND_ROWS) * width
+            band[at:at + (last - first) * width] = part[(first - top) * w:(last - top) * w]
+            continue
+        for row in range(first, last):
+            at = (row - b * BAND_ROWS) * width
+            band[at + left:at + right] = part[(row - top) * w:(row - top + 1) * w]
+
+
 class StaticLayer:
     """A board's static layer mapped onto the board's fixed palette once, band by band, each
     band deflated once too: a turn then maps only the boxes it drew in, and only the bands
@@ -171,20 +190,26 @@ class StaticLayer:
                 left, right = 0, width
             part = board.crop((left, top, right, bottom)).quantize(palette=self.palette,
                                                                    dither=Image.Dither.NONE).tobytes()
-            w = right - left
-            for b in range(top // BAND_ROWS, (bottom - 1) // BAND_ROWS + 1):
-                band = dirty.get(b)
-                if band is None:
-                    band = dirty[b] = bytearray(self.bands[b])
-                first, last = max(top, b * BAND_ROWS), min(bottom, (b + 1) * BAND_ROWS)
-                at = (first - b * BAND_ROWS) * width
-                if w == width:  # whole rows: one copy per band
-                    band[at:at + (last - first) * width] = part[(first - top) * w:(last - top) * w]
-                    continue
-                for row in range(first, last):
-                    at = (row - b * BAND_ROWS) * width
-                    band[at + left:at + right] = part[(row - top) * w:(row - top + 1) * w]
+            _write(dirty, self.bands, part, (left, top, right, bottom), width)
         return dirty
+
+    def derive(self, parts: Iterable[tuple[Box, Image.Image]]) -> StaticLayer:
+        """A new layer: this one with each part (an RGB image and the box it covers, inside
+        the layer) mapped over it. Bands no part touches are shared with this layer, their
+        deflated bytes too, so a layer that changes a little between turns (the claimed
+        routes of a game) costs only what changed."""
+        new = object.__new__(StaticLayer)
+        new.width, new.height, new.palette, new.palette_rgb = self.width, self.height, self.palette, self.palette_rgb
+        new.bands = list(self.bands)
+        new._deflated = list(self._deflated)
+        dirty: dict[int, bytearray] = {}
+        for (left, top, right, bottom), image in parts:
+            part = image.quantize(palette=self.palette, dither=Image.Dither.NONE).tobytes()
+            _write(dirty, new.bands, part, (left, top, right, bottom), self.width)
+        for b, band in dirty.items():
+            new.bands[b] = bytes(band)
+            new._deflated[b] = None
+        return new
 
     def _static_band(self, b: int) -> tuple[bytes, int, int]:
         stored = self._deflated[b]

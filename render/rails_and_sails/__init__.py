@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from render.common import font
 from render.rails_and_sails.board import _draw_legend, board_image, render_board
+from render.rails_and_sails.claimed import warm
 from render.rails_and_sails.geometry import (
     BENDS,
     HEIGHT,
@@ -56,5 +57,5 @@ __all__ = [
     "_edge_crossings", "_mapdata",
     "_overlap", "_palette", "_place_labels", "_project", "_static", "_twins", "board_image", "build_geometry",
     "city_labels", "city_name", "font", "geometry", "hand_image", "render_board", "render_hand", "route_crossings",
-    "routes_through_cities", "space_clashes",
+    "routes_through_cities", "space_clashes", "warm",
 ]

@@ -8,8 +8,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render.common import INK, MUTED, Draw, advance, draw_text, draw_token, font, player_style, text_length
+from render.common import INK, MUTED, Draw, advance, draw_text, draw_token, font, text_length
 from render.png import Box, StaticLayer
+from render.rails_and_sails import claimed
 from render.rails_and_sails.geometry import (
     COLOUR_ORDER,
     HARBOR_BLUE,
@@ -21,16 +22,11 @@ from render.rails_and_sails.geometry import (
     PANEL_TOP,
     ROUTE_COLOURS,
     WIDTH,
-    Geometry,
     Space,
-    _edge_crossings,
-    _twins,
     geometry,
 )
 from render.rails_and_sails.sprites import (
     CARD_W,
-    _blocked_sprite,
-    _claimed_sprite,
     _draw_anchor,
     _draw_card_back,
     _draw_space,
@@ -347,37 +343,6 @@ def _around(points: list[tuple[float, float]], pad: float) -> Box:
     return int(min(xs) - pad), int(min(ys) - pad), int(max(xs) + pad) + 1, int(max(ys) + pad) + 1
 
 
-def _pasted(board: Image.Image, pieces: list[tuple[int, int, Image.Image]], boxes: list[Box]) -> None:
-    """Pastes sprite pieces, adding their boxes."""
-    for x0, y0, sprite in pieces:
-        board.paste(sprite, (x0, y0), sprite)
-        boxes.append((x0, y0, x0 + sprite.width, y0 + sprite.height))
-
-
-def _draw_blocked_twins(board: Image.Image, claimed: dict[str, str], geom: Geometry, boxes: list[Box]) -> None:
-    """Greys out the free twin of every claimed double route (games of up to three players)."""
-    twins = _twins()
-    for route_id in sorted(claimed):
-        twin = twins.get(route_id)
-        if twin and twin not in claimed and twin in geom.routes:
-            _pasted(board, _blocked_sprite(twin), boxes)
-
-
-def _draw_claimed(board: Image.Image, claimed: dict[str, str], geom: Geometry, idx: dict[str, int],
-                  boxes: list[Box]) -> None:
-    """Claimed routes in their owners' colours, with arrows where a route wraps around the edge."""
-    for route_id, seat in sorted(claimed.items()):
-        if route_id not in geom.routes:
-            continue
-        _pasted(board, _claimed_sprite(route_id, idx.get(seat, 0)), boxes)
-        g = geom.routes[route_id]
-        if g.wraps:
-            arrows = Draw(board)
-            for x, y, direction in _edge_crossings(g):
-                _wrap_arrow(arrows, x, y, direction, player_style(idx.get(seat, 0))[0], 1.0)
-                boxes.append(_around([(x - 16, y - 9), (x + 16, y + 9)], 3))
-
-
 def _draw_last_move(board: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], text: str,
                     t: Translator) -> None:
     """The last move's box above the players: its text, then the cards it showed."""
@@ -403,8 +368,8 @@ def render_board(view: dict[str, Any], *, names: dict[str, str], translator: Tra
     word comes from `translator` (the game's catalog in the image's language); `lang` is
     accepted for compatibility and ignored."""
     del lang
-    image, boxes = board_layers(view, names=names, translator=translator)
-    return _base(city_labels(translator), _legend_texts(translator))[1].encode(image, boxes)
+    image, layer, boxes = board_layers(view, names=names, translator=translator, whole=False)
+    return layer.encode(image, boxes)
 
 
 def board_image(view: dict[str, Any], *, names: dict[str, str], translator: Translator,
@@ -415,22 +380,26 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], translator: Tran
     return board_layers(view, names=names, translator=translator)[0]
 
 
-def board_layers(view: dict[str, Any], *, names: dict[str, str],
-                 translator: Translator) -> tuple[Image.Image, list[Box]]:
-    """The board, and the boxes it drew in beyond its static layer (`_layer`): the header,
-    the panels, and on the map the claimed and blocked routes, the highlight, the harbors.
-    Outside them the board is the static layer exactly, which `render.png` relies on."""
+def board_layers(view: dict[str, Any], *, names: dict[str, str], translator: Translator,
+                 whole: bool = True) -> tuple[Image.Image, StaticLayer, list[Box]]:
+    """The board, the layer it starts from (the static layer with this game's claimed routes,
+    `render.rails_and_sails.claimed`), and the boxes it drew in beyond that layer: the header,
+    the panels, and on the map the highlight and the harbors. Outside them the board is the
+    layer exactly, which `render.png` relies on. Without `whole`, only the rows of the boxes
+    are sure (the city names are pasted again only where they share rows with a box):
+    enough for the PNG, which takes the rest from the layer."""
     t = translator
     labels = city_labels(t)
-    board = _base(labels, _legend_texts(t))[0].copy()
+    legend = _legend_texts(t)
+    base, base_layer = _base(labels, legend)
     boxes: list[Box] = [(0, 0, WIDTH, MAP_TOP + 4), (0, PANEL_TOP - 4, WIDTH, HEIGHT)]
     geom = geometry()
     idx = _seat_index(view)
     last = view.get("last") or {}
-    claimed = view.get("claimed") or {}
-    if len(view.get("seats", [])) <= 3:
-        _draw_blocked_twins(board, claimed, geom, boxes)
-    _draw_claimed(board, claimed, geom, idx, boxes)
+    label_sprites = _label_sprites(labels)
+    drawn = claimed.items(view.get("claimed") or {}, idx, len(view.get("seats", [])) <= 3)
+    kept = claimed.layer((labels, legend), base, base_layer, drawn, label_sprites)
+    board = kept.image.copy()
     last_seat = last.get("seat")
     if last.get("type") == "claim" and last.get("route") in geom.routes:
         _highlight_route(board, last["route"], idx.get(last_seat, 0) if isinstance(last_seat, str) else 0, boxes)
@@ -441,8 +410,9 @@ def board_layers(view: dict[str, Any], *, names: dict[str, str],
             x, y = geom.nodes[city_id]
             _draw_harbor(draw, x, y, idx.get(seat, 0), city_id == last_city)
             boxes.append(_around([(x, y)], 23))
-    for x, y, sprite in _label_sprites(labels):
-        board.paste(sprite, (x, y), sprite)
+    for x, y, sprite in label_sprites:  # `render.png` maps boxes sharing rows as one: rows decide
+        if whole or any(y < bottom and top < y + sprite.height for _l, top, _r, bottom in boxes):
+            board.paste(sprite, (x, y), sprite)
     _draw_header(board, view, names, t)
     text = _last_text(view, names, t, dict(labels))
     if text:
@@ -452,7 +422,7 @@ def board_layers(view: dict[str, Any], *, names: dict[str, str],
     else:
         _draw_players(board, view, names, t)
     _draw_market(board, view, t)
-    return board, boxes
+    return board, kept.layer, boxes
 
 
 _LEGEND_KEYS = tuple(f"img.legend.{k}" for k in ("train", "ship", "rough", "harbor_city", "harbor", "wrap")) + tuple(

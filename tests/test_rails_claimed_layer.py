@@ -1,0 +1,78 @@
+"""The rails-and-sails board keeps its claimed-routes layer between turns
+(`render.rails_and_sails.claimed`): a board drawn from a kept or grown layer must be, pixel
+for pixel, the board drawn with nothing kept, whatever came before (the previous turn,
+another table, an undo), and only a few layers are kept."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.games import get as game_spec
+from engine import registry
+from render.rails_and_sails import _palette, board_image, claimed, render_board
+
+T = game_spec("rails-and-sails").ui.translator("en")
+
+
+def _views(players: int, seed: int, every: int) -> list[dict[str, Any]]:
+    """Every `every`-th public view of a seeded random game, and its last."""
+    rules = registry.get("rails-and-sails")
+    seats = [f"p{i + 1}" for i in range(players)]
+    state = rules.new_game(seats, seed, {})
+    rng = random.Random(seed)
+    out = []
+    step = 0
+    while not rules.is_over(state):
+        seat = rules.to_act(state)[0]
+        rules.apply(state, seat, rng.choice(rules.legal_actions(state, seat)))
+        step += 1
+        if step % every == 0:
+            out.append(json.loads(json.dumps(rules.view(state, None))))
+    out.append(json.loads(json.dumps(rules.view(state, None))))
+    return out
+
+
+def _fresh(view: dict[str, Any], names: dict[str, str]) -> Image.Image:
+    """The board drawn with no layer kept (and the kept ones put back afterwards)."""
+    kept = dict(claimed._kept)
+    claimed._kept.clear()
+    try:
+        return board_image(view, names=names, translator=T)
+    finally:
+        claimed._kept.clear()
+        claimed._kept.update(kept)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 5), (4, 9)])
+def test_boards_from_kept_layers_equal_fresh_boards(players: int, seed: int) -> None:
+    """Turn after turn (3 players: blocked twins too), an undo back to an earlier turn, and
+    another table in between: the PNG and the image equal a board drawn from nothing."""
+    names = {f"p{i + 1}": f"Player {i + 1}" for i in range(players)}
+    views = _views(players, seed, 9)
+    other = _views(players, seed + 1, 40)[-1]
+    order = [*views, views[len(views) // 2], other, views[-1]]
+    assert any(v.get("claimed") for v in order)
+    claimed._kept.clear()
+    for view in order:
+        expected = _fresh(view, names)
+        png = Image.open(io.BytesIO(render_board(view, names=names, translator=T))).convert("RGB")
+        mapped = expected.quantize(palette=_palette(), dither=Image.Dither.NONE).convert("RGB")
+        assert png.tobytes() == mapped.tobytes()
+        assert board_image(view, names=names, translator=T).tobytes() == expected.tobytes()
+
+
+def test_layers_kept_are_bounded_and_keyed_by_routes() -> None:
+    """Many tables: at most `KEEP` layers; each holds exactly the routes it was made for."""
+    names = {f"p{i + 1}": f"P{i + 1}" for i in range(4)}
+    claimed._kept.clear()
+    for seed in range(claimed.KEEP + 3):
+        render_board(_views(4, 100 + seed, 1000)[-1], names=names, translator=T)
+    assert len(claimed._kept) == claimed.KEEP
+    for (_key, items), layer in claimed._kept.items():
+        assert layer.items == items
