@@ -205,6 +205,11 @@ class Store(SocialStore, ABC):
     async def set_meta(self, key: str, value: str) -> None: ...
 
     @abstractmethod
+    async def swap_meta(self, key: str, expected: str | None, value: str) -> bool:
+        """Set `key` to `value` only if it still holds `expected` (None: absent), in one
+        statement: of several processes swapping from the same value, exactly one wins."""
+
+    @abstractmethod
     async def games(self, *, status: str | None = None) -> list[GameRecord]: ...
 
     @abstractmethod
@@ -554,6 +559,16 @@ self.CLAIM_SQL, (now, now, now, limit))).fetchall()
                 "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
                 (key, value),
             )
+
+    async def swap_meta(self, key: str, expected: str | None, value: str) -> bool:
+        async with self._lock:
+            if expected is None:
+                cursor = await self.db.execute(
+                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING", (key, value))
+            else:
+                cursor = await self.db.execute("UPDATE meta SET value=? WHERE key=? AND value=?",
+                                               (value, key, expected))
+            return cursor.rowcount == 1
 
     async def set_user_pref(self, user_id: int, *, dm: bool | None = None) -> None:
         if dm is None:

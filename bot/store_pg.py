@@ -427,6 +427,15 @@ class PostgresStore(PostgresSocial, Store):
             "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value=excluded.value",
             key, value)
 
+    async def swap_meta(self, key: str, expected: str | None, value: str) -> bool:
+        if expected is None:
+            status = await self.pool.execute(
+                "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING", key, value)
+        else:
+            status = await self.pool.execute("UPDATE meta SET value=$1 WHERE key=$2 AND value=$3",
+                                             value, key, expected)
+        return str(status).endswith(" 1")  # "INSERT 0 1" / "UPDATE 1": one row changed
+
     async def set_user_pref(self, user_id: int, *, dm: bool | None = None) -> None:
         if dm is None:
             return

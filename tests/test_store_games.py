@@ -452,3 +452,23 @@ async def test_finished_games_of_a_channel_newest_first_and_limited(db: Store) -
     assert running.id not in [g.id for g in await db.finished_games(100)]
     assert [g.id for g in await db.finished_games(200)] == [other.id]
     assert all(g.seats and g.status == "finished" for g in await db.finished_games(100))
+
+
+async def test_swap_meta_is_a_compare_and_set_one_process_wins(db: Store, store_url: str) -> None:
+    """Claims (e.g. posting a finished game's pictures) go to exactly one of several processes
+    swapping from the same value; a swap from a value no longer held changes nothing."""
+    others = [store_from_url(store_url) for _ in range(3)]
+    for other in others:
+        await other.open()
+    try:
+        won = await asyncio.gather(*(s.swap_meta("claim", None, f"p{i}") for i, s in enumerate([db, *others])))
+        assert sorted(won) == [False, False, False, True]
+        holder = f"p{won.index(True)}"
+        assert await db.get_meta("claim") == holder
+        won = await asyncio.gather(*(s.swap_meta("claim", holder, f"q{i}") for i, s in enumerate([db, *others])))
+        assert sorted(won) == [False, False, False, True]
+        assert not await db.swap_meta("claim", holder, "late")  # no longer held: nothing changes
+        assert await db.get_meta("claim") == f"q{won.index(True)}"
+    finally:
+        for other in others:
+            await other.close()

@@ -239,8 +239,9 @@ class MemoriesMixin(MessagesMixin):
 
     async def _claim_memories(self, game_pk: int) -> bool:
         """Take the posting of a game's pictures, unless they were posted or someone alive
-        claimed them lately. Claim, then read back: of two processes writing at once, only the
-        one whose claim stayed posts (exactly once, but for a crash between drawing and the mark)."""
+        claimed them lately. The claim is a compare-and-set from the value read: of two processes
+        claiming at once, exactly one wins (and posts once, but for a crash between drawing and
+        the mark, after which the claim goes stale and is taken over)."""
         key = _memory_key(game_pk)
         now = time.time()  # wall time: compared across processes and restarts
         held = await self.store.get_meta(key)
@@ -255,8 +256,7 @@ class MemoriesMixin(MessagesMixin):
             if claimant != self.memory_claimant and fresh and not self._claimant_gone(claimant):
                 return False
         mine = f"{self.memory_claimant} {now!r}"
-        await self.store.set_meta(key, mine)
-        return await self.store.get_meta(key) == mine
+        return await self.store.swap_meta(key, held, mine)
 
     async def _recover_memories(self) -> None:
         """Once per service (at the adapters' start tick): queue the pictures of recently
