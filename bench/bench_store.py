@@ -1,6 +1,6 @@
 """Store benchmark: commit_action latency and throughput on a SQLite file in a temp dir.
 
-    .venv/bin/python bench/bench_store.py [--commits 2000] [--state-kb 12] [--parallel 16] [--check]
+    .venv/bin/python bench/bench_store.py [--commits 1000] [--state-kb 12] [--parallel 16] [--check]
 
 For synchronous=NORMAL (the default) and durable=True (FULL): one game takes `--commits`
 sequential commits, each writing a game-like state of about `--state-kb` KB of JSON and
@@ -159,7 +159,7 @@ async def run(args: argparse.Namespace) -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--commits", type=int, default=2000)
+    parser.add_argument("--commits", type=int, default=1000)
     parser.add_argument("--warmup", type=int, default=100)
     parser.add_argument("--state-kb", type=int, default=12)
     parser.add_argument("--parallel", type=int, default=16, help="games committing at once (0: skip)")
