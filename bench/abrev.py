@@ -10,6 +10,7 @@ and the median of each figure per side is printed side by side.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import statistics
@@ -17,7 +18,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +89,26 @@ def compare(script: Path, argv: list[str], rev: str, rounds: int) -> None:
         other = statistics.median(run[key] for run in figures[rev] if key in run) if all(
             key in run for run in figures[rev]) else float("nan")
         print(f"  {key:<28} {this:12.2f} {other:12.2f}")
+
+
+def add_ab_arguments(parser: argparse.ArgumentParser) -> None:
+    """`--rev`, `--ab-rounds` and the hidden `--json` that every A/B-able benchmark takes."""
+    parser.add_argument("--rev", help="also run on this git revision, interleaved, and compare")
+    parser.add_argument("--ab-rounds", type=int, default=4, help="runs per side with --rev")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+
+
+def measure_or_compare(script: str, args: argparse.Namespace,
+                       measure: Callable[[], dict[str, Any]]) -> dict[str, Any] | None:
+    """With `--rev`: the interleaved A/B comparison (None). Otherwise this checkout's figures,
+    also printed as the JSON line `compare` reads when `--json` is given."""
+    if args.rev:
+        compare(Path(script).resolve(), strip_rev(sys.argv[1:]), args.rev, args.ab_rounds)
+        return None
+    figures = measure()
+    if args.json:
+        emit(figures)
+    return figures
 
 
 def strip_rev(argv: list[str]) -> list[str]:

@@ -26,13 +26,12 @@ import asyncio
 import cProfile
 import os
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from abrev import code_root, compare, cores, emit, pct, strip_rev
+from abrev import add_ab_arguments, code_root, cores, measure_or_compare, pct
 
 code_root()
 
@@ -174,18 +173,11 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=4, help="untimed bursts first (rails: the set-up choices)")
     parser.add_argument("--processes", type=int, default=cores(),
                         help="render processes (default: one per core; 0: threads)")
-    parser.add_argument("--rev", help="also run on this git revision, interleaved, and compare")
-    parser.add_argument("--ab-rounds", type=int, default=4, help="runs per side with --rev")
     parser.add_argument("--profile", help="write a cProfile of the timed bursts to this file")
-    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    add_ab_arguments(parser)
     args = parser.parse_args()
-    if args.rev:
-        compare(Path(__file__).resolve(), strip_rev(sys.argv[1:]), args.rev, args.ab_rounds)
-        return
-    figures = asyncio.run(run(args))
-    if args.json:
-        emit(figures)
-    else:
+    figures = measure_or_compare(__file__, args, lambda: asyncio.run(run(args)))
+    if figures is not None and not args.json:
         print(f"  all rounds: {figures['turns_per_s']:.1f} turns/s (median round), press -> replies"
               f" p50 {figures['p50_s']:.2f} s, p95 {figures['p95_s']:.2f} s, max {figures['max_s']:.2f} s")
         print(f"  {figures['turns_with_image_pct']:.0f} % of the turns carried a board image")

@@ -21,13 +21,12 @@ import argparse
 import asyncio
 import random
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from abrev import code_root, compare, emit, pct, strip_rev
+from abrev import add_ab_arguments, code_root, measure_or_compare, pct
 
 code_root()
 
@@ -146,16 +145,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1)
     parser.add_argument("--render-every", type=int, default=3, help="draw the board every Nth turn")
     parser.add_argument("--processes", type=int, default=0, help="render through a pool of N processes (0: here)")
-    parser.add_argument("--rev", help="also run on this git revision, interleaved, and compare")
-    parser.add_argument("--ab-rounds", type=int, default=4, help="runs per side with --rev")
-    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    add_ab_arguments(parser)
     args = parser.parse_args()
-    if args.rev:
-        compare(Path(__file__).resolve(), strip_rev(sys.argv[1:]), args.rev, args.ab_rounds)
-        return
-    figures = asyncio.run(run_all(args))
-    if args.json:
-        emit(figures)
+    measure_or_compare(__file__, args, lambda: asyncio.run(run_all(args)))
 
 
 if __name__ == "__main__":

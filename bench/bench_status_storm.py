@@ -21,13 +21,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-from abrev import code_root, compare, cores, emit, strip_rev
+from abrev import add_ab_arguments, code_root, cores, measure_or_compare
 
 code_root()
 
@@ -131,16 +130,9 @@ def main() -> None:
     parser.add_argument("--game", default="rails-and-sails")
     parser.add_argument("--processes", type=int, default=cores(),
                         help="render processes (default: one per core; 0: threads)")
-    parser.add_argument("--rev", help="also run on this git revision, interleaved, and compare")
-    parser.add_argument("--ab-rounds", type=int, default=4, help="runs per side with --rev")
-    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    add_ab_arguments(parser)
     args = parser.parse_args()
-    if args.rev:
-        compare(Path(__file__).resolve(), strip_rev(sys.argv[1:]), args.rev, args.ab_rounds)
-        return
-    figures = asyncio.run(run(args))
-    if args.json:
-        emit(figures)
+    measure_or_compare(__file__, args, lambda: asyncio.run(run(args)))
 
 
 if __name__ == "__main__":
