@@ -85,7 +85,7 @@ async def run(game_id: str, players: int, games: int, render_every: int, pool: A
                     stages[name].append(took * 1000)
                     stages[f"{name} cpu"].append(cpu * 1000)
                 turn += 1
-                if turn % render_every:
+                if render_every <= 0 or turn % render_every:
                     continue
                 c5, t5 = time.process_time(), time.perf_counter()
                 view = rules.view(state, None)
@@ -122,15 +122,19 @@ async def run_all(args: argparse.Namespace) -> dict[str, Any]:
                 print(f"  {'stage (ms)':<14} {'p50':>8} {'p95':>8}   {'CPU p50':>8} {'CPU p95':>8}")
             for name in STAGES:
                 wall, cpu = stages[name], stages[f"{name} cpu"]
+                if not wall:  # nothing drawn (--render-every 0)
+                    continue
                 figures[f"{game_id} {name} p50"] = statistics.median(wall)
                 figures[f"{game_id} {name} p95"] = pct(wall, 0.95)
+                figures[f"{game_id} {name} cpu p50"] = statistics.median(cpu)
                 figures[f"{game_id} {name} cpu p95"] = pct(cpu, 0.95)
                 if not args.json:
                     print(f"  {name:<14} {statistics.median(wall):8.2f} {pct(wall, 0.95):8.2f}"
                           f"   {statistics.median(cpu):8.2f} {pct(cpu, 0.95):8.2f}")
             sizes = stages["png bytes"]
-            figures[f"{game_id} png kB max"] = max(sizes) / 1000
-            if not args.json:
+            if sizes:
+                figures[f"{game_id} png kB max"] = max(sizes) / 1000
+            if sizes and not args.json:
                 print(f"  png bytes      median {statistics.median(sizes):9.0f}   max {max(sizes):.0f}")
     finally:
         if pool is not None:
@@ -143,7 +147,7 @@ def main() -> None:
     parser.add_argument("--game", action="append", help="a game id (repeat for several; default: every game)")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--games", type=int, default=1)
-    parser.add_argument("--render-every", type=int, default=3, help="draw the board every Nth turn")
+    parser.add_argument("--render-every", type=int, default=3, help="draw the board every Nth turn (0: never)")
     parser.add_argument("--processes", type=int, default=0, help="render through a pool of N processes (0: here)")
     add_ab_arguments(parser)
     args = parser.parse_args()

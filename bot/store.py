@@ -12,12 +12,13 @@ from __future__ import annotations
 import asyncio
 import importlib
 import json
+import sqlite3
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import aiosqlite
 
@@ -222,8 +223,51 @@ class Store(SocialStore, ABC):
         """Games no longer in the lobby or running that still have followers."""
 
 
+#: one encoder for every write: `json.dumps` with non-default arguments builds a new one per call
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+
+
 def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return _ENCODER.encode(value)
+
+
+_SEATS_SQL = "SELECT position, seat, user_id, name, is_bot, dm, lang FROM seats WHERE game=? ORDER BY position"
+
+
+def _games_on(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...], one: bool = False) -> list[GameRecord]:
+    """The games `sql` selects (only the first if `one`), each with its seats; runs on the
+    connection's thread, so a whole read is one hop there and back."""
+    cursor = conn.execute(sql, params)
+    rows = ([row] if (row := cursor.fetchone()) is not None else []) if one else cursor.fetchall()
+    return [_record(row, conn.execute(_SEATS_SQL, (row["id"],)).fetchall()) for row in rows]
+
+
+def _record(row: sqlite3.Row, seats: list[sqlite3.Row]) -> GameRecord:
+    return GameRecord(
+        id=row["id"], channel_id=row["channel_id"], guild_id=row["guild_id"], game_id=row["game_id"],
+        status=row["status"], version=row["version"],
+        state=json.loads(row["state"]) if row["state"] else None,
+        options=json.loads(row["options"]), settings=json.loads(row["settings"]), seed=row["seed"],
+        host_id=row["host_id"], created_at=row["created_at"], updated_at=row["updated_at"],
+        remind_at=row["remind_at"], timeout_at=row["timeout_at"],
+        seats=[SeatRecord(position=r["position"], seat=r["seat"], user_id=r["user_id"], name=r["name"],
+                          is_bot=bool(r["is_bot"]), dm=bool(r["dm"]), lang=r["lang"]) for r in seats],
+        ai_pending=bool(row["ai_pending"]),
+    )
+
+
+def _transaction(conn: sqlite3.Connection, body: Callable[[sqlite3.Connection], T]) -> T:
+    """BEGIN IMMEDIATE, body(conn), COMMIT (ROLLBACK if body fails), all on the connection's
+    thread: one hop for the whole transaction instead of one per statement."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        result = body(conn)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return result
 
 
 class SQLiteStore(SQLiteSocial, Store):
@@ -295,6 +339,29 @@ class SQLiteStore(SQLiteSocial, Store):
 
         return await asyncio.shield(run())
 
+    async def _on_thread(self, fn: Callable[..., T], *args: Any) -> T:
+        """fn(sqlite3 connection, *args) on aiosqlite's connection thread, in one queue hop.
+        Every `await db.execute`/`fetch…` is such a hop (a queue put, a thread wake-up, a
+        callback back into the loop) and they cost more than the statements themselves, so the
+        per-turn reads and writes run whole there. Caller holds `_lock`. `_execute` and
+        `_conn` are aiosqlite's own (unchanged since 0.13; this project needs >= 0.20)."""
+        db = self.db
+        return cast(T, await db._execute(fn, db._conn, *args))
+
+    async def _write_now(self, body: Callable[[sqlite3.Connection], T],
+                         done: Callable[[T], None] | None = None) -> T:
+        """`_write` in one hop: body(conn) runs synchronously inside BEGIN IMMEDIATE … COMMIT
+        on the connection's thread. `done(result)` follows the commit even if the caller is
+        cancelled meanwhile (shielded, like `_write`)."""
+        async def run() -> T:
+            async with self._lock:
+                result = await self._on_thread(_transaction, body)
+            if done is not None:
+                done(result)
+            return result
+
+        return await asyncio.shield(run())
+
     async def schema_version(self) -> int:
         async with self._lock:
             row = await (await self.db.execute("PRAGMA user_version")).fetchone()
@@ -302,37 +369,15 @@ class SQLiteStore(SQLiteSocial, Store):
         return int(row[0])
 
     # -- reading --------------------------------------------------------------
-    async def _seats(self, game_pk: int) -> list[SeatRecord]:
-        cursor = await self.db.execute(
-            "SELECT position, seat, user_id, name, is_bot, dm, lang FROM seats WHERE game=? ORDER BY position",
-            (game_pk,),
-        )
-        return [
-            SeatRecord(position=r["position"], seat=r["seat"], user_id=r["user_id"], name=r["name"],
-                       is_bot=bool(r["is_bot"]), dm=bool(r["dm"]), lang=r["lang"])
-            for r in await cursor.fetchall()
-        ]
-
-    async def _record(self, row: aiosqlite.Row) -> GameRecord:
-        return GameRecord(
-            id=row["id"], channel_id=row["channel_id"], guild_id=row["guild_id"], game_id=row["game_id"],
-            status=row["status"], version=row["version"],
-            state=json.loads(row["state"]) if row["state"] else None,
-            options=json.loads(row["options"]), settings=json.loads(row["settings"]), seed=row["seed"],
-            host_id=row["host_id"], created_at=row["created_at"], updated_at=row["updated_at"],
-            remind_at=row["remind_at"], timeout_at=row["timeout_at"], seats=await self._seats(row["id"]),
-            ai_pending=bool(row["ai_pending"]),
-        )
-
     async def _one_game(self, sql: str, params: tuple[Any, ...]) -> GameRecord | None:
+        """The first game `sql` selects, with its seats: one hop to the connection's thread."""
         async with self._lock:
-            row = await (await self.db.execute(sql, params)).fetchone()
-            return await self._record(row) if row else None
+            found = await self._on_thread(_games_on, sql, params, True)
+        return found[0] if found else None
 
     async def _many_games(self, sql: str, params: tuple[Any, ...]) -> list[GameRecord]:
         async with self._lock:
-            rows = await (await self.db.execute(sql, params)).fetchall()
-            return [await self._record(r) for r in rows]
+            return await self._on_thread(_games_on, sql, params)
 
     async def active_game(self, channel_id: int) -> GameRecord | None:
         return await self._one_game("SELECT * FROM games WHERE channel_id=? AND status IN ('lobby','running')",
@@ -370,7 +415,7 @@ class SQLiteStore(SQLiteSocial, Store):
         if newest_only:
             sql += " DESC LIMIT 1"
         async with self._lock:
-            rows = await (await self.db.execute(sql, (game_pk, since))).fetchall()
+            rows = await self.db.execute_fetchall(sql, (game_pk, since))
         return [
             ActionRecord(seq=r["seq"], seat=r["seat"], action=json.loads(r["action"]),
                          events=json.loads(r["events"]), actor=r["actor"], at=r["at"])
@@ -393,14 +438,13 @@ class SQLiteStore(SQLiteSocial, Store):
     async def claim_due(self, now: float, *, owner: str, lease_seconds: float, limit: int = 100) -> list[GameRecord]:
         """One write transaction (BEGIN IMMEDIATE): SQLite's single writer already keeps two
         processes' claims apart."""
-        async def body() -> list[GameRecord]:
-            rows = await (await self.db.execute(
-self.CLAIM_SQL, (now, now, now, limit))).fetchall()
-            await self.db.executemany("UPDATE games SET lease_owner=?, lease_until=? WHERE id=?",
-                                      [(owner, now + lease_seconds, r["id"]) for r in rows])
-            return [await self._record(r) for r in rows]
+        def body(conn: sqlite3.Connection) -> list[GameRecord]:
+            claimed = _games_on(conn, self.CLAIM_SQL, (now, now, now, limit))
+            conn.executemany("UPDATE games SET lease_owner=?, lease_until=? WHERE id=?",
+                             [(owner, now + lease_seconds, g.id) for g in claimed])
+            return claimed
 
-        return await self._write(body)
+        return await self._write_now(body)
 
     async def release_lease(self, game_pk: int, *, owner: str) -> None:
         async with self._lock:
@@ -429,10 +473,9 @@ self.CLAIM_SQL, (now, now, now, limit))).fetchall()
 
     async def seat_action_count(self, game_pk: int, seat: str) -> int:
         async with self._lock:
-            row = await (await self.db.execute("SELECT COUNT(*) FROM actions WHERE game=? AND seat=?",
-                                               (game_pk, seat))).fetchone()
-        assert row is not None  # an aggregate without GROUP BY always yields one row
-        return int(row[0])
+            rows = await self.db.execute_fetchall("SELECT COUNT(*) FROM actions WHERE game=? AND seat=?",
+                                                  (game_pk, seat))
+        return int(next(iter(rows))[0])  # an aggregate without GROUP BY always yields one row
 
     async def set_ai_pending(self, game_pk: int, pending: bool, *, expected_version: int | None = None) -> None:
         async with self._lock:
@@ -443,8 +486,8 @@ self.CLAIM_SQL, (now, now, now, limit))).fetchall()
 
     async def user_dm(self, user_id: int) -> bool:
         async with self._lock:
-            row = await (await self.db.execute("SELECT dm FROM user_prefs WHERE user_id=?", (user_id,))).fetchone()
-        return bool(row["dm"]) if row else False
+            rows = await self.db.execute_fetchall("SELECT dm FROM user_prefs WHERE user_id=?", (user_id,))
+        return any(bool(r["dm"]) for r in rows)
 
     # -- writing --------------------------------------------------------------
     async def _write_seats(self, game: GameRecord) -> None:
@@ -513,22 +556,22 @@ self.CLAIM_SQL, (now, now, now, limit))).fetchall()
         now = time.time()
         pending = int(ai_pending and status == "running")
         new_version = expected_version + 1
-        state_json = _dumps(state)
+        game_row = (_dumps(state), status, new_version, now, remind_at, timeout_at, pending, game.id,
+                    expected_version)
+        log_row = (game.id, seat, _dumps(action), _dumps(events), actor, now, game.id)
 
-        async def body() -> None:
-            cursor = await self.db.execute(
+        def body(conn: sqlite3.Connection) -> None:
+            cursor = conn.execute(
                 "UPDATE games SET state=?, status=?, version=?, updated_at=?, remind_at=?, timeout_at=?, ai_pending=?"
-                " WHERE id=? AND version=?",
-                (state_json, status, new_version, now, remind_at, timeout_at, pending, game.id, expected_version),
-            )
+                " WHERE id=? AND version=?", game_row)
             if cursor.rowcount != 1:
                 raise VersionConflict(f"game {game.id} is no longer at version {expected_version}")
-            await self.db.execute(
+            conn.execute(
                 "INSERT INTO actions (game, seq, seat, action, events, actor, at)"
-                " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ? FROM actions WHERE game=?",
-                (game.id, seat, _dumps(action), _dumps(events), actor, now, game.id),
-            )
-            # the record follows the row once the transaction is certain to commit
+                " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ? FROM actions WHERE game=?", log_row)
+
+        def committed(_: None) -> None:
+            """The record follows the row (even if the caller was cancelled after the commit)."""
             game.version = new_version
             game.state = state
             game.status = status
@@ -536,7 +579,7 @@ self.CLAIM_SQL, (now, now, now, limit))).fetchall()
             game.updated_at = now
             game.ai_pending = bool(pending)
 
-        await self._write(body)
+        await self._write_now(body, committed)
         return new_version
 
     async def set_deadlines(self, game_pk: int, *, remind_at: float | None, timeout_at: float | None,
@@ -550,8 +593,8 @@ self.CLAIM_SQL, (now, now, now, limit))).fetchall()
 
     async def get_meta(self, key: str) -> str | None:
         async with self._lock:
-            row = await (await self.db.execute("SELECT value FROM meta WHERE key=?", (key,))).fetchone()
-        return str(row["value"]) if row else None
+            rows = await self.db.execute_fetchall("SELECT value FROM meta WHERE key=?", (key,))
+        return next((str(r["value"]) for r in rows), None)
 
     async def set_meta(self, key: str, value: str) -> None:
         async with self._lock:

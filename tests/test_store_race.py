@@ -11,6 +11,7 @@ import copy
 import sqlite3
 import subprocess
 import sys
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -303,8 +304,7 @@ async def test_a_cancelled_commit_leaves_the_store_usable(pair: tuple[Store, Sto
         await check_log(s, game.id, base, [])
 
 
-async def test_reads_never_see_an_uncommitted_commit(pair: tuple[Store, Store],
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_reads_never_see_an_uncommitted_commit(pair: tuple[Store, Store]) -> None:
     """SQLite only: its reads share the writer's connection (PostgreSQL gives every pooled
     connection its own snapshot, so there is no shared connection to get wrong).
 
@@ -316,19 +316,20 @@ async def test_reads_never_see_an_uncommitted_commit(pair: tuple[Store, Store],
         pytest.skip("a shared-connection hazard of SQLiteStore only")
     game = await running_game(s)
     committed = await s.get_game(game.id)
-    gate, parked = asyncio.Event(), asyncio.Event()
-    execute = s.db.execute
+    # the writer parks inside its INSERT into the log (a trigger calls back into Python, on
+    # whichever thread runs the statement), then that statement fails: the same for a store
+    # that sends each statement separately and for one that sends the transaction whole
+    gate, parked = threading.Event(), threading.Event()
 
-    async def gated(sql: str, parameters: Any = None) -> Any:
-        if sql.startswith("INSERT INTO actions"):
-            parked.set()
-            await gate.wait()
-            raise sqlite3.OperationalError("database or disk is full")  # injected failure
-        return await execute(sql, parameters)
+    def park() -> int:
+        parked.set()
+        gate.wait(10)
+        raise sqlite3.OperationalError("database or disk is full")  # injected failure
 
-    monkeypatch.setattr(s.db, "execute", gated)
+    await s.db.create_function("park", 0, park)
+    await s.raw("CREATE TEMP TRIGGER doomed BEFORE INSERT ON actions BEGIN SELECT park(); END")
     writer = asyncio.create_task(try_commit(s, copy.deepcopy(game), "doomed"))
-    await asyncio.wait_for(parked.wait(), timeout=10)  # the writer is between its UPDATE and COMMIT
+    assert await asyncio.to_thread(parked.wait, 10)  # the writer is between its UPDATE and COMMIT
     reader = asyncio.create_task(s.get_game(game.id))
     await asyncio.sleep(0.05)
     gate.set()
@@ -337,6 +338,6 @@ async def test_reads_never_see_an_uncommitted_commit(pair: tuple[Store, Store],
     seen = await reader
     assert seen is not None
     assert (seen.version, seen.state) == (committed.version, committed.state)  # type: ignore[union-attr]
-    monkeypatch.undo()
+    await s.raw("DROP TRIGGER doomed")
     assert await s.get_game(game.id) == committed
     assert await s.actions(game.id) == []
