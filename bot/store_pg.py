@@ -118,6 +118,11 @@ PG_MIGRATIONS: list[str] = [
     PG_MIGRATION_6,
 ]
 
+#: a game row with its seats as one JSON array of [position, seat, user_id, name, is_bot, dm, lang]
+#: rows (null without seats): a turn's read is one statement, one snapshot, one round trip
+_GAME_WITH_SEATS = ("SELECT games.*, (SELECT json_agg(json_build_array(position, seat, user_id, name, is_bot, dm,"
+                    " lang)) FROM seats WHERE seats.game=games.id) AS seat_rows FROM games ")
+
 _DUE = ("status='running' AND ((remind_at IS NOT NULL AND remind_at<=$1)"
         " OR (timeout_at IS NOT NULL AND timeout_at<=$1) OR ai_pending=1)")
 
@@ -231,19 +236,24 @@ class PostgresStore(PostgresSocial, Store):
         async with self.pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
             return await self._games_on(conn, sql, *params)
 
-    async def _one_game(self, sql: str, *params: Any) -> GameRecord | None:
-        found = await self._many_games(sql, *params)
-        return found[0] if found else None
+    async def _one_game(self, where: str, *params: Any) -> GameRecord | None:
+        """The first game `WHERE …` selects, seats included, by one statement (one snapshot)."""
+        row = await self.pool.fetchrow(_GAME_WITH_SEATS + where, *params)
+        if row is None:
+            return None
+        seats = sorted(json.loads(row["seat_rows"] or "[]"))
+        return self._record(row, [SeatRecord(position=p, seat=seat, user_id=user, name=name, is_bot=bool(bot),
+                                             dm=bool(dm), lang=lang)
+                                  for p, seat, user, name, bot, dm, lang in seats])
 
     async def active_game(self, channel_id: int) -> GameRecord | None:
-        return await self._one_game("SELECT * FROM games WHERE channel_id=$1 AND status IN ('lobby','running')",
-                                    channel_id)
+        return await self._one_game("WHERE channel_id=$1 AND status IN ('lobby','running')", channel_id)
 
     async def get_game(self, game_pk: int) -> GameRecord | None:
-        return await self._one_game("SELECT * FROM games WHERE id=$1", game_pk)
+        return await self._one_game("WHERE id=$1", game_pk)
 
     async def last_game(self, channel_id: int) -> GameRecord | None:
-        return await self._one_game("SELECT * FROM games WHERE channel_id=$1 ORDER BY id DESC LIMIT 1", channel_id)
+        return await self._one_game("WHERE channel_id=$1 ORDER BY id DESC LIMIT 1", channel_id)
 
     async def finished_games(self, channel_id: int, *, limit: int = 25) -> list[GameRecord]:
         return await self._many_games(
@@ -382,29 +392,33 @@ class PostgresStore(PostgresSocial, Store):
         now = time.time()
         pending = _int(ai_pending and status == "running")
         new_version = expected_version + 1
-        state_json = _dumps(state)
+        params = (_dumps(state), status, new_version, now, remind_at, timeout_at, pending, game.id, expected_version,
+                  seat, _dumps(action), _dumps(events), actor)
 
-        async def body(conn: Conn) -> None:
-            # a second writer of the same version waits on this row's lock, then finds the
-            # version changed and updates nothing: exactly one of them commits
-            done = await conn.execute(
-                "UPDATE games SET state=$1, status=$2, version=$3, updated_at=$4, remind_at=$5, timeout_at=$6,"
-                " ai_pending=$7 WHERE id=$8 AND version=$9",
-                state_json, status, new_version, now, remind_at, timeout_at, pending, game.id, expected_version)
-            if done != "UPDATE 1":
-                raise VersionConflict(f"game {game.id} is no longer at version {expected_version}")
-            await conn.execute(
-                "INSERT INTO actions (game, seq, seat, action, events, actor, at)"
-                " SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5, $6 FROM actions WHERE game=$1",
-                game.id, seat, _dumps(action), _dumps(events), actor, now)
+        async def run() -> bool:
+            # one statement, so one implicit transaction and one round trip: the log row is
+            # inserted only if the conditional UPDATE changed the game. A second writer of the
+            # same version waits on the row's lock, then finds the version changed and updates
+            # (so logs) nothing: exactly one of them commits.
+            done = await self.pool.execute(
+                "WITH moved AS (UPDATE games SET state=$1, status=$2, version=$3, updated_at=$4, remind_at=$5,"
+                " timeout_at=$6, ai_pending=$7 WHERE id=$8 AND version=$9 RETURNING id)"
+                " INSERT INTO actions (game, seq, seat, action, events, actor, at)"
+                " SELECT moved.id, COALESCE((SELECT MAX(seq) FROM actions WHERE game=$8), 0) + 1, $10, $11, $12, $13,"
+                " $4 FROM moved", *params)
+            if done != "INSERT 0 1":
+                return False
+            # the record follows the row (even if the caller was cancelled meanwhile)
+            game.version = new_version
+            game.state = state
+            game.status = status
+            game.remind_at, game.timeout_at = remind_at, timeout_at
+            game.updated_at = now
+            game.ai_pending = bool(pending)
+            return True
 
-        await self._write(body)
-        game.version = new_version
-        game.state = state
-        game.status = status
-        game.remind_at, game.timeout_at = remind_at, timeout_at
-        game.updated_at = now
-        game.ai_pending = bool(pending)
+        if not await asyncio.shield(run()):
+            raise VersionConflict(f"game {game.id} is no longer at version {expected_version}")
         return new_version
 
     async def set_ai_pending(self, game_pk: int, pending: bool, *, expected_version: int | None = None) -> None:

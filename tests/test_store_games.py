@@ -88,6 +88,81 @@ async def test_discord_snowflakes_round_trip(db: Store) -> None:
     assert fetched.seat_of_user(user) is not None
 
 
+async def test_seats_round_trip_in_position_order_through_every_read(db: Store) -> None:
+    """Seats come back whole and ordered by position (10 after 2, not before) from every
+    read: the one-statement reads and the many-game reads."""
+    game = await new_game(db)
+    game.seats = [SeatRecord(10, 2**63 - 1, 'Zoë "Z" \\ 🚂', seat=None, lang=None),
+                  SeatRecord(2, 13, "Bob", is_bot=True, seat="p2", dm=True, lang="de"),
+                  SeatRecord(0, HOST.user_id, HOST.name, seat="p1", lang="fr")]
+    await db.save_lobby(game, expected_version=game.version)
+    ordered = sorted(game.seats, key=lambda s: s.position)
+    for read in (await db.get_game(game.id), await db.active_game(100), await db.last_game(100),
+                 *(await db.games())):
+        assert read is not None
+        assert read.seats == ordered
+
+
+async def test_a_turn_reads_and_commits_in_one_round_trip_each(db: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The per-turn path: loading the game and committing a move each cost one trip to the
+    database (one hop to SQLite's connection thread, one PostgreSQL statement), not one per
+    statement, fetch, BEGIN and COMMIT."""
+    game = await start(db, await new_game(db))
+    trips: list[str] = []
+    if isinstance(db, SQLiteStore):
+        hop = db.db._execute
+
+        async def counted_hop(fn: Any, *args: Any, **kwargs: Any) -> Any:
+            trips.append(getattr(fn, "__name__", "?"))
+            return await hop(fn, *args, **kwargs)
+
+        monkeypatch.setattr(db.db, "_execute", counted_hop)
+    else:
+        statements = {"execute", "executemany", "fetch", "fetchrow", "fetchval", "transaction"}
+
+        class Counting:
+            """The store's pool (or a connection taken from it), counting each statement,
+            transaction and connection taken."""
+
+            def __init__(self, inner: Any) -> None:
+                self.inner = inner
+
+            def __getattr__(self, name: str) -> Any:
+                found = getattr(self.inner, name)
+                if name == "acquire":
+                    return lambda *args, **kwargs: CountingAcquire(found(*args, **kwargs))
+                if name not in statements:
+                    return found
+
+                def counted(*args: Any, **kwargs: Any) -> Any:
+                    trips.append(name)
+                    return found(*args, **kwargs)
+
+                return counted
+
+        class CountingAcquire:
+            def __init__(self, inner: Any) -> None:
+                self.inner = inner
+
+            async def __aenter__(self) -> Counting:
+                trips.append("acquire")
+                return Counting(await self.inner.__aenter__())
+
+            async def __aexit__(self, *exc: Any) -> Any:
+                return await self.inner.__aexit__(*exc)
+
+        monkeypatch.setattr(db, "_pool", Counting(db._pool))  # type: ignore[attr-defined]
+    loaded = await db.get_game(game.id)
+    assert loaded is not None and len(trips) == 1, trips
+    await commit(db, loaded, 1)
+    assert len(trips) == 2, trips
+    with pytest.raises(VersionConflict):
+        await commit(db, loaded, 2, expected=loaded.version - 1)
+    assert len(trips) == 3, trips
+    monkeypatch.undo()
+    assert [a.seq for a in await db.actions(game.id)] == [1]
+
+
 async def test_save_lobby_round_trips_seats_options_settings_state(db: Store) -> None:
     game = await new_game(db)
     game.seats = [SeatRecord(0, 11, "Alice", seat="p1", lang="fr"),
