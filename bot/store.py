@@ -223,8 +223,10 @@ class Store(SocialStore, ABC):
         """Games no longer in the lobby or running that still have followers."""
 
 
-#: one encoder for every write: `json.dumps` with non-default arguments builds a new one per call
-_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
+#: one encoder for every write (`json.dumps` with non-default arguments builds a new one per
+#: call); no circular-reference bookkeeping per list and dict: states, actions and events are
+#: trees of JSON values (a cycle would still fail, by RecursionError instead of ValueError)
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
 
 
 def _dumps(value: Any) -> str:

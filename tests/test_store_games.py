@@ -284,6 +284,20 @@ async def test_commit_action_appends_log_and_writes_state(db: Store) -> None:
     assert await raw(db, "SELECT version FROM games WHERE id=?", (game.id,)) == [(base + 7,)]
 
 
+async def test_stored_json_is_compact_and_keeps_unicode(db: Store) -> None:
+    """The state and the log are stored as compact JSON with characters as they are (what
+    admin tools, exports and the replay check read), whichever encoder writes them."""
+    game = await start(db, await new_game(db))
+    state = {"turn": "p2", "names": ["Zoë", "→ Suez ✈"], "n": [1, 2.5, None, True]}
+    await db.commit_action(game, expected_version=game.version, seat="p1", action={"type": "go", "to": "Zürich"},
+                           events=[{"type": "moved", "text": "→ ✈"}], state=state, status="running",
+                           actor="human", remind_at=None, timeout_at=None)
+    assert await raw(db, "SELECT state FROM games WHERE id=?", (game.id,)) == [
+        ('{"turn":"p2","names":["Zoë","→ Suez ✈"],"n":[1,2.5,null,true]}',)]
+    assert await raw(db, "SELECT action, events FROM actions WHERE game=?", (game.id,)) == [
+        ('{"type":"go","to":"Zürich"}', '[{"type":"moved","text":"→ ✈"}]')]
+
+
 async def test_commit_action_status_and_deadline_clearing(db: Store) -> None:
     game = await start(db, await new_game(db))
     await commit(db, game, 1, remind_at=5.0, timeout_at=6.0)
