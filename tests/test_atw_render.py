@@ -373,3 +373,21 @@ def test_stored_palette_is_the_calibrated_one():
     stored = entries(R._palette())
     fresh = entries(R.calibrate_palette(EN))
     assert max(min(sum(abs(a - b) for a, b in zip(c, e, strict=True)) for e in stored) for c in fresh) <= 12
+
+
+def test_board_sprites_are_made_with_the_first_board_of_a_language(rules, monkeypatch):
+    """Every sprite a board pastes (travel cards of the whole deck, icons, chits, pawns) is made
+    with the first board of a language, so no later turn pays for one (they were most of the
+    slowest boards)."""
+    from engine.games.around_the_world.data import travel_deck
+    from render.around_the_world import sprites
+
+    assert set(sprites.BOARD_CARDS) == set(travel_deck())
+    R.render_board(rules.view(play(rules, 6, seed=5, steps=0)[0], None), names=NAMES, translator=TR("fr"))
+    made: list[tuple[int, int]] = []
+    real = sprites._sprite
+    monkeypatch.setattr(sprites, "_sprite", lambda size, paint: made.append(size) or real(size, paint))
+    for n, steps in ((6, 5), (4, 90), (3, None), (6, 200)):
+        state, events = play(rules, n, seed=n + 40, steps=steps, ai=False)
+        R.render_board(rules.view(state, None), names=NAMES, translator=TR("fr"), events=events)
+    assert made == []

@@ -157,3 +157,29 @@ def test_board_png_has_the_pixels_of_the_whole_board_on_its_palette(players: int
         fast.load()
         assert fast.size == whole.size and fast.tobytes() == whole.tobytes()
         assert fast.getpalette() == whole.getpalette()
+
+
+@pytest.mark.parametrize(("players", "side", "lang"), [(4, "A", "en"), (3, "B", "de")])
+def test_board_png_has_the_pixels_of_the_whole_board_turn_after_turn(players: int, side: str, lang: str) -> None:
+    """Over a whole game of random moves (whoever is to act, a game's end), every board decodes
+    to the whole drawn board mapped onto its palette: the boxes mapped per turn miss nothing."""
+    from render.eighty_days.board import labels
+    from render.eighty_days.static import map_keys, palette
+
+    seats = [f"p{k + 1}" for k in range(players)]
+    state = RULES.new_game(seats, 11, {"side": side, "assistants": side == "B"})
+    rnd = random.Random(11)
+    t = UI.translator(lang)
+    step = 0
+    while not RULES.is_over(state):
+        seat = rnd.choice(RULES.to_act(state))
+        RULES.apply(state, seat, rnd.choice(RULES.legal_actions(state, seat)))
+        step += 1
+        if step % 9 and not RULES.is_over(state):
+            continue
+        view = RULES.view(state, None)
+        whole = R.board_image(view, names=NAMES, t=t).quantize(
+            palette=palette(labels(view, t), *map_keys(view["map"])), dither=Image.Dither.NONE)
+        fast = png(R.render_board(view, names=NAMES, translator=t))
+        fast.load()
+        assert fast.tobytes() == whole.tobytes(), (step, view.get("to_act"))

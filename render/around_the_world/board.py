@@ -47,6 +47,7 @@ from render.around_the_world.sprites import (
     _die,
     _paste,
     _token_sprite,
+    board_sprites,
     icon,
     travel_card_sprite,
 )
@@ -526,7 +527,9 @@ def board_layers(view: dict, *, names: dict[str, str], translator: Translator,
                             "days": lg.get("days")} for lg in legs], sort_keys=True)
     seats = [s for s in view.get("seats") or [] if isinstance(s, str)]
     height = PANEL_TOP + PANEL_HEAD_H + ROW_H * len(seats) + 14
-    layer, base = _layer(static_texts(t, locations), legs_key, json.dumps(locations), height)
+    texts = static_texts(t, locations)
+    layer, base = _layer(texts, legs_key, json.dumps(locations), height)
+    board_sprites(texts.days_unit)
     img = base.copy()
     index = _seat_index(view)
     boxes: list[Box] = [(0, 0, W, HEADER_H + 4), (0, DISPLAY_TOP - 4, W, height)]
