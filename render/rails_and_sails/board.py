@@ -407,19 +407,21 @@ def board_layers(view: dict[str, Any], *, names: dict[str, str], translator: Tra
     last = view.get("last") or {}
     label_sprites = _label_sprites(labels)
     drawn = claimed.items(view.get("claimed") or {}, idx, len(view.get("seats", [])) <= 3)
-    kept = claimed.layer((labels, legend), base, base_layer, drawn, label_sprites)
+    kept, drawn_whole = claimed.layer((labels, legend), base, base_layer, drawn, label_sprites)
     outlines = _highlight_outlines(last.get("route")) if last.get("type") == "claim" else []
     boxes += [_around(poly, 4) for poly in outlines[1::2]]
     last_city = last.get("city") if last.get("type") in ("harbor", "build_harbor") else None
     harbors = [(geom.nodes[city_id], seat, city_id == last_city)
                for city_id, seat in sorted((view.get("harbors") or {}).items()) if city_id in geom.nodes]
     boxes += [_around([xy], 23) for xy, _seat, _last in harbors]
-    board = base.copy()
-    if whole:
+    if drawn_whole is not None:  # a new picture with every route: the board starts from it
+        board = drawn_whole
+    elif whole:
+        board = base.copy()
         claimed.draw_items(board, drawn)
     else:  # the routes only where the PNG takes the board's pixels (see `claimed`)
-        for region in regions(boxes, WIDTH, HEIGHT):
-            board.paste(claimed.redrawn(base, region, drawn), region[:2])
+        board = base.copy()
+        claimed.paste_into(board, regions(boxes, WIDTH, HEIGHT), drawn)
     _highlight_route(board, outlines)
     draw = Draw(board)
     for (x, y), seat, highlight in harbors:

@@ -155,6 +155,16 @@ def redrawn(base: Image.Image, region: Box, drawn: tuple[Item, ...]) -> Image.Im
     return part
 
 
+def paste_into(board: Image.Image, regions: list[Box], drawn: tuple[Item, ...]) -> None:
+    """On `board` (the base), the routes right inside `regions`: every piece that touches one
+    pasted once, in order (outside the regions the board may differ from the layer)."""
+    for item in drawn:
+        for x0, y0, sprite in _pieces(item):
+            box = (x0, y0, x0 + sprite.width, y0 + sprite.height)
+            if any(touches(box, region) for region in regions):
+                board.paste(sprite, (x0, y0), sprite)
+
+
 def _with_labels(part: Image.Image, region: Box, labels: Pieces) -> Image.Image:
     """`part` (the layer inside `region`) with the city names that touch it pasted again."""
     for x0, y0, sprite in labels:
@@ -163,38 +173,47 @@ def _with_labels(part: Image.Image, region: Box, labels: Pieces) -> Image.Image:
     return part
 
 
-def _grown(before: Claimed, base: Image.Image, drawn: tuple[Item, ...], labels: Pieces) -> Claimed:
-    """The layer of `drawn` from a kept one whose items are some of them (see the module)."""
+def _grown(before: Claimed, base: Image.Image, drawn: tuple[Item, ...],
+           labels: Pieces) -> tuple[Claimed, Image.Image | None]:
+    """The layer of `drawn` from a kept one whose items are some of them (see the module), and
+    when it drew them all (more than `GROW` new boxes) the base with every route on it."""
     old = before.has or frozenset(before.items)
     regions = [c for item in drawn if item not in old for b in boxes(item) if (c := _clip(b)) is not None]
+    image = None
     if len(regions) > GROW:
+        image = base.copy()
+        draw_items(image, drawn)
         regions = _merged(regions, WIDTH, HEIGHT)  # few big conversions, not one per route
-    parts = [(region, _with_labels(redrawn(base, region, drawn), region, labels)) for region in regions]
-    return Claimed(drawn, before.layer.derive(parts), frozenset(drawn))
+        parts = [(region, _with_labels(image.crop(region), region, labels)) for region in regions]
+    else:
+        parts = [(region, _with_labels(redrawn(base, region, drawn), region, labels)) for region in regions]
+    return Claimed(drawn, before.layer.derive(parts), frozenset(drawn)), image
 
 
 def layer(key: Hashable, base: Image.Image, base_layer: StaticLayer, drawn: tuple[Item, ...],
-          labels: Pieces) -> Claimed:
+          labels: Pieces) -> tuple[Claimed, Image.Image | None]:
     """The claimed-routes layer of `drawn` on `base` (the static layer, whose words `key`
     names; `base_layer` is it with the names pasted again, mapped): kept, grown from a kept
-    one, or made. A kept layer that grows into this one is dropped (most likely the same
-    table's layer of its previous claim), unless it has no routes (every new table's)."""
+    one, or made; and the base with all the routes on it when that was drawn on the way (a
+    new picture the caller may draw on), else None. A kept layer that grows into this one is
+    dropped (most likely the same table's layer of its previous claim), unless it has no
+    routes (every new table's)."""
     found = _kept.get((key, drawn))
     if found is not None:
         _kept.move_to_end((key, drawn))
-        return found
+        return found, None
     wanted = frozenset(drawn)
     start = max((c for (k, _d), c in _kept.items() if k == key and c.has <= wanted),
                 key=lambda c: len(c.items), default=None)
     if start is None:
         start = Claimed((), base_layer)
-    made = _grown(start, base, drawn, labels)
+    made, image = _grown(start, base, drawn, labels)
     if start.items:
         _kept.pop((key, start.items), None)
     _kept[(key, drawn)] = made
     while len(_kept) > KEEP:
         _kept.popitem(last=False)
-    return made
+    return made, image
 
 
 def warm(players: int) -> Iterator[None]:
