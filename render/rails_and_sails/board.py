@@ -407,7 +407,8 @@ def board_layers(view: dict[str, Any], *, names: dict[str, str], translator: Tra
     last = view.get("last") or {}
     label_sprites = _label_sprites(labels)
     drawn = claimed.items(view.get("claimed") or {}, idx, len(view.get("seats", [])) <= 3)
-    kept, drawn_whole = claimed.layer((labels, legend), base, base_layer, drawn, label_sprites)
+    # the layer object names its words: hashing and comparing them for every kept layer was slow
+    kept, drawn_whole = claimed.layer(base_layer, base, base_layer, drawn, label_sprites)
     outlines = _highlight_outlines(last.get("route")) if last.get("type") == "claim" else []
     boxes += [_around(poly, 4) for poly in outlines[1::2]]
     last_city = last.get("city") if last.get("type") in ("harbor", "build_harbor") else None

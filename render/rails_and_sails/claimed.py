@@ -192,8 +192,8 @@ def _grown(before: Claimed, base: Image.Image, drawn: tuple[Item, ...],
 
 def layer(key: Hashable, base: Image.Image, base_layer: StaticLayer, drawn: tuple[Item, ...],
           labels: Pieces) -> tuple[Claimed, Image.Image | None]:
-    """The claimed-routes layer of `drawn` on `base` (the static layer, whose words `key`
-    names; `base_layer` is it with the names pasted again, mapped): kept, grown from a kept
+    """The claimed-routes layer of `drawn` on `base` (the static layer, which the object `key`
+    stands for; `base_layer` is it with the names pasted again, mapped): kept, grown from a kept
     one, or made; and the base with all the routes on it when that was drawn on the way (a
     new picture the caller may draw on), else None. A kept layer that grows into this one is
     dropped (most likely the same table's layer of its previous claim), unless it has no
