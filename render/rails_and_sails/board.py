@@ -3,6 +3,7 @@ the header, the players (or the final scores), the market and the legend."""
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import Any
 
@@ -389,6 +390,16 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], translator: Tran
     return board_layers(view, names=names, translator=translator)[0]
 
 
+def _panel_bottom(view: dict[str, Any]) -> int:
+    """Where a turn's drawing in the panel ends: under the last move's box (the lowest of the
+    market's side), or under the last row of players (or of the final table). Below it the
+    legend, drawn once with the static layer, stays as it is."""
+    rows = len((view.get("result") or {}).get("ranking") or []) if view.get("over") else 0
+    n = max(1, rows or len(view.get("seats", [])))
+    row_h = min(40, (PANEL_H - 50) / n)
+    return min(HEIGHT, max(PANEL_TOP + 220, math.ceil(PANEL_TOP + 54 + row_h * n) + 4))
+
+
 def board_layers(view: dict[str, Any], *, names: dict[str, str], translator: Translator,
                  whole: bool = True) -> tuple[Image.Image, StaticLayer, list[Box]]:
     """The board, the layer it starts from (the static layer with this game's claimed routes,
@@ -401,7 +412,7 @@ def board_layers(view: dict[str, Any], *, names: dict[str, str], translator: Tra
     labels = city_labels(t)
     legend = _legend_texts(t)
     base, base_layer = _base(labels, legend)
-    boxes: list[Box] = [(0, 0, WIDTH, MAP_TOP + 4), (0, PANEL_TOP - 4, WIDTH, HEIGHT)]
+    boxes: list[Box] = [(0, 0, WIDTH, MAP_TOP + 4), (0, PANEL_TOP - 4, WIDTH, _panel_bottom(view))]
     geom = geometry()
     idx = _seat_index(view)
     last = view.get("last") or {}
