@@ -19,6 +19,16 @@ With `--rev REV` the same views are also rendered by a `git worktree` of REV (ma
 temporary folder and removed afterwards), in a second worker process, interleaved window
 by window (A/B, then B/A, ...) so that both see the same load on a shared machine; both
 are printed with the ratio.
+
+    .venv/bin/python bench/bench_render.py --tables 256 [--rounds 4] [--players 2] [--start 6] [--cpu]
+        [--rev REV] [--profile FILE]
+
+`--tables N` is what a render worker of a busy bot does (`bench/bench_burst.py`): N tables
+(seeded games of `--players`, `--start` moves in, in English as the burst plays), each board
+after a move, table after table, round after round: every board comes after N - 1 boards of
+other tables. Prints the board's p50 / p95 per round (the first round is every table's first
+board: nothing of it was kept) and the worker's resident memory after each round. With
+`--profile FILE` the worker writes a cProfile of its rounds after the first.
 """
 
 from __future__ import annotations
@@ -80,6 +90,117 @@ def make_views(games: tuple[str, ...], turns: int) -> dict[str, Any]:
                 for lang in LANGS]
         out[game] = {"windows": windows, "warm": warm, "names": dict(zip(seats, NAMES, strict=True))}
     return out
+
+
+def make_tables(game: str, tables: int, players: int, start: int, rounds: int) -> dict[str, Any]:
+    """`tables` seeded games (seeds 1, 2, ...) `start` moves in, then the public view after
+    each of the next `rounds` moves: `rounds[r][i]` is table i's board in round r."""
+    from engine import registry
+
+    rules = registry.get(game)
+    seats = [f"p{i + 1}" for i in range(players)]
+    per_round: list[list[dict[str, Any]]] = [[] for _ in range(rounds)]
+    for seed in range(1, tables + 1):
+        state = rules.new_game(seats, seed, {})
+        rng = random.Random(seed)
+        for r in range(start + rounds):
+            if not rules.is_over(state):
+                seat = rules.to_act(state)[0]
+                rules.apply(state, seat, rng.choice(rules.legal_actions(state, seat)))
+            if r >= start:
+                per_round[r - start].append(json.loads(json.dumps(rules.view(state, None))))
+    return {"game": game, "names": dict(zip(seats, NAMES, strict=False)), "rounds": per_round}
+
+
+def rss_mb() -> float:
+    """This process's resident memory now (Linux /proc), MB."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def tables_worker(views: dict[str, Any], profile_file: str | None) -> None:
+    """Render round r of every table for each round number read from stdin; print the times
+    and the resident memory after it."""
+    import cProfile
+
+    from bot.games import get as game_spec
+    from bot.render_pool import _warm
+
+    spec = game_spec(views["game"])
+    t = spec.ui.translator("en")
+    started = CLOCK()
+    for _ in _warm() or ():
+        pass
+    warm_up = CLOCK() - started
+    print(json.dumps({"ready": str(_render_root()), "warm_up": warm_up, "rss": rss_mb()}), flush=True)
+    profile = cProfile.Profile() if profile_file else None
+    for line in sys.stdin:
+        r = int(line)
+        if profile and r > 0:
+            profile.enable()
+        times = []
+        for view in views["rounds"][r]:
+            t0 = CLOCK()
+            spec.renderer.render_board(view, names=views["names"], translator=t)
+            times.append((CLOCK() - t0) * 1000)
+        if profile:
+            profile.disable()
+        print(json.dumps({"times": times, "rss": rss_mb()}), flush=True)
+    if profile and profile_file:
+        profile.dump_stats(profile_file)
+
+
+def _render_root() -> Path:
+    """The tree the worker's `render` package comes from (which `Side` checks)."""
+    import render
+
+    return Path(render.__file__).parent.parent
+
+
+def run_tables(args: argparse.Namespace) -> None:
+    """The `--tables` mode: this tree (and `--rev`) rendering the same tables, interleaved by round."""
+    with tempfile.TemporaryDirectory(prefix="bench-render-") as tmp:
+        views_file = str(Path(tmp) / "tables.json")
+        Path(views_file).write_text(json.dumps(make_tables(args.games.split(",")[0], args.tables, args.players,
+                                                           args.start, args.rounds)))
+        rev_tree = Path(tmp) / "rev"
+        extra = ["--tables", str(args.tables), *(["--profile", args.profile] if args.profile else [])]
+        sides = []
+        try:
+            if args.rev:
+                subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(rev_tree),
+                                args.rev], check=True)
+                sides.append(Side(args.rev, rev_tree, views_file, args.cpu, extra[:2]))
+            sides.append(Side("this tree", ROOT, views_file, args.cpu, extra))
+            results: dict[str, list[dict[str, Any]]] = {side.label: [] for side in sides}
+            for r in range(args.rounds):
+                for side in (sides if r % 2 == 0 else sides[::-1]):
+                    results[side.label].append(side.ask(r))
+            for side in sides:
+                side.close()
+        finally:
+            if args.rev:
+                subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(rev_tree)], check=False)
+    clock = "CPU ms" if args.cpu else "ms"
+    print(f"{args.games.split(',')[0]}: {args.tables} tables of {args.players} players, {args.start} moves in,"
+          f" round-robin, {clock} per board")
+    for side in sides:
+        print(f"  {side.label}: warm-up {side.warm_up:.2f} s, RSS after warm-up {side.rss:.0f} MB")
+        for r, got in enumerate(results[side.label]):
+            times = got["times"]
+            print(f"    round {r + 1}{' (first boards)' if r == 0 else '               '}: p50 "
+                  f"{statistics.median(times):6.2f}  p95 {pct(times, 0.95):6.2f}  mean {statistics.mean(times):6.2f}"
+                  f"   RSS {got['rss']:.0f} MB")
+        later = [x for got in results[side.label][1:] for x in got["times"]]
+        if later:
+            print(f"    rounds 2+: p50 {statistics.median(later):6.2f}  p95 {pct(later, 0.95):6.2f}"
+                  f"  mean {statistics.mean(later):6.2f}")
+    if len(sides) == 2:
+        for r in range(args.rounds):
+            a, b = (statistics.mean(results[s.label][r]["times"]) for s in sides)
+            print(f"  round {r + 1}: mean {a / b:.2f}x ({sides[0].label} / {sides[1].label})")
 
 
 # -- the worker: renders views of one revision, timing the stages ----------------------------
@@ -178,16 +299,17 @@ def worker(views_file: str, cpu: bool) -> None:
 class Side:
     """One revision's worker process."""
 
-    def __init__(self, label: str, root: Path, views_file: str, cpu: bool) -> None:
+    def __init__(self, label: str, root: Path, views_file: str, cpu: bool, extra: list[str] | None = None) -> None:
         self.label = label
         env = dict(os.environ, PYTHONPATH=str(root))
-        command = [sys.executable, str(HERE), "--worker", views_file, *(["--cpu"] if cpu else [])]
+        command = [sys.executable, str(HERE), "--worker", views_file, *(["--cpu"] if cpu else []), *(extra or [])]
         self.proc = subprocess.Popen(command, cwd=root, env=env, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True)
         ready = json.loads(self.read())
         if Path(ready["ready"]).resolve() != root.resolve():
             raise SystemExit(f"{label}: the worker imported render from {ready['ready']}, not {root}")
         self.warm_up: float = ready["warm_up"]
+        self.rss: float = ready.get("rss", 0.0)
         #: pass -> game -> stage -> values
         self.rows: dict[str, dict[str, dict[str, list[float]]]] = {name: {} for name in PASSES}
 
@@ -197,6 +319,13 @@ class Side:
         if not line:
             raise SystemExit(f"{self.label}: the worker stopped")
         return line
+
+    def ask(self, number: int) -> Any:
+        """Send one number, read one JSON answer (the `--tables` worker)."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(f"{number}\n")
+        self.proc.stdin.flush()
+        return json.loads(self.read())
 
     def run(self, window: int) -> None:
         assert self.proc.stdin is not None
@@ -239,12 +368,27 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=20, help="consecutive boards per window (3 windows)")
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--cpu", action="store_true", help="time CPU seconds of the workers, not wall time")
+    parser.add_argument("--tables", type=int, help="render this many tables round-robin (see above)")
+    parser.add_argument("--rounds", type=int, default=4, help="--tables: boards per table")
+    parser.add_argument("--players", type=int, default=2, help="--tables: players per table")
+    parser.add_argument("--start", type=int, default=6, help="--tables: moves played before the first board")
+    parser.add_argument("--profile", help="--tables: write a cProfile of this tree's worker (rounds 2+)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
-        worker(args.worker, args.cpu)
+        global CLOCK
+        CLOCK = time.process_time if args.cpu else time.perf_counter
+        if args.tables:
+            tables_worker(json.loads(Path(args.worker).read_text()), args.profile)
+        else:
+            worker(args.worker, args.cpu)
         return
     sys.path.insert(0, str(ROOT))
+    if args.tables:
+        if args.games == ",".join(GAMES):
+            args.games = "rails-and-sails"
+        run_tables(args)
+        return
     games = tuple(g for g in args.games.split(",") if g)
     with tempfile.TemporaryDirectory(prefix="bench-render-") as tmp:
         views_file = str(Path(tmp) / "views.json")

@@ -7,9 +7,17 @@ pixel, so this equals mapping the whole board) and `encode_indexed` writes the P
 
 zlib over the whole board was over half of a render, yet from one turn to the next (and
 between tables in the same language) most bands of rows are the same bytes. Each band of
-rows is deflated on its own (a fresh compressor, ending on a byte boundary), kept by its
-bytes, and the pieces are joined into one valid zlib stream: a decoder sees the same pixels
-as from any PNG writer. First made for the eighty-days board, now shared by every board.
+rows is deflated on its own (a fresh compressor, ending on a byte boundary), kept by a
+digest of its bytes, and the pieces are joined into one valid zlib stream: a decoder sees the
+same pixels as from any PNG writer. First made for the eighty-days board, now shared by every
+board.
+
+A layer derived from another (`StaticLayer.derive`: the rails board's claimed routes, one per
+table) keeps only the bands it changed, and of those only the deflated form once it has it:
+a worker keeps hundreds of tables' layers in a few hundred KB each, where the raw bands were
+about 2 MB a table (and the RGB image beside them 6 MB). A band needed raw again (to map a
+turn's boxes into, or to derive from) is inflated, which is several times cheaper than
+deflating it.
 
 The caches are per process: boards render in worker threads (one lock) or worker processes
 (a forked child starts with empty caches and a fresh lock, see `_after_fork`).
@@ -17,12 +25,13 @@ The caches are per process: boards render in worker threads (one lock) or worker
 
 from __future__ import annotations
 
+import hashlib
 import os
 import struct
 import threading
 import zlib
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from PIL import Image
 
@@ -31,17 +40,21 @@ Box = tuple[int, int, int, int]
 #: rows per deflated band: small enough that a moved pawn or a new route touches few bands,
 #: big enough (about 29 KB of a full-width board) that resetting the dictionary costs little size
 BAND_ROWS = 16
-#: deflate level of a band, chosen by measurement: a board whose bands are all new (a table's
-#: first board, the p95 of a busy server) costs about half as much at 3 as at 5 (zlib's fast
-#: strategy ends at 3: rails 19 against 32 ms, around-the-world 13 against 23 ms) for 7-15 %
-#: more bytes (rails 295 KB, far below the 500 KB limit); 1 and 2 save little more time
+#: deflate level and strategy of a band, chosen by measurement: a board whose bands are all new
+#: (a table's first board, the p95 of a busy server) costs about half as much at 3 as at 5
+#: (rails 19 against 32 ms, around-the-world 13 against 23 ms) for 7-15 % more bytes, and run
+#: lengths only (`Z_RLE`: palette boards are mostly runs of one index) cost 35-40 % less again
+#: than level 3 for 1-11 % more bytes (rails 295 against 291 KB, around-the-world 166 against
+#: 149, far below the 500 KB limit)
 LEVEL = 3
-#: bands kept (about 29 KB each as key): a few boards' worth, for several tables at once
-CACHE_BANDS = 1200
+STRATEGY = zlib.Z_RLE
+#: bands kept (a digest as key, the deflated rows as value: about 4 KB each): the bands a
+#: worker's tables draw turn after turn (headers, panels, legends), several hundred tables
+CACHE_BANDS = 6000
 
-#: (row width, band bytes) -> (its deflated rows, the Adler-32 and length of those rows before
-#: deflating); the width is part of the key, as the same bytes cut into rows of another width
-#: (a hand's band and a board's shorter last band) deflate differently
+#: (row width, digest of the band's bytes) -> (its deflated rows, the Adler-32 and length of
+#: those rows before deflating); the width is part of the key, as the same bytes cut into rows
+#: of another width (a hand's band and a board's shorter last band) deflate differently
 _bands: OrderedDict[tuple[int, bytes], tuple[bytes, int, int]] = OrderedDict()
 _BASE = 65521
 _lock = threading.Lock()
@@ -66,8 +79,15 @@ def _deflate(band: bytes, width: int) -> tuple[bytes, int, int]:
     """One band as raw deflate blocks, each row behind its filter byte 0 (none, the best
     filter for palette images), ending byte-aligned without a final block."""
     rows = b"".join(b"\0" + band[i:i + width] for i in range(0, len(band), width))
-    compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -15)
+    compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -15, 8, STRATEGY)
     return compressor.compress(rows) + compressor.flush(zlib.Z_FULL_FLUSH), zlib.adler32(rows), len(rows)
+
+
+def _inflate(deflated: bytes, width: int) -> bytes:
+    """The band's bytes again from its deflated rows (`_deflate` undone, filter bytes dropped)."""
+    rows = zlib.decompressobj(-15).decompress(deflated)
+    step = width + 1
+    return b"".join(rows[i + 1:i + step] for i in range(0, len(rows), step))
 
 
 def _adler_combine(a: int, b: int, length_b: int) -> int:
@@ -82,8 +102,9 @@ def _adler_combine(a: int, b: int, length_b: int) -> int:
 
 
 def _band(band: bytes, width: int) -> tuple[bytes, int, int]:
-    """The deflated band, from the cache or made now."""
-    key = (width, band)
+    """The deflated band, from the cache or made now. Keyed by a SHA-256 of the bytes (about
+    20 us a band with the CPU's SHA instructions; a collision would need 2**128 bands)."""
+    key = (width, hashlib.sha256(band).digest())
     with _lock:
         stored = _bands.get(key)
         if stored is not None:
@@ -145,15 +166,27 @@ def encode_mapped(image: Image.Image, palette: Image.Image) -> bytes:
     return encode_indexed(indexed.tobytes(), image.width, palette.getpalette() or [])
 
 
-def _write(dirty: dict[int, bytearray], bands: list[bytes], part: bytes, box: Box, width: int) -> None:
+def regions(boxes: Iterable[Box], width: int, height: int) -> list[Box]:
+    """The rectangles `StaticLayer.map` converts for `boxes`: merged where their rows overlap
+    (`_merged`), one wider than half the image widened to whole rows. A board drawn on a
+    layer must be right inside these (a renderer may draw only there)."""
+    out = []
+    for left, top, right, bottom in _merged(boxes, width, height):
+        if 2 * (right - left) > width:
+            left, right = 0, width
+        out.append((left, top, right, bottom))
+    return out
+
+
+def _write(dirty: dict[int, bytearray], raw: Callable[[int], bytes], part: bytes, box: Box, width: int) -> None:
     """Palette indices `part` (the rectangle `box`) written into the bands they cover, each
-    band copied from `bands` into `dirty` on first touch."""
+    band copied from `raw(b)` into `dirty` on first touch."""
     left, top, right, bottom = box
     w = right - left
     for b in range(top // BAND_ROWS, (bottom - 1) // BAND_ROWS + 1):
         band = dirty.get(b)
         if band is None:
-            band = dirty[b] = bytearray(bands[b])
+            band = dirty[b] = bytearray(raw(b))
         first, last = max(top, b * BAND_ROWS), min(bottom, (b + 1) * BAND_ROWS)
         if w == width:  # whole rows: one copy per band
             at = (first - b * BAND_ROWS) * width
@@ -167,7 +200,10 @@ def _write(dirty: dict[int, bytearray], bands: list[bytes], part: bytes, box: Bo
 class StaticLayer:
     """A board's static layer mapped onto the board's fixed palette once, band by band, each
     band deflated once too: a turn then maps only the boxes it drew in, and only the bands
-    those touch are looked up in (or added to) the band cache (`encode`)."""
+    those touch are looked up in (or added to) the band cache (`encode`).
+
+    `bands[b]` is band b's palette indices, or None where only its deflated form is kept (a
+    derived layer's own bands, see the module): `_raw` inflates those when needed."""
 
     def __init__(self, image: Image.Image, palette: Image.Image) -> None:
         self.width, self.height = image.size
@@ -175,46 +211,70 @@ class StaticLayer:
         self.palette_rgb = palette.getpalette() or []
         indexed = image.quantize(palette=palette, dither=Image.Dither.NONE).tobytes()
         step = self.width * BAND_ROWS
-        self.bands = [indexed[start:start + step] for start in range(0, len(indexed), step)]
+        self.bands: list[bytes | None] = [indexed[start:start + step] for start in range(0, len(indexed), step)]
         self._deflated: list[tuple[bytes, int, int] | None] = [None] * len(self.bands)
+        #: bands this layer changed from the one it was derived from (kept deflated only)
+        self._own: set[int] = set()
+
+    def _raw(self, b: int) -> bytes:
+        band = self.bands[b]
+        if band is None:
+            stored = self._deflated[b]
+            assert stored is not None  # a band is dropped raw only once deflated
+            band = _inflate(stored[0], self.width)
+        return band
 
     def map(self, board: Image.Image, boxes: Iterable[Box]) -> dict[int, bytearray]:
         """The bands of palette indices that `board` (the static layer with things drawn only
         inside `boxes`) changes, by band number: the layer's own band with the boxes mapped
         afresh. Boxes whose rows overlap are mapped as one rectangle (a few conversions
-        instead of one per box), one wider than half the board as whole rows."""
-        width = self.width
+        instead of one per box), one wider than half the board as whole rows (`regions`)."""
         dirty: dict[int, bytearray] = {}
-        for left, top, right, bottom in _merged(boxes, width, self.height):
-            if 2 * (right - left) > width:
-                left, right = 0, width
-            part = board.crop((left, top, right, bottom)).quantize(palette=self.palette,
-                                                                   dither=Image.Dither.NONE).tobytes()
-            _write(dirty, self.bands, part, (left, top, right, bottom), width)
+        for region in regions(boxes, self.width, self.height):
+            part = board.crop(region).quantize(palette=self.palette, dither=Image.Dither.NONE).tobytes()
+            _write(dirty, self._raw, part, region, self.width)
         return dirty
 
     def derive(self, parts: Iterable[tuple[Box, Image.Image]]) -> StaticLayer:
         """A new layer: this one with each part (an RGB image and the box it covers, inside
         the layer) mapped over it. Bands no part touches are shared with this layer, their
         deflated bytes too, so a layer that changes a little between turns (the claimed
-        routes of a game) costs only what changed."""
+        routes of a game) costs only what changed; and once `compact` has run, the bands
+        it changed are kept deflated only."""
         new = object.__new__(StaticLayer)
         new.width, new.height, new.palette, new.palette_rgb = self.width, self.height, self.palette, self.palette_rgb
         new.bands = list(self.bands)
         new._deflated = list(self._deflated)
+        new._own = set(self._own)
         dirty: dict[int, bytearray] = {}
         for (left, top, right, bottom), image in parts:
             part = image.quantize(palette=self.palette, dither=Image.Dither.NONE).tobytes()
-            _write(dirty, new.bands, part, (left, top, right, bottom), self.width)
+            _write(dirty, self._raw, part, (left, top, right, bottom), self.width)
         for b, band in dirty.items():
             new.bands[b] = bytes(band)
             new._deflated[b] = None
+            new._own.add(b)
         return new
+
+    def compact(self) -> None:
+        """Drop the raw bytes of the bands this layer changed whose deflated form it has:
+        what a layer kept for many tables holds (`_raw` inflates them again if needed)."""
+        for b in self._own:
+            if self._deflated[b] is not None:
+                self.bands[b] = None
+
+    def own_bytes(self) -> int:
+        """Bytes of the bands this layer holds beyond the one it was derived from."""
+        total = 0
+        for b in self._own:
+            band, stored = self.bands[b], self._deflated[b]
+            total += (len(band) if band is not None else 0) + (len(stored[0]) if stored is not None else 0)
+        return total
 
     def _static_band(self, b: int) -> tuple[bytes, int, int]:
         stored = self._deflated[b]
         if stored is None:
-            stored = self._deflated[b] = _deflate(self.bands[b], self.width)
+            stored = self._deflated[b] = _deflate(self._raw(b), self.width)
         return stored
 
     def encode(self, board: Image.Image, boxes: Iterable[Box]) -> bytes:
@@ -222,4 +282,5 @@ class StaticLayer:
         dirty = self.map(board, boxes)
         bands = [_band(bytes(dirty[b]), self.width) if b in dirty else self._static_band(b)
                  for b in range(len(self.bands))]
+        self.compact()
         return _png(bands, self.width, self.height, self.palette_rgb)

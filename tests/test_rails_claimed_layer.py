@@ -15,7 +15,7 @@ from PIL import Image
 
 from bot.games import get as game_spec
 from engine import registry
-from render.rails_and_sails import _palette, board_image, claimed, render_board
+from render.rails_and_sails import _palette, board_image, claimed, geometry, render_board
 
 T = game_spec("rails-and-sails").ui.translator("en")
 
@@ -67,8 +67,9 @@ def test_boards_from_kept_layers_equal_fresh_boards(players: int, seed: int) -> 
         assert board_image(view, names=names, translator=T).tobytes() == expected.tobytes()
 
 
-def test_layers_kept_are_bounded_and_keyed_by_routes() -> None:
+def test_layers_kept_are_bounded_and_keyed_by_routes(monkeypatch: pytest.MonkeyPatch) -> None:
     """Many tables: at most `KEEP` layers; each holds exactly the routes it was made for."""
+    monkeypatch.setattr(claimed, "KEEP", 4)
     names = {f"p{i + 1}": f"P{i + 1}" for i in range(4)}
     claimed._kept.clear()
     for seed in range(claimed.KEEP + 3):
@@ -76,3 +77,42 @@ def test_layers_kept_are_bounded_and_keyed_by_routes() -> None:
     assert len(claimed._kept) == claimed.KEEP
     for (_key, items), layer in claimed._kept.items():
         assert layer.items == items
+
+
+def test_many_tables_in_turn_keep_compact_layers_and_draw_true_boards() -> None:
+    """Tables drawn in turn, as a busy render worker does: each keeps its layer (a grown one
+    replaces the one it grew from), a kept layer holds only the bands its routes changed and
+    those only deflated once a board was encoded (no RGB image), and every PNG equals the
+    board drawn from nothing."""
+    names = {f"p{i + 1}": f"P{i + 1}" for i in range(3)}
+    games = [_views(3, 300 + seed, 12) for seed in range(4)]
+    claimed._kept.clear()
+    for turn in range(2, 5):
+        for views in games:
+            view = views[turn]
+            expected = _fresh(view, names).quantize(palette=_palette(), dither=Image.Dither.NONE)
+            png = Image.open(io.BytesIO(render_board(view, names=names, translator=T))).convert("RGB")
+            assert png.tobytes() == expected.convert("RGB").tobytes()
+    assert len(claimed._kept) == len(games)
+    for kept in claimed._kept.values():
+        layer = kept.layer
+        assert not hasattr(kept, "image")
+        assert all(layer.bands[b] is None for b in layer._own if layer._deflated[b] is not None)
+        assert layer.own_bytes() < 400_000
+
+
+def test_wrap_arrows_as_pieces_equal_arrows_drawn() -> None:
+    """A claimed route leaving an edge of the map: pasting its kept pieces (sprites and wrap
+    arrows) gives the pixels of pasting its sprites and drawing its arrows."""
+    base = board_image({"seats": ["p1", "p2"]}, names={}, translator=T)
+    wrapping = [r for r, g in geometry().routes.items() if g.wraps]
+    assert wrapping
+    for route_id in wrapping[:3]:
+        for player in range(2):
+            item = ("claim", route_id, player)
+            drawn, pasted = base.copy(), base.copy()
+            claimed.draw_items(drawn, (item,))
+            for x0, y0, sprite in claimed._pieces(item):
+                pasted.paste(sprite, (x0, y0), sprite)
+            assert drawn.tobytes() == pasted.tobytes()
+            assert claimed.redrawn(base, (0, 0, drawn.width, drawn.height), (item,)).tobytes() == drawn.tobytes()

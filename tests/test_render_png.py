@@ -89,6 +89,36 @@ def test_a_drawing_outside_the_boxes_is_not_seen() -> None:
     assert _decoded(layer.encode(board, [(0, 0, 10, 10)])).tobytes() == _decoded(layer.encode(base, [])).tobytes()
 
 
+def test_a_derived_layer_keeps_its_own_bands_deflated_only_and_grows_from_them() -> None:
+    """`derive` shares untouched bands; after an encode the bands it changed are held only
+    deflated, and deriving from it again (or mapping a turn over them) inflates them: the
+    pixels equal the whole image mapped in one go."""
+    base = _layer_image(300, 100, 5)
+    pal = _palette()
+    layer = png.StaticLayer(base, pal)
+    first = base.copy()
+    ImageDraw.Draw(first).rectangle((10, 20, 200, 40), fill=(9, 200, 9))
+    grown = layer.derive([((10, 20, 201, 41), first.crop((10, 20, 201, 41)))])
+    assert grown.bands[0] is layer.bands[0] and grown._own == {1, 2}
+    grown.encode(first, [])
+    assert grown.bands[1] is None and grown.bands[2] is None and grown.own_bytes() < 2 * 300 * png.BAND_ROWS
+    second = first.copy()
+    ImageDraw.Draw(second).ellipse((150, 30, 280, 90), fill=(200, 9, 9))
+    again = grown.derive([((150, 30, 281, 91), second.crop((150, 30, 281, 91)))])
+    board = second.copy()
+    ImageDraw.Draw(board).rectangle((0, 25, 120, 60), fill=(1, 2, 3))
+    whole = board.quantize(palette=pal, dither=Image.Dither.NONE)
+    assert _decoded(again.encode(board, [(0, 25, 120, 60)])).tobytes() == whole.tobytes()
+    before = first.quantize(palette=pal, dither=Image.Dither.NONE)
+    assert _decoded(grown.encode(first, [])).tobytes() == before.tobytes()
+
+
+def test_regions_are_the_rectangles_mapped() -> None:
+    """Boxes sharing rows merge; one wider than half the image becomes whole rows."""
+    assert png.regions([(0, 0, 9, 9), (20, 5, 29, 20), (5, 50, 70, 60)], 100, 80) == [
+        (0, 0, 30, 21), (0, 50, 100, 61)]
+
+
 def _encode_in_child(raw: bytes) -> bytes:
     assert not png._bands  # a forked worker starts with an empty band cache
     assert png._lock.acquire(timeout=1)  # and a lock no parent thread can hold

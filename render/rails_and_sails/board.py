@@ -3,13 +3,14 @@ the header, the players (or the final scores), the market and the legend."""
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from render.common import INK, MUTED, Draw, advance, draw_text, draw_token, font, text_length
-from render.png import Box, StaticLayer
+from render.png import Box, StaticLayer, regions
 from render.rails_and_sails import claimed
 from render.rails_and_sails.geometry import (
     COLOUR_ORDER,
@@ -57,20 +58,29 @@ def _seat_index(view: dict[str, Any]) -> dict[str, int]:
 
 
 
-def _highlight_route(board: Image.Image, route_id: str, player: int, boxes: list[Box]) -> None:
-    """The last claimed route: a bright frame around each of its spaces (their boxes added)."""
+def _highlight_outlines(route_id: Any) -> list[list[tuple[float, float]]]:
+    """The last claimed route's frames, in drawing order: around each of its spaces a bright
+    one, then a thin dark one around that (on both sides of the map for a route that wraps)."""
     g = geometry().routes.get(route_id)
     if g is None:
-        return
-    draw = Draw(board)
+        return []
     xs = [p[0] for p in g.path]
+    out = []
     for shift in _shifts(min(xs), max(xs)):
         for sp in g.spaces:
-            poly = _space_outline(sp, g.kind, shift, 1.0, widen=6.0)
+            out.append(_space_outline(sp, g.kind, shift, 1.0, widen=6.0))
+            out.append(_space_outline(sp, g.kind, shift, 1.0, widen=8.0))
+    return out
+
+
+def _highlight_route(board: Image.Image, outlines: list[list[tuple[float, float]]]) -> None:
+    """The last claimed route: a bright frame around each of its spaces (`_highlight_outlines`)."""
+    draw = Draw(board)
+    for i, poly in enumerate(outlines):
+        if i % 2 == 0:
             draw.polygon(poly, outline=HIGHLIGHT, width=4)
-            poly = _space_outline(sp, g.kind, shift, 1.0, widen=8.0)
+        else:
             draw.polygon(poly, outline=(120, 90, 0), width=2)
-            boxes.append(_around(poly, 4))
 
 
 def _draw_harbor(draw: ImageDraw.ImageDraw, x: float, y: float, player: int, highlight: bool) -> None:
@@ -380,36 +390,54 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], translator: Tran
     return board_layers(view, names=names, translator=translator)[0]
 
 
+def _panel_bottom(view: dict[str, Any]) -> int:
+    """Where a turn's drawing in the panel ends: under the last move's box (the lowest of the
+    market's side), or under the last row of players (or of the final table). Below it the
+    legend, drawn once with the static layer, stays as it is."""
+    rows = len((view.get("result") or {}).get("ranking") or []) if view.get("over") else 0
+    n = max(1, rows or len(view.get("seats", [])))
+    row_h = min(40, (PANEL_H - 50) / n)
+    return min(HEIGHT, max(PANEL_TOP + 220, math.ceil(PANEL_TOP + 54 + row_h * n) + 4))
+
+
 def board_layers(view: dict[str, Any], *, names: dict[str, str], translator: Translator,
                  whole: bool = True) -> tuple[Image.Image, StaticLayer, list[Box]]:
     """The board, the layer it starts from (the static layer with this game's claimed routes,
     `render.rails_and_sails.claimed`), and the boxes it drew in beyond that layer: the header,
     the panels, and on the map the highlight and the harbors. Outside them the board is the
-    layer exactly, which `render.png` relies on. Without `whole`, only the rows of the boxes
-    are sure (the city names are pasted again only where they share rows with a box):
-    enough for the PNG, which takes the rest from the layer."""
+    layer exactly, which `render.png` relies on. Without `whole`, only the rectangles the PNG
+    maps (`render.png.regions` of the boxes) are sure: the routes are pasted only there, the
+    city names only where they share rows with a box. The PNG takes the rest from the layer."""
     t = translator
     labels = city_labels(t)
     legend = _legend_texts(t)
     base, base_layer = _base(labels, legend)
-    boxes: list[Box] = [(0, 0, WIDTH, MAP_TOP + 4), (0, PANEL_TOP - 4, WIDTH, HEIGHT)]
+    boxes: list[Box] = [(0, 0, WIDTH, MAP_TOP + 4), (0, PANEL_TOP - 4, WIDTH, _panel_bottom(view))]
     geom = geometry()
     idx = _seat_index(view)
     last = view.get("last") or {}
     label_sprites = _label_sprites(labels)
     drawn = claimed.items(view.get("claimed") or {}, idx, len(view.get("seats", [])) <= 3)
-    kept = claimed.layer((labels, legend), base, base_layer, drawn, label_sprites)
-    board = kept.image.copy()
-    last_seat = last.get("seat")
-    if last.get("type") == "claim" and last.get("route") in geom.routes:
-        _highlight_route(board, last["route"], idx.get(last_seat, 0) if isinstance(last_seat, str) else 0, boxes)
-    draw = Draw(board)
+    # the layer object names its words: hashing and comparing them for every kept layer was slow
+    kept, drawn_whole = claimed.layer(base_layer, base, base_layer, drawn, label_sprites)
+    outlines = _highlight_outlines(last.get("route")) if last.get("type") == "claim" else []
+    boxes += [_around(poly, 4) for poly in outlines[1::2]]
     last_city = last.get("city") if last.get("type") in ("harbor", "build_harbor") else None
-    for city_id, seat in sorted((view.get("harbors") or {}).items()):
-        if city_id in geom.nodes:
-            x, y = geom.nodes[city_id]
-            _draw_harbor(draw, x, y, idx.get(seat, 0), city_id == last_city)
-            boxes.append(_around([(x, y)], 23))
+    harbors = [(geom.nodes[city_id], seat, city_id == last_city)
+               for city_id, seat in sorted((view.get("harbors") or {}).items()) if city_id in geom.nodes]
+    boxes += [_around([xy], 23) for xy, _seat, _last in harbors]
+    if drawn_whole is not None:  # a new picture with every route: the board starts from it
+        board = drawn_whole
+    elif whole:
+        board = base.copy()
+        claimed.draw_items(board, drawn)
+    else:  # the routes only where the PNG takes the board's pixels (see `claimed`)
+        board = base.copy()
+        claimed.paste_into(board, regions(boxes, WIDTH, HEIGHT), drawn)
+    _highlight_route(board, outlines)
+    draw = Draw(board)
+    for (x, y), seat, highlight in harbors:
+        _draw_harbor(draw, x, y, idx.get(seat, 0), highlight)
     for x, y, sprite in label_sprites:  # `render.png` maps boxes sharing rows as one: rows decide
         if whole or any(y < bottom and top < y + sprite.height for _l, top, _r, bottom in boxes):
             board.paste(sprite, (x, y), sprite)

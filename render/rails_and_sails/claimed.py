@@ -3,21 +3,30 @@
 A board pastes every claimed route (and the veils over blocked twins) on the static layer,
 then the city names again over them. That was most of a turn's drawing, and mapping those
 boxes onto the palette and deflating their bands most of the rest, although most turns
-claim nothing and a claim adds one route. So the layer (static layer plus routes, and the
-same with the names pasted again, mapped onto the palette) is kept, keyed by exactly what
-is on it: the static layer's words and the routes in drawing order with their owners. A
-turn whose routes are those of a kept layer starts from it; one that adds routes to a kept
-layer redraws only the boxes of the new routes (from the static layer, every route that
-touches them pasted again in order, so the pixels are those of a full redraw), and maps only
-those. Anything else (an undo, another table) builds the layer afresh. A few layers are
-kept, per process (several tables at once); the oldest goes first.
+claim nothing and a claim adds one route. So the layer (static layer plus routes with the
+names pasted again, mapped onto the palette: what the board is outside the boxes a turn draws
+in) is kept, keyed by exactly what is on it: the static layer's words and the routes in
+drawing order with their owners. A turn whose routes are those of a kept layer starts from
+it; one that adds routes to a kept layer redraws only the boxes of the new routes (from the
+static layer, every piece that touches them pasted again in order, so the pixels are those
+of a full redraw), and maps only those. Anything else (an undo, a table first seen mid-game)
+grows the layer from the largest kept one whose routes it has (at worst the static layer),
+drawing the new routes' boxes merged into a few rectangles.
+
+A worker draws many tables in turn (hundreds on a busy bot), so a kept layer is compact: only
+the bands its routes changed, deflated (`render.png.StaticLayer.derive`, about 100-300 KB a
+table), and no RGB image. The board's RGB pixels are needed only inside the rectangles it
+maps (`render.png.regions`): there the routes are pasted afresh (`redrawn`), which costs a
+few pastes, where keeping the image cost 6 MB a table. A wrap arrow, drawn with its route,
+is kept as a piece too: drawn once on a transparent board-sized canvas at its place and cut
+out, so pasting it gives the very pixels drawing it there gives.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Hashable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from PIL import Image
 
@@ -26,10 +35,12 @@ from render.png import Box, StaticLayer, _merged
 from render.rails_and_sails.geometry import HEIGHT, WIDTH, _edge_crossings, _twins, geometry
 from render.rails_and_sails.sprites import _blocked_sprite, _claimed_sprite, _wrap_arrow
 
-#: layers kept (about 6 MB each: the RGB layer, plus the bands that differ from the static layer)
-KEEP = 6
+#: layers kept (about 100-300 KB each: the bands that differ from the static layer, deflated):
+#: the tables a render worker of a busy bot draws in turn (256 and more), with room for a few
+#: tables' older layers (an undo)
+KEEP = 320
 #: new boxes up to which a layer is grown box by box; more (a table first seen mid-game) are
-#: drawn whole and mapped in merged rectangles
+#: drawn in merged rectangles
 GROW = 8
 
 #: one thing on the layer, in drawing order: ("twin", route, 0) a blocked twin's veil,
@@ -40,15 +51,17 @@ Pieces = list[tuple[int, int, Image.Image]]
 
 @dataclass(frozen=True)
 class Claimed:
-    """A kept layer: `image` (static layer and routes, RGB) and `layer` (the same with the city
-    names pasted again, mapped: what the board is outside the boxes a turn draws in)."""
+    """A kept layer: `layer` is the static layer with the routes `items` and the city names
+    pasted again over them, mapped onto the palette (see the module)."""
 
     items: tuple[Item, ...]
-    image: Image.Image
     layer: StaticLayer
+    has: frozenset[Item] = field(default=frozenset(), compare=False)
 
 
 _kept: OrderedDict[tuple[Hashable, tuple[Item, ...]], Claimed] = OrderedDict()
+#: (route, player) -> its wrap arrows as pieces (empty for a route that does not wrap)
+_ARROWS: dict[tuple[str, int], Pieces] = {}
 
 
 def items(claimed: dict[str, str], idx: dict[str, int], blocked_twins: bool) -> tuple[Item, ...]:
@@ -68,8 +81,12 @@ def items(claimed: dict[str, str], idx: dict[str, int], blocked_twins: bool) -> 
 
 
 def _pieces(item: Item) -> Pieces:
+    """What an item pastes, in order: its sprites, then (a claimed route leaving an edge of the
+    map) its wrap arrows."""
     kind, route_id, player = item
-    return _blocked_sprite(route_id) if kind == "twin" else _claimed_sprite(route_id, player)
+    if kind == "twin":
+        return _blocked_sprite(route_id)
+    return _claimed_sprite(route_id, player) + _arrow_pieces(route_id, player)
 
 
 def _arrows(item: Item) -> list[tuple[float, float, int]]:
@@ -78,26 +95,42 @@ def _arrows(item: Item) -> list[tuple[float, float, int]]:
     return list(_edge_crossings(g)) if item[0] == "claim" and g.wraps else []
 
 
-def _arrow_box(x: float, y: float) -> Box:
-    return int(x - 19), int(y - 12), int(x + 19) + 1, int(y + 12) + 1
+def _arrow_pieces(route_id: str, player: int) -> Pieces:
+    """The wrap arrows of a claimed route as pieces: each drawn on a transparent canvas the
+    board's size, where the board draws it (its pixels are opaque: pasting them equals
+    drawing), and cut out around what it drew."""
+    key = (route_id, player)
+    cached = _ARROWS.get(key)
+    if cached is not None:
+        return cached
+    pieces: Pieces = []
+    for x, y, direction in _arrows(("claim", route_id, player)):
+        canvas = Image.new("RGBA", (WIDTH, HEIGHT), (0, 0, 0, 0))
+        _wrap_arrow(Draw(canvas), x, y, direction, player_style(player)[0], 1.0)
+        box = canvas.getbbox()
+        if box is not None:
+            pieces.append((box[0], box[1], canvas.crop(box)))
+    _ARROWS[key] = pieces
+    return pieces
 
 
 def boxes(item: Item) -> list[Box]:
     """Where an item draws (its pasted pieces, its arrows)."""
-    out = [(x0, y0, x0 + sprite.width, y0 + sprite.height) for x0, y0, sprite in _pieces(item)]
-    return out + [_arrow_box(x, y) for x, y, _d in _arrows(item)]
+    return [(x0, y0, x0 + sprite.width, y0 + sprite.height) for x0, y0, sprite in _pieces(item)]
 
 
 def draw_items(image: Image.Image, drawn: tuple[Item, ...]) -> None:
-    """Pastes (and draws the arrows of) `drawn` on `image`, in order."""
+    """Pastes (and draws the arrows of) `drawn` on `image`, in order: the whole board
+    (`render.rails_and_sails.board_image`), drawn as before any layer was kept."""
     for item in drawn:
-        for x0, y0, sprite in _pieces(item):
+        kind, route_id, player = item
+        for x0, y0, sprite in _blocked_sprite(route_id) if kind == "twin" else _claimed_sprite(route_id, player):
             image.paste(sprite, (x0, y0), sprite)
         arrows = _arrows(item)
         if arrows:
             draw = Draw(image)
             for x, y, direction in arrows:
-                _wrap_arrow(draw, x, y, direction, player_style(item[2])[0], 1.0)
+                _wrap_arrow(draw, x, y, direction, player_style(player)[0], 1.0)
 
 
 def touches(a: Box, b: Box) -> bool:
@@ -110,71 +143,77 @@ def _clip(box: Box) -> Box | None:
     return (left, top, right, bottom) if left < right and top < bottom else None
 
 
-def _redrawn(base: Image.Image, region: Box, drawn: tuple[Item, ...]) -> Image.Image | None:
-    """The layer inside `region`, drawn afresh: the base there and every piece that touches
-    it pasted in order (a paste is per pixel, so a clipped one gives the same pixels). None
-    when an arrow touches it (arrows are drawn, not pasted: then the whole layer is redrawn)."""
+def redrawn(base: Image.Image, region: Box, drawn: tuple[Item, ...]) -> Image.Image:
+    """The layer's routes inside `region`, drawn afresh: the base there and every piece that
+    touches it pasted in order (a paste is per pixel, so a clipped one gives the same pixels)."""
     left, top = region[0], region[1]
     part = base.crop(region)
     for item in drawn:
-        if any(touches(_arrow_box(x, y), region) for x, y, _d in _arrows(item)):
-            return None
         for x0, y0, sprite in _pieces(item):
             if touches((x0, y0, x0 + sprite.width, y0 + sprite.height), region):
                 part.paste(sprite, (x0 - left, y0 - top), sprite)
     return part
 
 
+def paste_into(board: Image.Image, regions: list[Box], drawn: tuple[Item, ...]) -> None:
+    """On `board` (the base), the routes right inside `regions`: every piece that touches one
+    pasted once, in order (outside the regions the board may differ from the layer)."""
+    for item in drawn:
+        for x0, y0, sprite in _pieces(item):
+            box = (x0, y0, x0 + sprite.width, y0 + sprite.height)
+            if any(touches(box, region) for region in regions):
+                board.paste(sprite, (x0, y0), sprite)
+
+
 def _with_labels(part: Image.Image, region: Box, labels: Pieces) -> Image.Image:
     """`part` (the layer inside `region`) with the city names that touch it pasted again."""
-    named = part.copy()
     for x0, y0, sprite in labels:
         if touches((x0, y0, x0 + sprite.width, y0 + sprite.height), region):
-            named.paste(sprite, (x0 - region[0], y0 - region[1]), sprite)
-    return named
+            part.paste(sprite, (x0 - region[0], y0 - region[1]), sprite)
+    return part
 
 
-def _grown(before: Claimed, base: Image.Image, drawn: tuple[Item, ...], labels: Pieces) -> Claimed:
-    """The layer of `drawn` from a kept one whose items are some of them (see the module)."""
-    old = set(before.items)
+def _grown(before: Claimed, base: Image.Image, drawn: tuple[Item, ...],
+           labels: Pieces) -> tuple[Claimed, Image.Image | None]:
+    """The layer of `drawn` from a kept one whose items are some of them (see the module), and
+    when it drew them all (more than `GROW` new boxes) the base with every route on it."""
+    old = before.has or frozenset(before.items)
     regions = [c for item in drawn if item not in old for b in boxes(item) if (c := _clip(b)) is not None]
-    image = before.image.copy()
-    parts = [(region, _redrawn(base, region, drawn)) for region in regions] if len(regions) <= GROW else []
-    if len(regions) > GROW or any(part is None for _r, part in parts):
+    image = None
+    if len(regions) > GROW:
         image = base.copy()
         draw_items(image, drawn)
         regions = _merged(regions, WIDTH, HEIGHT)  # few big conversions, not one per route
-        parts = [(region, image.crop(region)) for region in regions]
+        parts = [(region, _with_labels(image.crop(region), region, labels)) for region in regions]
     else:
-        for region, part in parts:
-            assert part is not None
-            image.paste(part, region[:2])
-    named = []
-    for region, part in parts:
-        assert part is not None
-        named.append((region, _with_labels(part, region, labels)))
-    return Claimed(drawn, image, before.layer.derive(named))
+        parts = [(region, _with_labels(redrawn(base, region, drawn), region, labels)) for region in regions]
+    return Claimed(drawn, before.layer.derive(parts), frozenset(drawn)), image
 
 
 def layer(key: Hashable, base: Image.Image, base_layer: StaticLayer, drawn: tuple[Item, ...],
-          labels: Pieces) -> Claimed:
-    """The claimed-routes layer of `drawn` on `base` (the static layer, whose words `key`
-    names; `base_layer` is it with the names pasted again, mapped): kept, grown from a kept
-    one, or made."""
+          labels: Pieces) -> tuple[Claimed, Image.Image | None]:
+    """The claimed-routes layer of `drawn` on `base` (the static layer, which the object `key`
+    stands for; `base_layer` is it with the names pasted again, mapped): kept, grown from a kept
+    one, or made; and the base with all the routes on it when that was drawn on the way (a
+    new picture the caller may draw on), else None. A kept layer that grows into this one is
+    dropped (most likely the same table's layer of its previous claim), unless it has no
+    routes (every new table's)."""
     found = _kept.get((key, drawn))
     if found is not None:
         _kept.move_to_end((key, drawn))
-        return found
-    wanted = set(drawn)
-    start = max((c for (k, _d), c in _kept.items() if k == key and set(c.items) <= wanted),
+        return found, None
+    wanted = frozenset(drawn)
+    start = max((c for (k, _d), c in _kept.items() if k == key and c.has <= wanted),
                 key=lambda c: len(c.items), default=None)
     if start is None:
-        start = Claimed((), base, base_layer)
-    made = _grown(start, base, drawn, labels)
+        start = Claimed((), base_layer)
+    made, image = _grown(start, base, drawn, labels)
+    if start.items:
+        _kept.pop((key, start.items), None)
     _kept[(key, drawn)] = made
     while len(_kept) > KEEP:
         _kept.popitem(last=False)
-    return made
+    return made, image
 
 
 def warm(players: int) -> Iterator[None]:
@@ -185,4 +224,5 @@ def warm(players: int) -> Iterator[None]:
         _blocked_sprite(route_id)
         for player in range(players):
             _claimed_sprite(route_id, player)
+            _arrow_pieces(route_id, player)
         yield
