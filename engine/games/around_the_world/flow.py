@@ -3,6 +3,7 @@ rounds and turns, arrivals and the final standing."""
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import Any
 
 from engine.core import Event, Result
@@ -17,11 +18,19 @@ class Flow:
     `Flow`, `LegalMoves` and `MoveHandlers`)."""
 
     @staticmethod
-    def _rng_do(st: State, fn: str, *args: Any) -> Any:
+    def _rng_die(st: State) -> int:
+        """A die roll from the state's generator (which moves on)."""
         rng = Rng(st.rng)
-        out = getattr(rng, fn)(*args)
+        out = rng.die()
         st.rng = rng.state
         return out
+
+    @staticmethod
+    def _rng_shuffle(st: State, items: list[str]) -> None:
+        """Shuffle `items` in place with the state's generator (which moves on)."""
+        rng = Rng(st.rng)
+        rng.shuffle(items)
+        st.rng = rng.state
 
     def _draw_travel(self, st: State) -> str | None:
         if not st.travel_deck:
@@ -37,18 +46,16 @@ class Flow:
         if st.travel_discard:
             st.travel_deck = st.travel_discard
             st.travel_discard = []
-            self._rng_do(st, "shuffle", st.travel_deck)
+            self._rng_shuffle(st, st.travel_deck)
 
     def _give_travel(self, st: State, i: int, card: str) -> None:
-        hand = st.hand[i]
-        hand.append(card)
-        hand.sort()
+        insort(st.hand[i], card)  # the hand stays sorted
 
     def _draw_event(self, st: State, i: int, source: str, events: list[Event]) -> None:
         if not st.event_deck and st.event_discard:
             st.event_deck = st.event_discard
             st.event_discard = []
-            self._rng_do(st, "shuffle", st.event_deck)
+            self._rng_shuffle(st, st.event_deck)
         if not st.event_deck:
             events.append({"type": "event_deck_empty", "seat": st.seats[i]})
             return
@@ -63,7 +70,7 @@ class Flow:
             for k in range(len(st.seats)):
                 st.events[k] = []
             deck = D.event_deck(len(st.seats))
-            self._rng_do(st, "shuffle", deck)
+            self._rng_shuffle(st, deck)
             st.event_deck = deck
             st.event_discard = []
             events.append({"type": "grey_event", "seat": st.seats[i], "card": card, "days": lose,

@@ -15,13 +15,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from engine.core import Move, Result, Rules, View, dump_typed, json_copy, load_typed
+from engine.core import Action, Event, Move, Result, Rules, View, dump_typed, json_copy, load_typed
 from engine.rng import Rng
 
 from . import data as D
 from .cards import CARD_INFO, VALUE, best_modified, leg_days, multiset_combos
 from .legal import NLOC, REROLL_COST
-from .moves import MODIFIERS, MOVES, MoveHandlers
+from .moves import DO, MODIFIERS, MOVES, MoveHandlers
 from .state import State
 from .summary import AroundTheWorldSummary
 
@@ -88,6 +88,16 @@ class AroundTheWorldRules(MoveHandlers, AroundTheWorldSummary, Rules):
 
     def is_over(self, state: State) -> bool:
         return state.phase == "over"
+
+    def push(self, state: State, seat: str, action: Action) -> list[Event]:
+        """`Rules.push` straight to the handler (no table closure in between): the same state
+        change and events as `apply` for a listed action; any other type goes through `apply`."""
+        do = DO.get(action["type"])
+        if do is None:
+            return self.apply(state, seat, action)
+        events: list[Event] = []
+        do(self, state, state.order[state.turn], action, events)
+        return events
 
     def result(self, state: State) -> Result | None:
         return state.result
