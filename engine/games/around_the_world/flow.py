@@ -102,9 +102,13 @@ class Flow:
         st.turn = 0
         st.new_first = -1
         size = D.display_size(len(active))
-        st.display = []
-        for _ in range(size):
-            st.display.append(self._draw_travel(st))
+        deck = st.travel_deck
+        if len(deck) > size:  # no reshuffle on the way: the cards straight off the deck
+            st.display = [deck.pop() for _ in range(size)]
+        else:
+            st.display = []
+            for _ in range(size):
+                st.display.append(self._draw_travel(st))
         events.append({"type": "round", "round": st.round, "first": st.seats[st.first]})
         self._start_turn(st)
 
@@ -113,7 +117,8 @@ class Flow:
         st.taken = None
         st.pending = None
         st.balloon = False
-        st.armed = []
+        if st.armed:
+            st.armed = []
         st.travels = 0
         st.extra = False
         st.last_leg = -1

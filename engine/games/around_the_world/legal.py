@@ -33,18 +33,15 @@ def _wanted(reqs: list[tuple[int, int]], offer: bool) -> list[tuple[int, int]]:
 
 def _card_sets(ships: list[str], trains: list[str], wanted: list[tuple[int, int]]) -> list[tuple[str, ...]]:
     """The distinct card sets of the hand (ships, then trains) with one of the `wanted` counts,
-    in the order of `wanted`."""
+    in the order of `wanted` (each count once, so no set comes twice)."""
     sets: list[tuple[str, ...]] = []
-    seen = set()
     for s, t in wanted:
         if s > len(ships) or t > len(trains):
             continue
+        train_combos = multiset_combos(trains, t)
         for sc in multiset_combos(ships, s):
-            for tc in multiset_combos(trains, t):
-                combo = sc + tc
-                if combo not in seen:
-                    seen.add(combo)
-                    sets.append(combo)
+            for tc in train_combos:
+                sets.append(sc + tc)
     return sets
 
 
@@ -132,27 +129,6 @@ class LegalMoves(Flow):
     def _can_travel(self, st: State, i: int) -> bool:
         return st.progress[i] < D.HOME and st.travels < 1 + st.extra
 
-    def _travel_options(self, st: State, i: int) -> tuple[Action, ...]:
-        """The travel actions of the next leg: memoised on what they depend on, shared between
-        states. The key: leg, display balloon, armed events and the cards that matter for the
-        leg, each kind as its distinct cards (at most two of a card when the leg takes two of
-        that kind); armed events and the two kinds of cards never share a name."""
-        p = st.progress[i]
-        if p == D.ELEPHANT_LEG:
-            return _WALK
-        hand = st.hand[i]
-        split = bisect_left(hand, "t")  # the hand is sorted: ships, then trains
-        ship_cap, train_cap = _CAPS[p]
-        key = (p, st.balloon, *st.armed,
-               *(() if not ship_cap else dict.fromkeys(hand[:split]) if ship_cap == 1 else _two_each(hand[:split])),
-               *(() if not train_cap else dict.fromkeys(hand[split:]) if train_cap == 1 else _two_each(hand[split:])))
-        listed = _TRAVEL_LISTS.get(key)
-        if listed is None:
-            if len(_TRAVEL_LISTS) >= _MEMO_MAX:
-                _TRAVEL_LISTS.clear()
-            listed = _TRAVEL_LISTS[key] = _travel_list(p, hand, st.armed, st.balloon)
-        return listed
-
     def _valid_travel(self, st: State, i: int, action: Action) -> bool:
         """The same answer as `action in legal_actions` for a travel action, without listing them all."""
         if not self._can_travel(st, i):
@@ -204,13 +180,33 @@ class LegalMoves(Flow):
         return card == "detective"
 
     def _travel_phase_actions(self, st: State, i: int, with_travel: bool = True) -> list[Action]:
+        """The travel phase: travel (the leg's actions are memoised on what they depend on and
+        shared between states: leg, display balloon, armed events and the cards that matter for
+        the leg, each kind as its distinct cards, at most two of a card when the leg takes two
+        of that kind; armed events and the two kinds of cards never share a name), then stay
+        or done, events, gold."""
         p = st.progress[i]
         travels = st.travels
         after = _STAY[p % NLOC] if travels == 0 else _DONE
-        if with_travel and p < D.HOME and travels < 1 + st.extra:
-            out = [*self._travel_options(st, i), after]
-        else:
+        if not with_travel or p >= D.HOME or travels >= 1 + st.extra:
             out = [after]
+        elif p == D.ELEPHANT_LEG:
+            out = [_WALK, after]
+        else:
+            hand = st.hand[i]
+            split = bisect_left(hand, "t")  # the hand is sorted: ships, then trains
+            ship_cap, train_cap = _CAPS[p]
+            key = (p, st.balloon, *st.armed,
+                   *(() if not ship_cap else dict.fromkeys(hand[:split]) if ship_cap == 1
+                     else _two_each(hand[:split])),
+                   *(() if not train_cap else dict.fromkeys(hand[split:]) if train_cap == 1
+                     else _two_each(hand[split:])))
+            listed = _TRAVEL_LISTS.get(key)
+            if listed is None:
+                if len(_TRAVEL_LISTS) >= _MEMO_MAX:
+                    _TRAVEL_LISTS.clear()
+                listed = _TRAVEL_LISTS[key] = _travel_list(p, hand, st.armed, st.balloon)
+            out = [*listed, after]
         events = st.events[i]
         if events:
             self._event_actions(st, i, out)
@@ -251,23 +247,30 @@ def _two_each(cards: list[str]) -> list[str]:
 
 
 def _travel_list(p: int, hand: list[str], armed: list[str], display_balloon: bool) -> tuple[Action, ...]:
-    """The travel actions of leg `p` for a hand (see `LegalMoves._travel_options`)."""
+    """The travel actions of leg `p` for a hand (see `LegalMoves._travel_phase_actions`)."""
     to = D.LOCATIONS[(p + 1) % NLOC]
-    ships = [c for c in hand if c[0] == "s"]
-    trains = [c for c in hand if c[0] == "t"]
-    sets = _card_sets(ships, trains, _wanted(LEG_REQS[p], "offer" in armed))
+    split = bisect_left(hand, "t")
+    sets = _card_sets(hand[:split], hand[split:], _wanted(LEG_REQS[p], "offer" in armed))
     balloon = display_balloon or "balloon" in armed
-    simple = not any(m in armed for m in ("propeller_train", "submarine"))
+    simple = "propeller_train" not in armed and "submarine" not in armed
     out: list[Action] = []
     for combo in sets:
-        days = leg_days(combo) if simple else best_modified(combo, None, armed)[0]
-        out.append({"type": "travel", "cards": list(combo), "days": days, "to": to})
+        key = (combo, to)
+        shared = _TRAVEL_ACTIONS.get(key)
+        if shared is None:
+            if len(_TRAVEL_ACTIONS) >= _MEMO_MAX:
+                _TRAVEL_ACTIONS.clear()
+            shared = _TRAVEL_ACTIONS[key] = (
+                {"type": "travel", "cards": list(combo), "days": leg_days(combo), "to": to},
+                tuple({"type": "travel", "cards": list(combo), "balloon": card, "to": to}
+                      for card in dict.fromkeys(combo)))
+        if simple:  # the days follow from the cards alone
+            out.append(shared[0])
+        else:
+            out.append({"type": "travel", "cards": list(combo), "days": best_modified(combo, None, armed)[0],
+                        "to": to})
         if balloon:
-            prev = None
-            for card in combo:
-                if card != prev:
-                    out.append({"type": "travel", "cards": list(combo), "balloon": card, "to": to})
-                    prev = card
+            out += shared[1]
     return tuple(out)
 
 
@@ -282,14 +285,16 @@ _TRAVEL_LISTS: dict[tuple[int | bool | str, ...], tuple[Action, ...]] = {}
 #: offer, fewer), so how many copies of a card in the hand can matter
 _CAPS: list[tuple[int, int]] = [
     (max((s for s, _ in reqs), default=0), max((t for _, t in reqs), default=0)) for reqs in LEG_REQS]
+#: (cards, destination) -> the travel action without modifiers (its days follow from the
+#: cards) and the balloon rides with those cards (one per distinct card the balloon replaces)
+_TRAVEL_ACTIONS: dict[tuple[tuple[str, ...], str], tuple[Action, tuple[Action, ...]]] = {}
 _EXCHANGES: dict[tuple[str, ...], tuple[Action, ...]] = {}
 _TAKE_TOP: Action = {"type": "take_top"}
 _DONE: Action = {"type": "done"}
 _REROLL: Action = {"type": "reroll"}
 _KEEP: dict[int, Action] = {r: {"type": "keep", "roll": r} for r in range(7)}
 _STAY: list[Action] = [{"type": "stay", "location": loc} for loc in D.LOCATIONS]
-_WALK: tuple[Action, ...] = (
-    {"type": "travel", "cards": [], "days": D.WALK_DAYS, "to": D.LOCATIONS[D.ELEPHANT_LEG + 1]},)
+_WALK: Action = {"type": "travel", "cards": [], "days": D.WALK_DAYS, "to": D.LOCATIONS[D.ELEPHANT_LEG + 1]}
 #: per detective location: the other places it may be moved to, as display action, event, princess
 _DETECTIVE_MOVES: list[tuple[Action, ...]] = [
     tuple({"type": "detective", "location": D.LOCATIONS[loc]} for loc in range(1, NLOC) if loc != det)

@@ -3,6 +3,7 @@ see, and one handler per action type (the rules' `moves` table)."""
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Callable
 from typing import Any
 
@@ -107,7 +108,7 @@ class MoveHandlers(LegalMoves):
         card = st.display[slot]
         assert card is not None
         st.display[slot] = None
-        self._give_travel(st, i, card)
+        insort(st.hand[i], card)  # `_give_travel`
         act = D.DISPLAY_ACTIONS[slot]
         st.taken = act
         events.append({"type": "take", "seat": st.seats[i], "slot": slot, "action": act, "card": card})
