@@ -12,6 +12,21 @@ from engine.rng import Rng
 from . import data as D
 from .state import State
 
+_MASK = (1 << 64) - 1
+
+
+def shuffle(rng: int, items: list[str]) -> int:
+    """`Rng(rng).shuffle(items)`, returning the generator's next state: the same draws with
+    `Rng.below` inlined (the decks are shuffled at every start and reshuffled often)."""
+    z0 = rng & _MASK
+    for i in range(len(items) - 1, 0, -1):
+        z0 = (z0 + 0x9E3779B97F4A7C15) & _MASK
+        z = ((z0 ^ (z0 >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        j = (((z ^ (z >> 31)) >> 32) * (i + 1)) >> 32
+        items[i], items[j] = items[j], items[i]
+    return z0
+
 
 class Flow:
     """Helpers the moves and the rules share (a mixin: `AroundTheWorldRules` is built from
@@ -28,9 +43,7 @@ class Flow:
     @staticmethod
     def _rng_shuffle(st: State, items: list[str]) -> None:
         """Shuffle `items` in place with the state's generator (which moves on)."""
-        rng = Rng(st.rng)
-        rng.shuffle(items)
-        st.rng = rng.state
+        st.rng = shuffle(st.rng, items)
 
     def _draw_travel(self, st: State) -> str | None:
         if not st.travel_deck:
