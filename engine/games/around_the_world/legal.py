@@ -4,6 +4,7 @@ cheap checks `apply` uses instead of listing them (the same answers)."""
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Collection
 
 from engine.core import Action
 
@@ -83,15 +84,10 @@ class LegalMoves(Flow):
         return []
 
     def _take_actions(self, st: State, i: int) -> list[Action]:
-        first = i == st.first
-        out: list[Action] = []
-        for j, card in enumerate(st.display):
-            if card is None or (first and j == _FIRST_PLAYER_SLOT):
-                continue
-            action = _TAKE.get((j, card))
-            if action is None:
-                action = _TAKE[j, card] = {"type": "take", "slot": j, "card": card}
-            out.append(action)
+        skip = _FIRST_PLAYER_SLOT if i == st.first else -1
+        out: list[Action] = [
+            _TAKE[j].get(card) or _TAKE[j].setdefault(card, {"type": "take", "slot": j, "card": card})
+            for j, card in enumerate(st.display) if card is not None and j != skip]
         if (len(st.seats) == 6 and st.turn == len(st.order) - 1
                 and (st.travel_deck or st.travel_discard)):
             out.append(_TAKE_TOP)
@@ -196,11 +192,13 @@ class LegalMoves(Flow):
             hand = st.hand[i]
             split = bisect_left(hand, "t")  # the hand is sorted: ships, then trains
             ship_cap, train_cap = _CAPS[p]
-            key = (p, st.balloon, *st.armed,
-                   *(() if not ship_cap else dict.fromkeys(hand[:split]) if ship_cap == 1
-                     else _two_each(hand[:split])),
-                   *(() if not train_cap else dict.fromkeys(hand[split:]) if train_cap == 1
-                     else _two_each(hand[split:])))
+            ships: Collection[str] = hand[:split] if ship_cap else ()
+            if len(ships) > ship_cap:
+                ships = dict.fromkeys(ships) if ship_cap == 1 else _two_each(ships)
+            trains: Collection[str] = hand[split:] if train_cap else ()
+            if len(trains) > train_cap:
+                trains = dict.fromkeys(trains) if train_cap == 1 else _two_each(trains)
+            key = (p, st.balloon, *st.armed, *ships, *trains)
             listed = _TRAVEL_LISTS.get(key)
             if listed is None:
                 if len(_TRAVEL_LISTS) >= _MEMO_MAX:
@@ -241,9 +239,13 @@ class LegalMoves(Flow):
                     out.append(_EVENT[card])
 
 
-def _two_each(cards: list[str]) -> list[str]:
+def _two_each(cards: Collection[str]) -> list[str]:
     """The sorted `cards` with at most two copies of each card."""
-    return [c for j, c in enumerate(cards) if j < 2 or cards[j - 2] != c]
+    out: list[str] = []
+    for c in cards:
+        if len(out) < 2 or out[-2] != c:
+            out.append(c)
+    return out
 
 
 def _travel_list(p: int, hand: list[str], armed: list[str], display_balloon: bool) -> tuple[Action, ...]:
@@ -278,9 +280,11 @@ def _travel_list(p: int, hand: list[str], armed: list[str], display_balloon: boo
 #: list of them): the constant ones, and memoised listings of take and travel actions keyed by
 #: the values they depend on (bounded: cleared when full)
 _MEMO_MAX = 1 << 15
-_TAKE: dict[tuple[int, str], Action] = {}
+#: per display slot: card -> the take action
+_TAKE: list[dict[str, Action]] = [
+    {c: {"type": "take", "slot": j, "card": c} for c in sorted(D.CARD_INFO)} for j in range(len(D.DISPLAY_ACTIONS))]
 _FIRST_PLAYER_SLOT = D.DISPLAY_ACTIONS.index("first_player")
-_TRAVEL_LISTS: dict[tuple[int | bool | str, ...], tuple[Action, ...]] = {}
+_TRAVEL_LISTS: dict[tuple[object, ...], tuple[Action, ...]] = {}
 #: per leg: how many cards of one kind (ships, trains) its payments take at most (with the
 #: offer, fewer), so how many copies of a card in the hand can matter
 _CAPS: list[tuple[int, int]] = [
