@@ -84,10 +84,15 @@ class LegalMoves(Flow):
         return []
 
     def _take_actions(self, st: State, i: int) -> list[Action]:
-        skip = _FIRST_PLAYER_SLOT if i == st.first else -1
-        out: list[Action] = [
-            _TAKE[j].get(card) or _TAKE[j].setdefault(card, {"type": "take", "slot": j, "card": card})
-            for j, card in enumerate(st.display) if card is not None and j != skip]
+        display = st.display
+        skip = i == st.first and len(display) > _FIRST_PLAYER_SLOT
+        try:
+            out: list[Action] = (
+                [_TAKE[j][card] for j, card in enumerate(display) if card is not None and j != _FIRST_PLAYER_SLOT]
+                if skip else [_TAKE[j][card] for j, card in enumerate(display) if card is not None])
+        except KeyError:  # a card from no deck of the game (a hand-built position): the same actions
+            out = [{"type": "take", "slot": j, "card": card} for j, card in enumerate(display)
+                   if card is not None and not (skip and j == _FIRST_PLAYER_SLOT)]
         if (len(st.seats) == 6 and st.turn == len(st.order) - 1
                 and (st.travel_deck or st.travel_discard)):
             out.append(_TAKE_TOP)
@@ -184,9 +189,9 @@ class LegalMoves(Flow):
         p = st.progress[i]
         travels = st.travels
         after = _STAY[p % NLOC] if travels == 0 else _DONE
-        if not with_travel or p >= D.HOME or travels >= 1 + st.extra:
+        if not with_travel or p >= _HOME or travels >= 1 + st.extra:
             out = [after]
-        elif p == D.ELEPHANT_LEG:
+        elif p == _ELEPHANT_LEG:
             out = [_WALK, after]
         else:
             hand = st.hand[i]
@@ -211,7 +216,7 @@ class LegalMoves(Flow):
             sell = "elephant" in events and st.gold_supply > 0
         else:
             sell = False
-        if st.gold[i] >= D.BUY_COST:
+        if st.gold[i] >= _BUY_COST:
             out += _GOLD_ACTIONS[sell + (2 if st.travel_deck or st.travel_discard else 0)
                                  + (4 if st.event_deck or st.event_discard else 0)]
         elif sell:
@@ -280,6 +285,7 @@ def _travel_list(p: int, hand: list[str], armed: list[str], display_balloon: boo
 #: list of them): the constant ones, and memoised listings of take and travel actions keyed by
 #: the values they depend on (bounded: cleared when full)
 _MEMO_MAX = 1 << 15
+_HOME, _ELEPHANT_LEG, _BUY_COST = D.HOME, D.ELEPHANT_LEG, D.BUY_COST
 #: per display slot: card -> the take action
 _TAKE: list[dict[str, Action]] = [
     {c: {"type": "take", "slot": j, "card": c} for c in sorted(D.CARD_INFO)} for j in range(len(D.DISPLAY_ACTIONS))]
