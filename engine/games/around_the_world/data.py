@@ -42,10 +42,13 @@ TRAIN_COUNTS = {2: 5, 3: 6, 4: 7, 5: 8, 6: 4}
 SHIP_COUNTS = {4: 4, 5: 6, 6: 7, 7: 8, 8: 5}
 
 
+_TRAVEL_DECK: tuple[str, ...] = (*(f"train:{v}" for v, n in TRAIN_COUNTS.items() for _ in range(n)),
+                                  *(f"ship:{v}" for v, n in SHIP_COUNTS.items() for _ in range(n)))
+
+
 def travel_deck() -> list[str]:
-    cards = [f"train:{v}" for v, n in TRAIN_COUNTS.items() for _ in range(n)]
-    cards += [f"ship:{v}" for v, n in SHIP_COUNTS.items() for _ in range(n)]
-    return cards
+    """A fresh, unshuffled travel deck (a new list each time: the caller shuffles it)."""
+    return list(_TRAVEL_DECK)
 
 
 #: card string -> (kind, days)
@@ -61,8 +64,12 @@ GREY_DAYS = {"delay": 1, "bad_weather": 2}
 EVENT_IDS = list(EVENT_COUNTS)
 
 
+_EVENT_DECK: tuple[str, ...] = tuple(e for e, n in EVENT_COUNTS.items() for _ in range(n))
+
+
 def event_deck(players: int) -> list[str]:
-    cards = [e for e, n in EVENT_COUNTS.items() for _ in range(n)]
+    """A fresh, unshuffled event deck for this many players."""
+    cards = list(_EVENT_DECK)
     if players == 2:
         cards.remove("connections")  # removed in the 2-player game
     return cards

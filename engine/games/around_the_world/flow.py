@@ -3,6 +3,7 @@ rounds and turns, arrivals and the final standing."""
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import Any
 
 from engine.core import Event, Result
@@ -11,17 +12,38 @@ from engine.rng import Rng
 from . import data as D
 from .state import State
 
+_MASK = (1 << 64) - 1
+
+
+def shuffle(rng: int, items: list[str]) -> int:
+    """`Rng(rng).shuffle(items)`, returning the generator's next state: the same draws with
+    `Rng.below` inlined (the decks are shuffled at every start and reshuffled often)."""
+    z0 = rng & _MASK
+    for i in range(len(items) - 1, 0, -1):
+        z0 = (z0 + 0x9E3779B97F4A7C15) & _MASK
+        z = ((z0 ^ (z0 >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        j = (((z ^ (z >> 31)) >> 32) * (i + 1)) >> 32
+        items[i], items[j] = items[j], items[i]
+    return z0
+
 
 class Flow:
     """Helpers the moves and the rules share (a mixin: `AroundTheWorldRules` is built from
     `Flow`, `LegalMoves` and `MoveHandlers`)."""
 
     @staticmethod
-    def _rng_do(st: State, fn: str, *args: Any) -> Any:
+    def _rng_die(st: State) -> int:
+        """A die roll from the state's generator (which moves on)."""
         rng = Rng(st.rng)
-        out = getattr(rng, fn)(*args)
+        out = rng.die()
         st.rng = rng.state
         return out
+
+    @staticmethod
+    def _rng_shuffle(st: State, items: list[str]) -> None:
+        """Shuffle `items` in place with the state's generator (which moves on)."""
+        st.rng = shuffle(st.rng, items)
 
     def _draw_travel(self, st: State) -> str | None:
         if not st.travel_deck:
@@ -37,18 +59,16 @@ class Flow:
         if st.travel_discard:
             st.travel_deck = st.travel_discard
             st.travel_discard = []
-            self._rng_do(st, "shuffle", st.travel_deck)
+            self._rng_shuffle(st, st.travel_deck)
 
     def _give_travel(self, st: State, i: int, card: str) -> None:
-        hand = st.hand[i]
-        hand.append(card)
-        hand.sort()
+        insort(st.hand[i], card)  # the hand stays sorted
 
     def _draw_event(self, st: State, i: int, source: str, events: list[Event]) -> None:
         if not st.event_deck and st.event_discard:
             st.event_deck = st.event_discard
             st.event_discard = []
-            self._rng_do(st, "shuffle", st.event_deck)
+            self._rng_shuffle(st, st.event_deck)
         if not st.event_deck:
             events.append({"type": "event_deck_empty", "seat": st.seats[i]})
             return
@@ -63,7 +83,7 @@ class Flow:
             for k in range(len(st.seats)):
                 st.events[k] = []
             deck = D.event_deck(len(st.seats))
-            self._rng_do(st, "shuffle", deck)
+            self._rng_shuffle(st, deck)
             st.event_deck = deck
             st.event_discard = []
             events.append({"type": "grey_event", "seat": st.seats[i], "card": card, "days": lose,
@@ -95,9 +115,13 @@ class Flow:
         st.turn = 0
         st.new_first = -1
         size = D.display_size(len(active))
-        st.display = []
-        for _ in range(size):
-            st.display.append(self._draw_travel(st))
+        deck = st.travel_deck
+        if len(deck) > size:  # no reshuffle on the way: the cards straight off the deck
+            st.display = [deck.pop() for _ in range(size)]
+        else:
+            st.display = []
+            for _ in range(size):
+                st.display.append(self._draw_travel(st))
         events.append({"type": "round", "round": st.round, "first": st.seats[st.first]})
         self._start_turn(st)
 
@@ -106,7 +130,8 @@ class Flow:
         st.taken = None
         st.pending = None
         st.balloon = False
-        st.armed = []
+        if st.armed:
+            st.armed = []
         st.travels = 0
         st.extra = False
         st.last_leg = -1

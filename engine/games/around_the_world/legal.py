@@ -3,6 +3,9 @@ cheap checks `apply` uses instead of listing them (the same answers)."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections.abc import Collection
+
 from engine.core import Action
 
 from . import data as D
@@ -31,18 +34,15 @@ def _wanted(reqs: list[tuple[int, int]], offer: bool) -> list[tuple[int, int]]:
 
 def _card_sets(ships: list[str], trains: list[str], wanted: list[tuple[int, int]]) -> list[tuple[str, ...]]:
     """The distinct card sets of the hand (ships, then trains) with one of the `wanted` counts,
-    in the order of `wanted`."""
+    in the order of `wanted` (each count once, so no set comes twice)."""
     sets: list[tuple[str, ...]] = []
-    seen = set()
     for s, t in wanted:
         if s > len(ships) or t > len(trains):
             continue
+        train_combos = multiset_combos(trains, t)
         for sc in multiset_combos(ships, s):
-            for tc in multiset_combos(trains, t):
-                combo = sc + tc
-                if combo not in seen:
-                    seen.add(combo)
-                    sets.append(combo)
+            for tc in train_combos:
+                sets.append(sc + tc)
     return sets
 
 
@@ -62,109 +62,73 @@ class LegalMoves(Flow):
 
     def legal_actions(self, state: State, seat: str) -> list[Action]:
         st = state
-        if st.phase == "over" or st.seats[st.order[st.turn]] != seat:
+        phase = st.phase
+        if phase == "over":
             return []
         i = st.order[st.turn]
-        phase = st.phase
+        if st.seats[i] != seat:
+            return []
+        if phase == "travel":
+            return self._travel_phase_actions(st, i)
         if phase == "take":
             return self._take_actions(st, i)
         if phase == "action":
             return self._pending_actions(st, i)
-        if phase == "travel":
-            return self._travel_phase_actions(st, i)
         if phase == "roll":
-            out: list[Action] = []
-            if st.gold[i] >= REROLL_COST:
-                out.append({"type": "reroll"})
-            out.append({"type": "keep", "roll": st.last_roll[-1] if st.last_roll else 0})
-            return out
+            roll = st.last_roll[-1] if st.last_roll else 0
+            keep = _KEEP.get(roll) or {"type": "keep", "roll": roll}
+            return [_REROLL, keep] if st.gold[i] >= REROLL_COST else [keep]
         if phase == "discard":
             cards = sorted(set(st.hand[i])) + sorted(set(st.events[i]))
-            return [{"type": "discard", "card": c} for c in cards]
+            return [_DISCARD.get(c) or {"type": "discard", "card": c} for c in cards]
         return []
 
     def _take_actions(self, st: State, i: int) -> list[Action]:
-        out: list[Action] = []
-        for j, card in enumerate(st.display):
-            if card is None:
-                continue
-            if D.DISPLAY_ACTIONS[j] == "first_player" and i == st.first:
-                continue
-            key = (j, card)
-            action = _TAKE_ACTIONS.get(key)
-            if action is None:
-                action = _TAKE_ACTIONS[key] = {"type": "take", "slot": j, "card": card}
-            out.append(action)
+        display = st.display
+        skip = i == st.first and len(display) > _FIRST_PLAYER_SLOT
+        try:
+            out: list[Action] = (
+                [_TAKE[j][card] for j, card in enumerate(display) if card is not None and j != _FIRST_PLAYER_SLOT]
+                if skip else [_TAKE[j][card] for j, card in enumerate(display) if card is not None])
+        except KeyError:  # a card from no deck of the game (a hand-built position): the same actions
+            out = [{"type": "take", "slot": j, "card": card} for j, card in enumerate(display)
+                   if card is not None and not (skip and j == _FIRST_PLAYER_SLOT)]
         if (len(st.seats) == 6 and st.turn == len(st.order) - 1
                 and (st.travel_deck or st.travel_discard)):
-            out.append({"type": "take_top"})
+            out.append(_TAKE_TOP)
         return out
 
     def _pending_actions(self, st: State, i: int) -> list[Action]:
         p = st.pending
-        out: list[Action] = []
+        out: list[Action]
         if p == "detective":
-            out = [{"type": "detective", "location": D.LOCATIONS[loc]} for loc in range(1, NLOC)
-                   if loc != st.detective]
+            out = list(_DETECTIVE_MOVES[st.detective])
         elif p == "exchange":
-            hand = st.hand[i]
-            for k in (1, 2, 3):
-                for combo in multiset_combos(hand, k):
-                    out.append({"type": "exchange", "cards": list(combo)})
+            hand = tuple(st.hand[i])
+            exchanges = _EXCHANGES.get(hand)
+            if exchanges is None:
+                if len(_EXCHANGES) >= _MEMO_MAX:
+                    _EXCHANGES.clear()
+                exchanges = _EXCHANGES[hand] = tuple(
+                    {"type": "exchange", "cards": list(combo)}
+                    for k in (1, 2, 3) for combo in multiset_combos(st.hand[i], k))
+            out = list(exchanges)
         else:
-            out.append({"type": "use_action", "action": p})
-        out.append({"type": "skip_action", "action": p})
+            out = [_USE_ACTION.get(p) or {"type": "use_action", "action": p}]
+        out.append(_SKIP_ACTION.get(p) or {"type": "skip_action", "action": p})
         out.extend(self._gold_actions(st, i))
         return out
 
-    def _gold_actions(self, st: State, i: int) -> list[Action]:
+    def _gold_actions(self, st: State, i: int) -> tuple[Action, ...]:
         """Buying (2 gold) and selling an Elephant (1 gold): any time once the display card is taken."""
-        out: list[Action] = []
-        if "elephant" in st.events[i] and st.gold_supply > 0:
-            out.append({"type": "elephant_gold"})
-        if st.gold[i] >= D.BUY_COST:
-            if st.travel_deck or st.travel_discard:
-                out.append({"type": "buy", "deck": "travel"})
-            if st.event_deck or st.event_discard:
-                out.append({"type": "buy", "deck": "event"})
-        return out
+        sell = "elephant" in st.events[i] and st.gold_supply > 0
+        if st.gold[i] < D.BUY_COST:
+            return _GOLD_ACTIONS[sell]
+        return _GOLD_ACTIONS[sell + (2 if st.travel_deck or st.travel_discard else 0)
+                             + (4 if st.event_deck or st.event_discard else 0)]
 
     def _can_travel(self, st: State, i: int) -> bool:
         return st.progress[i] < D.HOME and st.travels < 1 + st.extra
-
-    def _travel_options(self, st: State, i: int) -> list[Action]:
-        p = st.progress[i]
-        to = D.LOCATIONS[(p + 1) % NLOC]
-        if p == D.ELEPHANT_LEG:
-            return [{"type": "travel", "cards": [], "days": D.WALK_DAYS, "to": to}]
-        hand = st.hand[i]
-        ships = [c for c in hand if c[0] == "s"]
-        trains = [c for c in hand if c[0] == "t"]
-        sets = _card_sets(ships, trains, _wanted(LEG_REQS[p], "offer" in st.armed))
-        balloon = st.balloon or "balloon" in st.armed
-        out: list[Action] = []
-        simple = not any(m in st.armed for m in ("propeller_train", "submarine"))
-        for combo in sets:
-            if simple:  # the days follow from the cards alone: the action is built once, shared
-                key = (combo, to)
-                action = _TRAVEL_ACTIONS.get(key)
-                if action is None:
-                    if len(_TRAVEL_ACTIONS) >= _MEMO_MAX:
-                        _TRAVEL_ACTIONS.clear()
-                    action = _TRAVEL_ACTIONS[key] = {
-                        "type": "travel", "cards": list(combo), "days": leg_days(combo), "to": to,
-                    }
-                out.append(action)
-            else:
-                days = best_modified(combo, None, st.armed)[0]
-                out.append({"type": "travel", "cards": list(combo), "days": days, "to": to})
-            if balloon:
-                prev = None
-                for card in combo:
-                    if card != prev:
-                        out.append({"type": "travel", "cards": list(combo), "balloon": card, "to": to})
-                        prev = card
-        return out
 
     def _valid_travel(self, st: State, i: int, action: Action) -> bool:
         """The same answer as `action in legal_actions` for a travel action, without listing them all."""
@@ -217,11 +181,50 @@ class LegalMoves(Flow):
         return card == "detective"
 
     def _travel_phase_actions(self, st: State, i: int, with_travel: bool = True) -> list[Action]:
-        out: list[Action] = []
-        if with_travel and self._can_travel(st, i):
-            out.extend(self._travel_options(st, i))
-        out.append({"type": "stay", "location": D.LOCATIONS[st.progress[i] % NLOC]} if st.travels == 0
-                   else {"type": "done"})
+        """The travel phase: travel (the leg's actions are memoised on what they depend on and
+        shared between states: leg, display balloon, armed events and the cards that matter for
+        the leg, each kind as its distinct cards, at most two of a card when the leg takes two
+        of that kind; armed events and the two kinds of cards never share a name), then stay
+        or done, events, gold."""
+        p = st.progress[i]
+        travels = st.travels
+        after = _STAY[p % NLOC] if travels == 0 else _DONE
+        if not with_travel or p >= _HOME or travels >= 1 + st.extra:
+            out = [after]
+        elif p == _ELEPHANT_LEG:
+            out = [_WALK, after]
+        else:
+            hand = st.hand[i]
+            split = bisect_left(hand, "t")  # the hand is sorted: ships, then trains
+            ship_cap, train_cap = _CAPS[p]
+            ships: Collection[str] = hand[:split] if ship_cap else ()
+            if len(ships) > ship_cap:
+                ships = dict.fromkeys(ships) if ship_cap == 1 else _two_each(ships)
+            trains: Collection[str] = hand[split:] if train_cap else ()
+            if len(trains) > train_cap:
+                trains = dict.fromkeys(trains) if train_cap == 1 else _two_each(trains)
+            key = (p, st.balloon, *st.armed, *ships, *trains)
+            listed = _TRAVEL_LISTS.get(key)
+            if listed is None:
+                if len(_TRAVEL_LISTS) >= _MEMO_MAX:
+                    _TRAVEL_LISTS.clear()
+                listed = _TRAVEL_LISTS[key] = _travel_list(p, hand, st.armed, st.balloon)
+            out = [*listed, after]
+        events = st.events[i]
+        if events:
+            self._event_actions(st, i, out)
+            sell = "elephant" in events and st.gold_supply > 0
+        else:
+            sell = False
+        if st.gold[i] >= _BUY_COST:
+            out += _GOLD_ACTIONS[sell + (2 if st.travel_deck or st.travel_discard else 0)
+                                 + (4 if st.event_deck or st.event_discard else 0)]
+        elif sell:
+            out.append(_ELEPHANT_GOLD)
+        return out
+
+    def _event_actions(self, st: State, i: int, out: list[Action]) -> None:
+        """Append the event cards `i` may play now, each distinct card once, in hand order."""
         seen = set()
         for card in st.events[i]:
             if card in seen:
@@ -231,24 +234,99 @@ class LegalMoves(Flow):
                 top = st.event_discard[-1] if st.event_discard else None
                 if top is not None and top != "princess" and self._event_playable(st, i, top):
                     if top == "detective":
-                        out.extend({"type": "event", "card": "princess", "as": top, "location": D.LOCATIONS[loc]}
-                                   for loc in range(1, NLOC) if loc != st.detective)
+                        out.extend(_PRINCESS_DETECTIVE[st.detective])
                     else:
-                        out.append({"type": "event", "card": "princess", "as": top})
+                        out.append(_PRINCESS_AS[top])
             elif self._event_playable(st, i, card):
                 if card == "detective":
-                    out.extend({"type": "event", "card": "detective", "location": D.LOCATIONS[loc]}
-                               for loc in range(1, NLOC) if loc != st.detective)
+                    out.extend(_EVENT_DETECTIVE[st.detective])
                 else:
-                    out.append({"type": "event", "card": card})
-        out.extend(self._gold_actions(st, i))
-        return out
+                    out.append(_EVENT[card])
 
 
+def _two_each(cards: Collection[str]) -> list[str]:
+    """The sorted `cards` with at most two copies of each card."""
+    out: list[str] = []
+    for c in cards:
+        if len(out) < 2 or out[-2] != c:
+            out.append(c)
+    return out
 
-#: shared actions, built once (callers only read a listing): (slot, card) -> take action, and
-#: (cards, destination) -> the travel action without modifiers (its days follow from the cards);
-#: the travel memo is bounded (cleared when full)
-_TAKE_ACTIONS: dict[tuple[int, str], Action] = {}
-_TRAVEL_ACTIONS: dict[tuple[tuple[str, ...], str], Action] = {}
+
+def _travel_list(p: int, hand: list[str], armed: list[str], display_balloon: bool) -> tuple[Action, ...]:
+    """The travel actions of leg `p` for a hand (see `LegalMoves._travel_phase_actions`)."""
+    to = D.LOCATIONS[(p + 1) % NLOC]
+    split = bisect_left(hand, "t")
+    sets = _card_sets(hand[:split], hand[split:], _wanted(LEG_REQS[p], "offer" in armed))
+    balloon = display_balloon or "balloon" in armed
+    simple = "propeller_train" not in armed and "submarine" not in armed
+    out: list[Action] = []
+    for combo in sets:
+        key = (combo, to)
+        shared = _TRAVEL_ACTIONS.get(key)
+        if shared is None:
+            if len(_TRAVEL_ACTIONS) >= _MEMO_MAX:
+                _TRAVEL_ACTIONS.clear()
+            shared = _TRAVEL_ACTIONS[key] = (
+                {"type": "travel", "cards": list(combo), "days": leg_days(combo), "to": to},
+                tuple({"type": "travel", "cards": list(combo), "balloon": card, "to": to}
+                      for card in dict.fromkeys(combo)))
+        if simple:  # the days follow from the cards alone
+            out.append(shared[0])
+        else:
+            out.append({"type": "travel", "cards": list(combo), "days": best_modified(combo, None, armed)[0],
+                        "to": to})
+        if balloon:
+            out += shared[1]
+    return tuple(out)
+
+
+#: shared, never mutated actions (callers only read a listing; `legal_actions` returns a fresh
+#: list of them): the constant ones, and memoised listings of take and travel actions keyed by
+#: the values they depend on (bounded: cleared when full)
 _MEMO_MAX = 1 << 15
+_HOME, _ELEPHANT_LEG, _BUY_COST = D.HOME, D.ELEPHANT_LEG, D.BUY_COST
+#: per display slot: card -> the take action
+_TAKE: list[dict[str, Action]] = [
+    {c: {"type": "take", "slot": j, "card": c} for c in sorted(D.CARD_INFO)} for j in range(len(D.DISPLAY_ACTIONS))]
+_FIRST_PLAYER_SLOT = D.DISPLAY_ACTIONS.index("first_player")
+_TRAVEL_LISTS: dict[tuple[object, ...], tuple[Action, ...]] = {}
+#: per leg: how many cards of one kind (ships, trains) its payments take at most (with the
+#: offer, fewer), so how many copies of a card in the hand can matter
+_CAPS: list[tuple[int, int]] = [
+    (max((s for s, _ in reqs), default=0), max((t for _, t in reqs), default=0)) for reqs in LEG_REQS]
+#: (cards, destination) -> the travel action without modifiers (its days follow from the
+#: cards) and the balloon rides with those cards (one per distinct card the balloon replaces)
+_TRAVEL_ACTIONS: dict[tuple[tuple[str, ...], str], tuple[Action, tuple[Action, ...]]] = {}
+_EXCHANGES: dict[tuple[str, ...], tuple[Action, ...]] = {}
+_TAKE_TOP: Action = {"type": "take_top"}
+_DONE: Action = {"type": "done"}
+_REROLL: Action = {"type": "reroll"}
+_KEEP: dict[int, Action] = {r: {"type": "keep", "roll": r} for r in range(7)}
+_STAY: list[Action] = [{"type": "stay", "location": loc} for loc in D.LOCATIONS]
+_WALK: Action = {"type": "travel", "cards": [], "days": D.WALK_DAYS, "to": D.LOCATIONS[D.ELEPHANT_LEG + 1]}
+#: per detective location: the other places it may be moved to, as display action, event, princess
+_DETECTIVE_MOVES: list[tuple[Action, ...]] = [
+    tuple({"type": "detective", "location": D.LOCATIONS[loc]} for loc in range(1, NLOC) if loc != det)
+    for det in range(NLOC)]
+_EVENT_DETECTIVE: list[tuple[Action, ...]] = [
+    tuple({"type": "event", "card": "detective", "location": D.LOCATIONS[loc]} for loc in range(1, NLOC)
+          if loc != det)
+    for det in range(NLOC)]
+_PRINCESS_DETECTIVE: list[tuple[Action, ...]] = [
+    tuple({"type": "event", "card": "princess", "as": "detective", "location": D.LOCATIONS[loc]}
+          for loc in range(1, NLOC) if loc != det)
+    for det in range(NLOC)]
+_EVENT: dict[str, Action] = {e: {"type": "event", "card": e} for e in D.EVENT_IDS}
+_PRINCESS_AS: dict[str, Action] = {e: {"type": "event", "card": "princess", "as": e} for e in D.EVENT_IDS}
+_PENDING = (*D.DISPLAY_ACTIONS, "chit_event")
+_USE_ACTION: dict[str | None, Action] = {a: {"type": "use_action", "action": a} for a in _PENDING}
+_SKIP_ACTION: dict[str | None, Action] = {a: {"type": "skip_action", "action": a} for a in _PENDING}
+_DISCARD: dict[str, Action] = {c: {"type": "discard", "card": c} for c in (*D.CARD_INFO, *D.EVENT_IDS)}
+_ELEPHANT_GOLD: Action = {"type": "elephant_gold"}
+_BUY_TRAVEL: Action = {"type": "buy", "deck": "travel"}
+_BUY_EVENT: Action = {"type": "buy", "deck": "event"}
+#: the gold actions by key: bit 1 sell an elephant, bit 2 buy travel, bit 4 buy event
+_GOLD_ACTIONS: list[tuple[Action, ...]] = [
+    tuple(a for bit, a in ((1, _ELEPHANT_GOLD), (2, _BUY_TRAVEL), (4, _BUY_EVENT)) if key & bit)
+    for key in range(8)]

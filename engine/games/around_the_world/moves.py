@@ -3,6 +3,7 @@ see, and one handler per action type (the rules' `moves` table)."""
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Callable
 from typing import Any
 
@@ -107,7 +108,7 @@ class MoveHandlers(LegalMoves):
         card = st.display[slot]
         assert card is not None
         st.display[slot] = None
-        self._give_travel(st, i, card)
+        insort(st.hand[i], card)  # `_give_travel`
         act = D.DISPLAY_ACTIONS[slot]
         st.taken = act
         events.append({"type": "take", "seat": st.seats[i], "slot": slot, "action": act, "card": card})
@@ -176,7 +177,7 @@ class MoveHandlers(LegalMoves):
 
     # -- travelling
     def _do_travel(self, st: State, i: int, action: Action, events: list[Event]) -> None:
-        cards = tuple(action["cards"])
+        cards = action["cards"]
         p = st.progress[i]
         st.travels += 1
         st.last_leg = p
@@ -186,25 +187,30 @@ class MoveHandlers(LegalMoves):
         hand = st.hand[i]
         for c in cards:
             hand.remove(c)
-            st.travel_discard.append(c)
+        st.travel_discard += cards
+        balloon_card = action.get("balloon")
+        armed = st.armed
+        if balloon_card is None and not armed:  # the common leg: cards only
+            self._move(st, i, leg_days(cards), list(cards), events, None)
+            return
+        cards = tuple(cards)
         ships = sum(1 for c in cards if c[0] == "s")
         if (ships, len(cards) - ships) not in LEG_REQS[p]:
-            st.armed.remove("offer")
-        balloon_card = action.get("balloon")
+            armed.remove("offer")
         b_idx = cards.index(balloon_card) if balloon_card is not None else None
         used: list[str] = []
-        if b_idx is None and not st.armed:
+        if b_idx is None and not armed:
             fixed = leg_days(cards)
         else:
-            fixed, used = best_modified(cards, b_idx, st.armed)
+            fixed, used = best_modified(cards, b_idx, armed)
         for m in used:
-            st.armed.remove(m)
+            armed.remove(m)
         if balloon_card is not None:
             if st.balloon:
                 st.balloon = False
             else:
-                st.armed.remove("balloon")
-            die = self._rng_do(st, "die")
+                armed.remove("balloon")
+            die = self._rng_die(st)
             st.last_roll = [die]
             st.roll = {"kind": "balloon", "fixed": fixed, "cards": list(cards), "card": balloon_card, "leg": p}
             st.phase = "roll"
@@ -232,14 +238,18 @@ class MoveHandlers(LegalMoves):
         self._chits(st, i, to, events)
 
     def _chits(self, st: State, i: int, loc: int, events: list[Event]) -> None:
-        others = [k for k in range(len(st.seats)) if k != i]
         pair = st.chits[loc - 1]
-        colour = None
-        if all(st.progress[k] < loc for k in others):
+        if pair[0] is None and pair[1] is None:
+            return
+        progress = st.progress
+        others = progress[:i] + progress[i + 1:]
+        if max(others) < loc:
             colour = 0
-        elif all(st.progress[k] >= loc for k in others):
+        elif min(others) >= loc:
             colour = 1
-        if colour is None or pair[colour] is None:
+        else:
+            return
+        if pair[colour] is None:
             return
         chit = pair[colour]
         pair[colour] = None
@@ -257,7 +267,7 @@ class MoveHandlers(LegalMoves):
                 st.pending = "chit_event"
                 st.phase = "action"
         elif chit == "others_lose_day":
-            hit = [k for k in others if st.progress[k] < D.HOME]
+            hit = [k for k in range(len(st.seats)) if k != i and st.progress[k] < D.HOME]
             for k in hit:
                 st.days[k] += 1
             events.append({"type": "others_lose_day", "seat": st.seats[i], "seats": [st.seats[k] for k in hit]})
@@ -277,7 +287,7 @@ class MoveHandlers(LegalMoves):
     def _do_reroll(self, st: State, i: int, action: Action, events: list[Event]) -> None:
         st.gold[i] -= REROLL_COST
         st.gold_supply += REROLL_COST
-        die = self._rng_do(st, "die")
+        die = self._rng_die(st)
         assert st.last_roll is not None and st.roll is not None
         st.last_roll.append(die)
         events.append({"type": "reroll", "seat": st.seats[i], "kind": st.roll["kind"], "roll": die})
@@ -319,7 +329,7 @@ class MoveHandlers(LegalMoves):
         elif effect == "elephant":
             st.travels += 1
             st.last_leg = st.progress[i]
-            die = self._rng_do(st, "die")
+            die = self._rng_die(st)
             st.last_roll = [die]
             st.roll = {"kind": "elephant", "fixed": D.ELEPHANT_BASE, "cards": [], "leg": st.progress[i]}
             st.phase = "roll"
@@ -389,21 +399,23 @@ def _handler(do: Do) -> Move:
     return handle
 
 
-#: action type -> move handler (`Rules.apply` dispatches through it)
-MOVES: dict[str, Move] = {
-    "take": _handler(MoveHandlers._do_take),
-    "take_top": _handler(MoveHandlers._do_take_top),
-    "use_action": _handler(MoveHandlers._do_use_action),
-    "skip_action": _handler(MoveHandlers._do_skip_action),
-    "detective": _handler(MoveHandlers._do_detective),
-    "exchange": _handler(MoveHandlers._do_exchange),
-    "travel": _handler(MoveHandlers._do_travel),
-    "stay": _handler(MoveHandlers._do_stay),
-    "done": _handler(MoveHandlers._do_done),
-    "event": _handler(MoveHandlers._do_event),
-    "elephant_gold": _handler(MoveHandlers._do_elephant_gold),
-    "buy": _handler(MoveHandlers._do_buy),
-    "reroll": _handler(MoveHandlers._do_reroll),
-    "keep": _handler(MoveHandlers._do_keep),
-    "discard": _handler(MoveHandlers._do_discard),
+#: action type -> handler of the seat whose turn it is (the rules' `push` calls it directly)
+DO: dict[str, Do] = {
+    "take": MoveHandlers._do_take,
+    "take_top": MoveHandlers._do_take_top,
+    "use_action": MoveHandlers._do_use_action,
+    "skip_action": MoveHandlers._do_skip_action,
+    "detective": MoveHandlers._do_detective,
+    "exchange": MoveHandlers._do_exchange,
+    "travel": MoveHandlers._do_travel,
+    "stay": MoveHandlers._do_stay,
+    "done": MoveHandlers._do_done,
+    "event": MoveHandlers._do_event,
+    "elephant_gold": MoveHandlers._do_elephant_gold,
+    "buy": MoveHandlers._do_buy,
+    "reroll": MoveHandlers._do_reroll,
+    "keep": MoveHandlers._do_keep,
+    "discard": MoveHandlers._do_discard,
 }
+#: action type -> move handler (`Rules.apply` dispatches through it)
+MOVES: dict[str, Move] = {t: _handler(do) for t, do in DO.items()}

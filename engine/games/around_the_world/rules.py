@@ -15,13 +15,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from engine.core import Move, Result, Rules, View, dump_typed, json_copy, load_typed
+from engine.core import Action, Event, Move, Result, Rules, View, dump_typed, json_copy, load_typed
 from engine.rng import Rng
 
 from . import data as D
 from .cards import CARD_INFO, VALUE, best_modified, leg_days, multiset_combos
+from .flow import shuffle
 from .legal import NLOC, REROLL_COST
-from .moves import MODIFIERS, MOVES, MoveHandlers
+from .moves import DO, MODIFIERS, MOVES, MoveHandlers
 from .state import State
 from .summary import AroundTheWorldSummary
 
@@ -54,29 +55,27 @@ class AroundTheWorldRules(MoveHandlers, AroundTheWorldSummary, Rules):
         self.check_seats(seats)
         opts = self.validate_options(options)
         n = len(seats)
-        rng = Rng.from_seed(seed)
         travel = D.travel_deck()
-        rng.shuffle(travel)
+        rng = shuffle(Rng.from_seed(seed).state, travel)
         events = D.event_deck(n)
-        rng.shuffle(events)
+        rng = shuffle(rng, events)
         red = list(D.CHIT_SET)
         blue = list(D.CHIT_SET)
-        rng.shuffle(red)
-        rng.shuffle(blue)
+        rng = shuffle(rng, red)
+        rng = shuffle(rng, blue)
         hands = []
         for _ in range(n):
             hand = [travel.pop() for _ in range(D.START_CARDS)]
             hand.sort()
             hands.append(hand)
         st = State(
-            seats=list(seats), options=opts, rng=0,
+            seats=list(seats), options=opts, rng=rng,
             progress=[0] * n, days=[0] * n, gold=[D.START_GOLD] * n,
             gold_supply=D.GOLD_TOTAL - D.START_GOLD * n,
             chits=[[red[i], blue[i]] for i in range(NLOC - 1)],
             travel_deck=travel, event_deck=events,
             hand=hands, events=[[] for _ in range(n)], arrival_round=[0] * n,
         )
-        st.rng = rng.state
         self._start_round(st, [])
         return st
 
@@ -88,6 +87,16 @@ class AroundTheWorldRules(MoveHandlers, AroundTheWorldSummary, Rules):
 
     def is_over(self, state: State) -> bool:
         return state.phase == "over"
+
+    def push(self, state: State, seat: str, action: Action) -> list[Event]:
+        """`Rules.push` straight to the handler (no table closure in between): the same state
+        change and events as `apply` for a listed action; any other type goes through `apply`."""
+        do = DO.get(action["type"])
+        if do is None:
+            return self.apply(state, seat, action)
+        events: list[Event] = []
+        do(self, state, state.order[state.turn], action, events)
+        return events
 
     def result(self, state: State) -> Result | None:
         return state.result
