@@ -98,7 +98,8 @@ class MessagesMixin(TableBase):
                           asked: bool = False) -> Reply:
         assert seat.seat is not None
         view = loaded.rules.view(loaded.state, seat.seat)
-        job = RenderJob(loaded.record.game_id, "hand", view, loaded.raw_names, t.lang, seat=seat.seat)
+        job = RenderJob(loaded.record.game_id, "hand", view, loaded.raw_names, t.lang, seat=seat.seat,
+                        table=loaded.record.id)
         key = ("hand", loaded.record.id, loaded.record.version, seat.seat, t.lang) if asked else None
         image = await self._image(loaded, job, t, key)
         text = t("hand.header", title=t("title"), channel=f"<#{loaded.record.channel_id}>")
@@ -190,7 +191,8 @@ class MessagesMixin(TableBase):
         files: list[Attachment] = []
         if image:
             public_events = [{k: v for k, v in e.items() if k != "private"} for e in events]
-            job = RenderJob(record.game_id, "board", view, loaded.raw_names, t.lang, events=public_events)
+            job = RenderJob(record.game_id, "board", view, loaded.raw_names, t.lang, events=public_events,
+                            table=record.id)
             key = ("board", record.id, record.version, t.lang) if asked and not events else None
             png = await self._image(loaded, job, t, key)
             if png is not None:

@@ -1,0 +1,236 @@
+"""Which worker of the render pool draws what: a table's renders go to the worker of its slot
+(whose caches hold its last board), a worker with nothing of its own takes another's waiting
+jobs rather than idle, a worker drawing a turn has the next turn of its slot in its pipe, the
+priorities hold across slots, and answers are read whole however the pipe cuts them.
+
+The scheduling tests drive the pool with stand-in workers (a pipe that records what it was
+sent, answers given by hand), so they say exactly who got what and when; the last tests use
+real worker processes."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import pickle
+import struct
+import threading
+from typing import Any
+
+import pytest
+
+from bot import games
+from bot.render_pool import DEPTH, RenderJob, RenderPool, RenderUnavailable, _Worker, draw
+from bot.render_queue import frames
+from tests.test_render_pool import Killer, board_job, pixels
+
+RAILS = "rails-and-sails"
+
+
+class Sent:
+    """A worker's pipe that keeps what was sent down it."""
+
+    def __init__(self) -> None:
+        self.jobs: list[RenderJob] = []
+
+    def send(self, job: RenderJob) -> None:
+        self.jobs.append(job)
+
+    def tables(self) -> list[int | None]:
+        return [job.table for job in self.jobs]
+
+
+class Alive:
+    pid = None
+
+
+def job(table: int) -> RenderJob:
+    return RenderJob(RAILS, "board", {"table": table}, {}, "en", table=table)
+
+
+def stand_ins(processes: int = 2) -> tuple[RenderPool, list[_Worker]]:
+    """A pool whose slots hold warm stand-in workers (no process is started)."""
+    pool = RenderPool(processes, warm=False)
+    pool._started = True
+    pool._all_ready = asyncio.Event()
+    workers = [_Worker(Alive(), Sent(), slot, ready=True) for slot in range(processes)]  # type: ignore[arg-type]
+    pool._slots = list(workers)
+    return pool, workers
+
+
+def sent(worker: _Worker) -> list[int | None]:
+    return worker.conn.tables()  # type: ignore[attr-defined, no-any-return]
+
+
+def answer(pool: RenderPool, worker: _Worker) -> None:
+    """The worker answers the job it draws."""
+    table = worker.jobs[0].job.table  # type: ignore[union-attr]
+    pool._message(worker, ("ok", f"png of {table}".encode()))
+
+
+def submit(pool: RenderPool, table: int, *, urgent: bool = True) -> asyncio.Task[bytes]:
+    return asyncio.get_running_loop().create_task(pool.render(job(table), urgent=urgent))
+
+
+def stop(workers: list[_Worker]) -> None:
+    for worker in workers:
+        if worker.timer is not None:
+            worker.timer.cancel()
+
+
+async def test_a_tables_renders_go_to_the_worker_of_its_slot() -> None:
+    pool, (w0, w1) = stand_ins()
+    try:
+        tasks = [submit(pool, table) for table in (10, 11, 12, 13)]
+        await asyncio.sleep(0)
+        # even tables to slot 0, odd ones to slot 1; each worker's next turn waits in its pipe
+        assert sent(w0) == [10, 12] and sent(w1) == [11, 13]
+        assert len(w0.jobs) == len(w1.jobs) == DEPTH
+        for worker in (w0, w0, w1, w1):
+            answer(pool, worker)
+        assert await asyncio.gather(*tasks) == [b"png of 10", b"png of 11", b"png of 12", b"png of 13"]
+        # a later turn of table 10 goes to the same worker, though the other is free too
+        later = submit(pool, 10)
+        await asyncio.sleep(0)
+        assert sent(w0) == [10, 12, 10] and sent(w1) == [11, 13]
+        answer(pool, w0)
+        assert await later == b"png of 10"
+    finally:
+        stop([w0, w1])
+
+
+async def test_a_worker_drawing_a_turn_of_its_table_gets_the_next_one_though_another_is_free() -> None:
+    pool, (w0, w1) = stand_ins()
+    try:
+        first = submit(pool, 20)
+        await asyncio.sleep(0)
+        second = submit(pool, 22)  # w0 draws table 20; w1 idles, yet table 22 is slot 0's
+        await asyncio.sleep(0)
+        assert sent(w0) == [20, 22] and sent(w1) == []
+        answer(pool, w0)
+        answer(pool, w0)
+        assert await asyncio.gather(first, second) == [b"png of 20", b"png of 22"]
+    finally:
+        stop([w0, w1])
+
+
+async def test_a_worker_with_nothing_of_its_own_takes_anothers_waiting_job() -> None:
+    pool, (w0, w1) = stand_ins()
+    try:
+        tasks = [submit(pool, table) for table in (30, 32, 34, 36)]  # all slot 0's
+        await asyncio.sleep(0)
+        # w0 holds two; w1 would idle, so it takes the next waiting one; the last still waits
+        assert sent(w0) == [30, 32] and sent(w1) == [34]
+        assert [item.job.table for item in pool._waiters.urgent[0]] == [36]  # type: ignore[union-attr]
+        answer(pool, w1)  # w1 free again: it takes the last one too
+        assert sent(w1) == [34, 36] and sent(w0) == [30, 32]
+        answer(pool, w1)
+        answer(pool, w0)
+        answer(pool, w0)
+        assert await asyncio.gather(*tasks) == [f"png of {t}".encode() for t in (30, 32, 34, 36)]
+    finally:
+        stop([w0, w1])
+
+
+async def test_turns_go_first_across_slots_and_never_wait_behind_an_asked_for_image() -> None:
+    pool, (w0, w1) = stand_ins()
+    try:
+        asked = [submit(pool, 40, urgent=False), submit(pool, 41, urgent=False)]
+        await asyncio.sleep(0)
+        assert sent(w0) == [40] and sent(w1) == [41]
+        later_asked = submit(pool, 43, urgent=False)  # slot 1's own, asked for
+        turn = submit(pool, 42)  # slot 0's turn: not queued behind w0's asked-for image
+        await asyncio.sleep(0)
+        assert sent(w0) == [40] and sent(w1) == [41]
+        answer(pool, w1)  # w1 is free: another slot's turn goes before its own asked-for image
+        assert sent(w1) == [41, 42]
+        answer(pool, w1)
+        assert sent(w1) == [41, 42, 43]
+        answer(pool, w1)
+        answer(pool, w0)
+        assert await turn == b"png of 42"
+        assert await asyncio.gather(*asked, later_asked) == [b"png of 40", b"png of 41", b"png of 43"]
+    finally:
+        stop([w0, w1])
+
+
+async def test_a_caller_that_gives_up_before_its_job_is_sent_leaves_nothing_to_draw() -> None:
+    pool, [w0] = stand_ins(1)
+    try:
+        first = submit(pool, 50)
+        second = submit(pool, 51)
+        third = submit(pool, 52)
+        await asyncio.sleep(0)
+        assert sent(w0) == [50, 51]
+        third.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await third
+        answer(pool, w0)
+        answer(pool, w0)
+        assert await asyncio.gather(first, second) == [b"png of 50", b"png of 51"]
+        assert sent(w0) == [50, 51] and not w0.jobs
+    finally:
+        stop([w0])
+
+
+def test_answers_are_read_whole_however_the_pipe_cuts_them() -> None:
+    messages: list[Any] = [("ok", os.urandom(300_000)), ("error", "ValueError: no"), ("ok", b""),
+                           ("ok", bytes(20_000)), ("ready", 7)]
+    a, b = multiprocessing.Pipe()
+    writer = threading.Thread(target=lambda: [a.send(m) for m in messages])
+    writer.start()
+    stream = bytearray()
+    while len(stream) < sum(len(pickle.dumps(m)) for m in messages):
+        stream += os.read(b.fileno(), 65536)
+    writer.join()
+    a.close()
+    b.close()
+    for cut in (1, 3, 4, 5, 4096, 65536, len(stream)):
+        buffer = bytearray()
+        got: list[Any] = []
+        for i in range(0, len(stream), cut):
+            buffer += stream[i:i + cut]
+            got += frames(buffer)
+        assert got == messages and not buffer
+    big = pickle.dumps(("ok", b"x" * 10))  # the long form of the length (-1, then 8 bytes)
+    assert frames(bytearray(struct.pack("!iQ", -1, len(big)) + big)) == [("ok", b"x" * 10)]
+
+
+# -- with real workers ------------------------------------------------------------------------------
+
+async def test_a_turn_waiting_in_the_pipe_of_a_worker_that_died_is_drawn_by_its_replacement() -> None:
+    pool = RenderPool(1, warm=False)
+    try:
+        await pool.ready()
+        good = board_job()
+        poison = RenderJob(good.game_id, "board", {"poison": Killer()}, {}, "en", table=4)
+        fine = RenderJob(good.game_id, "board", good.view, good.names, "en", events=[], table=4)
+        renders = [asyncio.create_task(pool.render(poison)), asyncio.create_task(pool.render(fine))]
+        await asyncio.sleep(0)
+        [worker] = pool._workers
+        assert [item.job for item in worker.jobs] == [poison, fine]  # the second waits in the pipe
+        results = await asyncio.gather(*renders, return_exceptions=True)
+        # the poison killed two workers and is given up; the turn behind it was never held
+        # against it: the third worker drew it
+        assert isinstance(results[0], RenderUnavailable) and pool.replaced == 2
+        assert isinstance(results[1], bytes) and results[1].startswith(b"\x89PNG")
+    finally:
+        await pool.close()
+
+
+async def test_a_burst_of_turns_of_several_tables_is_drawn_right_by_two_workers() -> None:
+    pool = RenderPool(2, warm=False)
+    try:
+        await pool.ready()
+        rules = games.get(RAILS).rules
+        jobs = []
+        for table in range(6):
+            state = rules.new_game(["p1", "p2"], table + 1, {})
+            jobs.append(RenderJob(RAILS, "board", rules.view(state, None), {"p1": "A", "p2": "B"}, "en",
+                                  events=[], table=table))
+        pngs = await asyncio.gather(*(pool.render(j) for j in jobs + jobs))
+        expected = [pixels(draw(j)) for j in jobs]
+        assert [pixels(png) for png in pngs] == expected + expected
+        assert pool._memories_running == 0 and not any(w.jobs for w in pool._workers)
+    finally:
+        await pool.close()
