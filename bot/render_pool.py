@@ -41,7 +41,7 @@ from typing import Any, Literal
 from bot import games
 from bot.games import GameSpec
 from bot.i18n import LANGUAGES, Translator
-from bot.render_queue import MEMORY, SIDE, URGENT, Job, Waiters, first, frames, settle
+from bot.render_queue import MEMORY, SIDE, URGENT, Inbox, Job, Waiters, first, settle
 
 log = logging.getLogger("passepartout.render")
 
@@ -250,8 +250,6 @@ def _worker_main(conn: Connection, warm: bool) -> None:
 #: its pipe, so it starts that one the moment it answers instead of waiting for the event loop
 #: (busy with other channels under load) to read the answer and send more
 DEPTH = 2
-#: bytes read from a worker's pipe at a time (a board is about 300 KB: two or three reads)
-READ_SIZE = 256 * 1024
 
 
 @dataclass(eq=False)
@@ -263,7 +261,7 @@ class _Worker:
     slot: int
     ready: bool = False
     jobs: deque[Job] = field(default_factory=deque)
-    buffer: bytearray = field(default_factory=bytearray)
+    inbox: Inbox = field(default_factory=Inbox)
     timer: asyncio.TimerHandle | None = None
 
 
@@ -469,16 +467,15 @@ class RenderPool:
         if self._slots[worker.slot] is not worker:
             return
         try:
-            data = os.read(worker.conn.fileno(), READ_SIZE)
+            count = worker.inbox.read(worker.conn.fileno())
         except BlockingIOError:
             return
         except OSError:
-            data = b""
-        if not data:
+            count = 0
+        if not count:
             self._lost(worker)
             return
-        worker.buffer += data
-        for message in frames(worker.buffer):
+        for message in worker.inbox.messages():
             if self._slots[worker.slot] is not worker:
                 return
             self._message(worker, message)

@@ -7,6 +7,7 @@ Kept apart from `bot.render_pool` (the processes, and what a worker does) to kee
 from __future__ import annotations
 
 import asyncio
+import os
 import pickle
 import struct
 from collections import deque
@@ -92,26 +93,58 @@ def settle(item: Job, outcome: tuple[str, Any]) -> None:
         item.done.set_result(outcome)
 
 
-def frames(buffer: bytearray) -> list[Any]:
-    """The whole messages at the start of `buffer`, taken out of it (a partial one stays).
-    The framing is that of `multiprocessing.connection.Connection.send`, which the workers
-    use: a signed 4-byte big-endian length, or -1 and an 8-byte length, then the pickle."""
-    out: list[Any] = []
-    pos = 0
-    while len(buffer) - pos >= 4:
-        (size,) = struct.unpack_from("!i", buffer, pos)
-        head = 4
-        if size == -1:
-            if len(buffer) - pos < 12:
-                break
-            (size,) = struct.unpack_from("!Q", buffer, pos + 4)
-            head = 12
-        if len(buffer) - pos - head < size:
-            break
-        out.append(pickle.loads(buffer[pos + head:pos + head + size]))
-        pos += head + size
-    del buffer[:pos]
-    return out
+#: bytes an inbox keeps between messages (a board is about 300 KB); it grows for a bigger one
+#: (a memory's GIF) and goes back to this size once empty
+INBOX = 1 << 20
 
 
-__all__ = ["MEMORY", "SIDE", "URGENT", "Job", "Waiters", "first", "frames", "settle"]
+class Inbox:
+    """A worker's answers as they arrive, read straight into one buffer kept between them
+    (no allocation per read) and unpickled from it. The framing is that of
+    `multiprocessing.connection.Connection.send`, which the workers use: a signed 4-byte
+    big-endian length (or -1, then an 8-byte length), then the pickle."""
+
+    def __init__(self) -> None:
+        self.data = bytearray(INBOX)
+        self.filled = 0
+
+    def read(self, fd: int) -> int:
+        """One read of what the pipe `fd` holds (it is readable: this does not wait); 0 at its end."""
+        if self.filled == len(self.data):
+            self.data.extend(bytes(len(self.data)))
+        with memoryview(self.data) as view, view[self.filled:] as free:
+            count = os.readv(fd, [free])
+        self.filled += count
+        return count
+
+    def messages(self) -> list[Any]:
+        """The whole messages read so far, taken out (a partial one stays for the next reads)."""
+        out: list[Any] = []
+        pos = need = 0
+        with memoryview(self.data) as view:
+            while self.filled - pos >= 4:
+                (size,) = struct.unpack_from("!i", view, pos)
+                head = 4
+                if size == -1:
+                    if self.filled - pos < 12:
+                        break
+                    (size,) = struct.unpack_from("!Q", view, pos + 4)
+                    head = 12
+                if self.filled - pos - head < size:
+                    need = head + size
+                    break
+                with view[pos + head:pos + head + size] as payload:
+                    out.append(pickle.loads(payload))
+                pos += head + size
+        if pos:
+            rest = self.filled - pos
+            self.data[:rest] = self.data[pos:self.filled]
+            self.filled = rest
+            if not rest and len(self.data) > 4 * INBOX:
+                self.data = bytearray(INBOX)
+        if need > len(self.data):  # room for the whole of a big one (a memory's GIF)
+            self.data.extend(bytes(need - len(self.data)))
+        return out
+
+
+__all__ = ["MEMORY", "SIDE", "URGENT", "Job", "Waiters", "Inbox", "first", "settle"]

@@ -13,15 +13,17 @@ import asyncio
 import multiprocessing
 import os
 import pickle
+import select
+import socket
 import struct
 import threading
 from typing import Any
 
 import pytest
 
-from bot import games
-from bot.render_pool import DEPTH, RenderJob, RenderPool, RenderUnavailable, _Worker, draw
-from bot.render_queue import frames
+from bot import games, render_queue
+from bot.render_pool import DEPTH, MemoryRender, RenderJob, RenderPool, RenderUnavailable, _Worker, draw
+from bot.render_queue import Inbox
 from tests.test_render_pool import Killer, board_job, pixels
 
 RAILS = "rails-and-sails"
@@ -59,7 +61,7 @@ def stand_ins(processes: int = 2) -> tuple[RenderPool, list[_Worker]]:
 
 
 def sent(worker: _Worker) -> list[int | None]:
-    return worker.conn.tables()  # type: ignore[attr-defined, no-any-return]
+    return worker.conn.tables()  # type: ignore[attr-defined]
 
 
 def answer(pool: RenderPool, worker: _Worker) -> None:
@@ -173,32 +175,57 @@ async def test_a_caller_that_gives_up_before_its_job_is_sent_leaves_nothing_to_d
         stop([w0])
 
 
-def test_answers_are_read_whole_however_the_pipe_cuts_them() -> None:
+def test_answers_are_read_whole_however_the_pipe_cuts_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(render_queue, "INBOX", 1024)  # small: the inbox must grow, and shrink back
     messages: list[Any] = [("ok", os.urandom(300_000)), ("error", "ValueError: no"), ("ok", b""),
-                           ("ok", bytes(20_000)), ("ready", 7)]
+                           ("ok", bytes(20_000)), ("ready", 7), ("ok", os.urandom(9_000))]
     a, b = multiprocessing.Pipe()
-    writer = threading.Thread(target=lambda: [a.send(m) for m in messages])
+
+    def send_all() -> None:
+        for message in messages:
+            a.send(message)
+
+    writer = threading.Thread(target=send_all)
     writer.start()
     stream = bytearray()
-    while len(stream) < sum(len(pickle.dumps(m)) for m in messages):
+    while len(stream) < sum(len(pickle.dumps(m)) + 4 for m in messages):
         stream += os.read(b.fileno(), 65536)
     writer.join()
     a.close()
     b.close()
-    for cut in (1, 3, 4, 5, 4096, 65536, len(stream)):
-        buffer = bytearray()
+    for cut in (1, 3, 4, 5, 4096, 65536):  # each piece is read before the next is sent
+        inbox = Inbox()
         got: list[Any] = []
-        for i in range(0, len(stream), cut):
-            buffer += stream[i:i + cut]
-            got += frames(buffer)
-        assert got == messages and not buffer
+        reader, writer_fd = socket.socketpair()
+        try:
+            for i in range(0, len(stream), cut):
+                writer_fd.sendall(stream[i:i + cut])
+                while select.select([reader], [], [], 0)[0]:
+                    assert inbox.read(reader.fileno()) > 0
+                    got += inbox.messages()
+        finally:
+            reader.close()
+            writer_fd.close()
+        assert got == messages and inbox.filled == 0 and len(inbox.data) == 1024
     big = pickle.dumps(("ok", b"x" * 10))  # the long form of the length (-1, then 8 bytes)
-    assert frames(bytearray(struct.pack("!iQ", -1, len(big)) + big)) == [("ok", b"x" * 10)]
+    inbox = Inbox()
+    inbox.data[:12 + len(big)] = struct.pack("!iQ", -1, len(big)) + big
+    inbox.filled = 12 + len(big)
+    assert inbox.messages() == [("ok", b"x" * 10)]
 
 
 # -- with real workers ------------------------------------------------------------------------------
 
-async def test_a_turn_waiting_in_the_pipe_of_a_worker_that_died_is_drawn_by_its_replacement() -> None:
+async def test_a_turn_waiting_in_the_pipe_of_a_worker_that_died_is_drawn_by_its_replacement(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    pipes: list[list[RenderJob | MemoryRender]] = []  # what a worker held after each send
+    send = RenderPool._send
+
+    def recording(self: RenderPool, worker: _Worker, item: Any) -> None:
+        send(self, worker, item)
+        pipes.append([held.job for held in worker.jobs])
+
+    monkeypatch.setattr(RenderPool, "_send", recording)
     pool = RenderPool(1, warm=False)
     try:
         await pool.ready()
@@ -206,10 +233,8 @@ async def test_a_turn_waiting_in_the_pipe_of_a_worker_that_died_is_drawn_by_its_
         poison = RenderJob(good.game_id, "board", {"poison": Killer()}, {}, "en", table=4)
         fine = RenderJob(good.game_id, "board", good.view, good.names, "en", events=[], table=4)
         renders = [asyncio.create_task(pool.render(poison)), asyncio.create_task(pool.render(fine))]
-        await asyncio.sleep(0)
-        [worker] = pool._workers
-        assert [item.job for item in worker.jobs] == [poison, fine]  # the second waits in the pipe
         results = await asyncio.gather(*renders, return_exceptions=True)
+        assert pipes[:2] == [[poison], [poison, fine]]  # the second waited in the pipe
         # the poison killed two workers and is given up; the turn behind it was never held
         # against it: the third worker drew it
         assert isinstance(results[0], RenderUnavailable) and pool.replaced == 2
