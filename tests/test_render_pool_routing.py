@@ -17,6 +17,7 @@ import select
 import socket
 import struct
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,7 +25,7 @@ import pytest
 from bot import games, render_queue
 from bot.render_pool import DEPTH, MemoryRender, RenderJob, RenderPool, RenderUnavailable, _Worker, draw
 from bot.render_queue import Inbox
-from tests.test_render_pool import Killer, board_job, pixels
+from tests.test_render_pool import EVE, HERE, Killer, board_job, move_button, pixels, running_game
 
 RAILS = "rails-and-sails"
 
@@ -259,3 +260,33 @@ async def test_a_burst_of_turns_of_several_tables_is_drawn_right_by_two_workers(
         assert pool._memories_running == 0 and not any(w.jobs for w in pool._workers)
     finally:
         await pool.close()
+
+
+class Jobs:
+    """A pool that draws in-process and keeps the jobs the service handed it."""
+
+    usable = True
+
+    def __init__(self) -> None:
+        self.jobs: list[RenderJob] = []
+
+    async def render(self, job: RenderJob, *, urgent: bool = True) -> bytes:
+        self.jobs.append(job)
+        return draw(job)
+
+
+async def test_the_table_service_names_the_table_of_every_image_it_asks_for(tmp_path: Path) -> None:
+    pool = Jobs()
+    store, service = await running_game(tmp_path, pool, "around-the-world")  # every move redraws
+    try:
+        record = await store.active_game(HERE.channel_id)
+        assert record is not None
+        user, button = await move_button(service)
+        replies = await service.component(user, HERE, button)
+        assert replies[0].text.startswith("✅") and any(r.files for r in replies)
+        await service.hand(user, HERE)
+        await service.status(EVE, HERE)
+        assert {job.image for job in pool.jobs} == {"board", "hand"}
+        assert [job.table for job in pool.jobs] == [record.id] * len(pool.jobs)
+    finally:
+        await store.close()
