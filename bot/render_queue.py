@@ -12,13 +12,21 @@ import pickle
 import struct
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from bot.render_pool import MemoryRender, RenderJob
+from typing import Any, Protocol
 
 #: the priority of a job: turn messages, images someone asked for, game memories
 URGENT, SIDE, MEMORY = 0, 1, 2
+
+
+class Drawable(Protocol):
+    """What the pool reads of what it draws (`RenderJob`, `MemoryRender` of `bot.render_pool`,
+    which imports this module)."""
+
+    @property
+    def game_id(self) -> str: ...
+
+    @property
+    def image(self) -> str: ...
 
 
 @dataclass(eq=False)
@@ -27,7 +35,7 @@ class Job:
     (its caches hold the table's layers and bands), None for any. `done` is set to ("ok",
     bytes), ("error", text), or ("died" | "timeout" | "closed", None)."""
 
-    job: RenderJob | MemoryRender
+    job: Drawable
     level: int
     home: int | None
     timeout: float

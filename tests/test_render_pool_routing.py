@@ -23,9 +23,9 @@ from typing import Any
 import pytest
 
 from bot import games, render_queue
-from bot.render_pool import DEPTH, MemoryRender, RenderJob, RenderPool, RenderUnavailable, _Worker, draw
+from bot.render_pool import DEPTH, RenderJob, RenderPool, RenderUnavailable, _Worker, draw
 from bot.render_queue import Inbox
-from tests.test_render_pool import EVE, HERE, Killer, board_job, move_button, pixels, running_game
+from tests.test_render_pool import EVE, HERE, board_job, move_button, pixels, running_game
 
 RAILS = "rails-and-sails"
 
@@ -67,7 +67,7 @@ def sent(worker: _Worker) -> list[int | None]:
 
 def answer(pool: RenderPool, worker: _Worker) -> None:
     """The worker answers the job it draws."""
-    table = worker.jobs[0].job.table  # type: ignore[union-attr]
+    table = worker.jobs[0].job.table  # type: ignore[attr-defined]
     pool._message(worker, ("ok", f"png of {table}".encode()))
 
 
@@ -124,7 +124,7 @@ async def test_a_worker_with_nothing_of_its_own_takes_anothers_waiting_job() -> 
         await asyncio.sleep(0)
         # w0 holds two; w1 would idle, so it takes the next waiting one; the last still waits
         assert sent(w0) == [30, 32] and sent(w1) == [34]
-        assert [item.job.table for item in pool._waiters.urgent[0]] == [36]  # type: ignore[union-attr]
+        assert [item.job.table for item in pool._waiters.urgent[0]] == [36]  # type: ignore[attr-defined]
         answer(pool, w1)  # w1 free again: it takes the last one too
         assert sent(w1) == [34, 36] and sent(w0) == [30, 32]
         answer(pool, w1)
@@ -217,9 +217,17 @@ def test_answers_are_read_whole_however_the_pipe_cuts_them(monkeypatch: pytest.M
 
 # -- with real workers ------------------------------------------------------------------------------
 
+class SlowKiller:
+    """Unpickling this ends the process that does it, a moment later (the bot has sent the
+    job behind it by then)."""
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        return (exec, ("import os, time; time.sleep(0.3); os._exit(3)",))
+
+
 async def test_a_turn_waiting_in_the_pipe_of_a_worker_that_died_is_drawn_by_its_replacement(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    pipes: list[list[RenderJob | MemoryRender]] = []  # what a worker held after each send
+    pipes: list[list[Any]] = []  # what a worker held after each send
     send = RenderPool._send
 
     def recording(self: RenderPool, worker: _Worker, item: Any) -> None:
@@ -231,7 +239,7 @@ async def test_a_turn_waiting_in_the_pipe_of_a_worker_that_died_is_drawn_by_its_
     try:
         await pool.ready()
         good = board_job()
-        poison = RenderJob(good.game_id, "board", {"poison": Killer()}, {}, "en", table=4)
+        poison = RenderJob(good.game_id, "board", {"poison": SlowKiller()}, {}, "en", table=4)
         fine = RenderJob(good.game_id, "board", good.view, good.names, "en", events=[], table=4)
         renders = [asyncio.create_task(pool.render(poison)), asyncio.create_task(pool.render(fine))]
         results = await asyncio.gather(*renders, return_exceptions=True)
