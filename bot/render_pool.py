@@ -12,6 +12,10 @@ events), which looks the renderer up in its own registry and answers PNG bytes.
   before the memories of a finished game (`MemoryRender`: its summary and timelapse, seconds
   of CPU each), which never hold more than `memory_slots` workers at once so that turns keep
   flowing on the others, and have a time limit that grows with their frames.
+- A table's renders go to one worker (its slot: `RenderJob.table` modulo the workers), so the
+  per-process caches of its layers and bands serve its next board; a worker with nothing of
+  its own to do takes another's waiting jobs. A worker drawing a turn has the next turn of its
+  slot waiting in its pipe (`DEPTH`), so it never waits for a busy event loop between turns.
 - A worker that dies is replaced and the render tried once more on another; then the caller
   gets `RenderUnavailable` and sends its message without the image (the move is committed).
 - A worker reads its jobs from a pipe to the bot: when the bot is gone, the pipe ends and the
@@ -37,6 +41,7 @@ from typing import Any, Literal
 from bot import games
 from bot.games import GameSpec
 from bot.i18n import LANGUAGES, Translator
+from bot.render_queue import MEMORY, SIDE, URGENT, Inbox, Job, Waiters, first, settle
 
 log = logging.getLogger("passepartout.render")
 
@@ -74,6 +79,8 @@ class RenderJob:
     lang: str
     seat: str | None = None
     events: list[dict[str, Any]] | None = None
+    #: the game's primary key: its renders go to one worker, whose caches hold its last board
+    table: int | None = None
 
 
 @dataclass(frozen=True)
@@ -239,34 +246,33 @@ def _worker_main(conn: Connection, warm: bool) -> None:
         conn.send(reply)
 
 
+#: jobs a worker holds at once: the one it draws and, behind a turn, the next turn already in
+#: its pipe, so it starts that one the moment it answers instead of waiting for the event loop
+#: (busy with other channels under load) to read the answer and send more
+DEPTH = 2
+
+
 @dataclass(eq=False)
 class _Worker:
+    """A render process in slot `slot`; `jobs` were sent to it and are answered in order."""
+
     process: BaseProcess
     conn: Connection
-
-
-@dataclass
-class _Waiters:
-    """Who waits for a free worker: turn messages first, then the images people asked for,
-    then game memories (only when `memory` says one may start)."""
-
-    urgent: deque[asyncio.Future[_Worker]] = field(default_factory=deque)
-    side: deque[asyncio.Future[_Worker]] = field(default_factory=deque)
-    memories: deque[asyncio.Future[_Worker]] = field(default_factory=deque)
-
-    def first(self, memory: bool = True) -> tuple[asyncio.Future[_Worker], bool] | None:
-        """The next live waiter, and whether it is a memory's."""
-        queues = (self.urgent, self.side, self.memories) if memory else (self.urgent, self.side)
-        for queue in queues:
-            while queue:
-                waiter = queue.popleft()
-                if not waiter.done():
-                    return waiter, queue is self.memories
-        return None
+    slot: int
+    ready: bool = False
+    jobs: deque[Job] = field(default_factory=deque)
+    inbox: Inbox = field(default_factory=Inbox)
+    timer: asyncio.TimerHandle | None = None
 
 
 class RenderPool:
-    """`processes` render workers behind a three-level queue (see the module's docstring)."""
+    """`processes` render workers, each in a fixed slot, behind per-slot queues of three
+    priorities. A table's renders (`RenderJob.table`) go to the worker of its slot, whose
+    per-process caches (rails: the claimed-routes layers, every board's deflated bands) hold
+    its last board: drawn on whichever worker was free, every table was drawn cold on every
+    worker. A worker with nothing of its own takes another's waiting work rather than idle;
+    a worker drawing a turn gets the next turn of its slot in its pipe (`DEPTH`). See also
+    the module's docstring."""
 
     def __init__(self, processes: int, *, timeout: float = RENDER_TIMEOUT, warm: bool = True) -> None:
         if processes < 1:
@@ -275,16 +281,17 @@ class RenderPool:
         self.timeout = timeout
         self.warm = warm
         self._ctx = multiprocessing.get_context("spawn")
-        self._workers: set[_Worker] = set()
-        self._idle: list[_Worker] = []
-        self._waiters = _Waiters()
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._slots: list[_Worker | None] = [None] * processes
+        self._waiters = Waiters.of(processes)
+        self._tasks: set[asyncio.Task[Any]] = set()
         self._started = False
         self._closed = False
+        self._pumping = False
+        self._again = False
         self._start_failures = 0
         self._warmed = 0  # workers that said they are ready (replacements included)
         self._all_ready: asyncio.Event | None = None
-        #: memory renders holding a worker now, and how many may at once
+        #: memory renders on a worker now, and how many may be at once
         self._memories_running = 0
         self.memory_slots = max(1, processes // WORKERS_PER_MEMORY)
         self.replaced = 0  # workers that died or got stuck and were replaced
@@ -294,6 +301,10 @@ class RenderPool:
         """False once closed, or when workers keep dying before they are ready (then the
         service renders in-process, as without a pool)."""
         return not self._closed and self._start_failures < MAX_START_FAILURES
+
+    @property
+    def _workers(self) -> list[_Worker]:
+        return [w for w in self._slots if w is not None]
 
     def pids(self) -> list[int]:
         """The worker processes now running (tests check none is left behind)."""
@@ -305,8 +316,8 @@ class RenderPool:
             return
         self._started = True
         self._all_ready = asyncio.Event()
-        for _ in range(self.processes):
-            self._spawn()
+        for slot in range(self.processes):
+            self._spawn(slot)
 
     async def ready(self) -> None:
         """Wait until every worker is warm (benchmarks time warm workers only)."""
@@ -315,83 +326,120 @@ class RenderPool:
         if self.usable:
             await self._all_ready.wait()
 
+    def home(self, table: int | None) -> int | None:
+        """The slot whose worker draws `table` (None: any)."""
+        return None if table is None else table % self.processes
+
     async def render(self, job: RenderJob | MemoryRender, *, urgent: bool = True) -> bytes:
         """PNG bytes for `job` from a worker; `urgent` (a turn message) goes before the rest.
         A `MemoryRender` (PNG or GIF bytes) goes after everything else, `urgent` or not.
         Raises `RenderUnavailable` when no image can be had, `RenderFailed` when the renderer
         raised."""
         await self.start()
-        memory = isinstance(job, MemoryRender)
-        timeout = memory_timeout(job.frames) if isinstance(job, MemoryRender) else self.timeout
-        for _ in range(2):  # a worker that died gets one retry on another
-            worker = await (self._take_for_memory() if memory else self._take(urgent))
-            exchange = asyncio.create_task(self._exchange(worker, job, timeout))
-            if memory:
-                exchange.add_done_callback(lambda _: self._memory_done())
-            self._keep(exchange)
-            # a caller that gives up leaves the exchange to finish and free its worker
-            status, payload = await asyncio.shield(exchange)
-            if status == "ok":
-                data: bytes = payload
-                return data
-            if status == "error":
-                raise RenderFailed(payload)
-            if status == "timeout":
-                break
-        raise RenderUnavailable(f"no {job.image} image for {job.game_id}")
-
-    async def _take_for_memory(self) -> _Worker:
-        """A worker for a memory: an idle one if a memory slot is free, else wait behind
-        every other render (`_give` hands it one when both a worker and a slot are free)."""
-        if self._idle and self._memories_running < self.memory_slots:
-            self._memories_running += 1
-            return self._idle.pop()
         if not self.usable:
             raise RenderUnavailable("the render pool is closed")
-        waiter: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
-        self._waiters.memories.append(waiter)
+        done: asyncio.Future[tuple[str, Any]] = asyncio.get_running_loop().create_future()
+        if isinstance(job, MemoryRender):
+            item = Job(job, MEMORY, None, memory_timeout(job.frames), done)
+        else:
+            item = Job(job, URGENT if urgent else SIDE, self.home(job.table), self.timeout, done)
+        self._waiters.add(item)
+        self._pump()
         try:
-            return await waiter  # `_give` counted it in `_memories_running`
+            # a caller that gives up leaves a job already sent to finish (its worker goes on)
+            status, payload = await asyncio.shield(done)
         except asyncio.CancelledError:
-            if waiter.done() and not waiter.cancelled() and waiter.exception() is None:
-                self._memory_done()
-                self._give(waiter.result())
+            if not item.sent:
+                done.cancel()  # still waiting: dropped from its line
             raise
-
-    def _memory_done(self) -> None:
-        """A memory render ended (its worker freed or replaced): another may start on an
-        idle worker (idle workers mean nobody else is waiting)."""
-        self._memories_running -= 1
-        if self._idle and not self._closed:
-            found = self._waiters.first(memory=self._memories_running < self.memory_slots)
-            if found is not None:
-                waiter, memory = found
-                self._memories_running += memory
-                waiter.set_result(self._idle.pop())
+        if status == "ok":
+            data: bytes = payload
+            return data
+        if status == "error":
+            raise RenderFailed(payload)
+        raise RenderUnavailable(f"no {job.image} image for {job.game_id} ({status})")
 
     async def close(self) -> None:
         """Stop every worker and wait for them to exit; waiting callers get `RenderUnavailable`."""
         if self._closed:
             return
         self._closed = True
-        while (found := self._waiters.first()) is not None:
-            found[0].set_exception(RenderUnavailable("the render pool is closed"))
-        idle = list(self._idle)
-        busy = [w for w in self._workers if w not in idle]  # drawing or warming up: stopped at once
-        self._workers.clear()
-        self._idle.clear()
+        for item in self._waiters.drain():
+            settle(item, ("closed", None))
+        workers = self._workers
+        idle = [w for w in workers if w.ready and not w.jobs]
+        busy = [w for w in workers if w not in idle]  # drawing or warming up: stopped at once
+        for worker in workers:
+            self._unwatch(worker)
+            for item in worker.jobs:
+                settle(item, ("closed", None))
+        self._slots = [None] * self.processes
         if self._all_ready is not None:
             self._all_ready.set()
-        if idle or busy:
+        if workers:
             await asyncio.to_thread(_stop, idle, busy)
-        # answers still awaited end now (their workers are gone), as do their tasks
         await asyncio.gather(*self._tasks, return_exceptions=True)
-        for worker in idle + busy:
+        for worker in workers:
             worker.conn.close()
 
+    # -- handing out jobs --------------------------------------------------------------
+    def _pump(self) -> None:
+        """Send waiting jobs to the workers that may take them (`_next`). Re-entered (a send
+        found its worker dead, which re-queues its jobs), it goes round once more instead."""
+        if self._pumping:
+            self._again = True
+            return
+        self._pumping = True
+        try:
+            self._again = True
+            while self._again and not self._closed:
+                self._again = False
+                for slot in range(self.processes):
+                    worker = self._slots[slot]
+                    while worker is not None and worker is self._slots[slot] and (item := self._next(worker)):
+                        self._send(worker, item)
+        finally:
+            self._pumping = False
+
+    def _next(self, worker: _Worker) -> Job | None:
+        """What `worker` takes now: anything by priority when idle (`Waiters.for_idle`);
+        behind a turn it draws, the next turn of its own slot; else nothing (an urgent job
+        never waits behind a long one, and waits behind at most one turn)."""
+        if not worker.ready:
+            return None
+        if not worker.jobs:
+            return self._waiters.for_idle(worker.slot, self._memories_running < self.memory_slots)
+        if len(worker.jobs) >= DEPTH or worker.jobs[-1].level != URGENT:
+            return None
+        return first(self._waiters.urgent[worker.slot])
+
+    def _send(self, worker: _Worker, item: Job) -> None:
+        try:
+            worker.conn.send(item.job)  # a view is a few KB: the pipe takes it at once
+        except (EOFError, OSError):
+            self._waiters.add(item, front=True)  # never started: not counted against it
+            self._lost(worker)
+            return
+        except Exception as exc:  # the job did not pickle: nothing was sent
+            settle(item, ("error", f"{type(exc).__name__}: {exc}"))
+            return
+        item.sent = True
+        worker.jobs.append(item)
+        self._memories_running += item.level == MEMORY
+        if len(worker.jobs) == 1:
+            self._arm(worker)
+
+    def _arm(self, worker: _Worker) -> None:
+        """The time limit of the job `worker` draws now (its first), counted from now."""
+        if worker.timer is not None:
+            worker.timer.cancel()
+            worker.timer = None
+        if worker.jobs:
+            worker.timer = asyncio.get_running_loop().call_later(worker.jobs[0].timeout, self._stuck, worker)
+
     # -- workers ----------------------------------------------------------------------
-    def _spawn(self) -> None:
-        """Start one worker (it joins the idle list once warm); a system that cannot start
+    def _spawn(self, slot: int) -> None:
+        """Start the worker of `slot` (it takes jobs once warm); a system that cannot start
         processes (out of memory or file descriptors) counts as a start failure."""
         parent, child = self._ctx.Pipe()
         process = self._ctx.Process(target=_worker_main, args=(child, self.warm), daemon=True,
@@ -407,102 +455,122 @@ class RenderPool:
                 self._give_up()
             return
         child.close()  # ours closes with the worker's end: a dead worker reads as end of file
-        worker = _Worker(process, parent)
-        self._workers.add(worker)
-        self._keep(asyncio.create_task(self._welcome(worker)))
+        worker = _Worker(process, parent, slot)
+        self._slots[slot] = worker
+        loop = asyncio.get_running_loop()
+        # answers are read as they come, without a thread and without blocking on a part
+        loop.add_reader(parent.fileno(), self._readable, worker)
+        worker.timer = loop.call_later(WARM_TIMEOUT, self._stuck, worker)
 
-    async def _welcome(self, worker: _Worker) -> None:
-        """Hand a new worker out once it says it is warm; replace one that dies first."""
-        try:
-            await _answer(worker, WARM_TIMEOUT)
-        except (EOFError, OSError):  # TimeoutError included: it is an OSError
-            if self._closed:
-                return
-            self._start_failures += 1
-            log.error("a render worker failed to start (%d in a row)", self._start_failures)
-            self._retire(worker)
-            if self.usable:
-                self._spawn()
-            else:
-                self._give_up()
+    def _readable(self, worker: _Worker) -> None:
+        """Whatever the worker's pipe holds now; each whole message is handled."""
+        if self._slots[worker.slot] is not worker:
             return
-        self._start_failures = 0
-        self._warmed += 1
-        self._give(worker)
-        if self._all_ready is not None and self._warmed >= self.processes:
-            self._all_ready.set()
+        try:
+            count = worker.inbox.read(worker.conn.fileno())
+        except BlockingIOError:
+            return
+        except OSError:
+            count = 0
+        if not count:
+            self._lost(worker)
+            return
+        for message in worker.inbox.messages():
+            if self._slots[worker.slot] is not worker:
+                return
+            self._message(worker, message)
+
+    def _message(self, worker: _Worker, message: Any) -> None:
+        """A worker says it is warm, or answers its first job."""
+        if not worker.ready:
+            worker.ready = True
+            self._start_failures = 0
+            self._warmed += 1
+            self._arm(worker)
+            if self._all_ready is not None and self._warmed >= self.processes:
+                self._all_ready.set()
+        elif worker.jobs:
+            item = worker.jobs.popleft()
+            self._memories_running -= item.level == MEMORY
+            settle(item, message)
+            self._arm(worker)
+        self._pump()
+
+    def _lost(self, worker: _Worker) -> None:
+        """The worker's pipe ended: it died. Replaced; the job it drew is tried once more, the
+        jobs behind it (never started) go back to the front of their lines."""
+        if self._closed or self._slots[worker.slot] is not worker:
+            return
+        if not worker.ready:
+            self._start_failed(worker)
+            return
+        if worker.jobs:
+            job = worker.jobs[0].job
+            log.warning("a render worker died drawing %s %s: replacing it", job.game_id, job.image)
+        else:
+            log.warning("a render worker died: replacing it")
+        self._replace(worker, "died")
+
+    def _stuck(self, worker: _Worker) -> None:
+        """A worker took too long: to warm up (a start failure), or to draw its job (which
+        ends without an image: tried again it would likely stick again)."""
+        if self._closed or self._slots[worker.slot] is not worker:
+            return
+        if not worker.ready:
+            self._start_failed(worker)
+            return
+        job = worker.jobs[0]
+        log.error("a render of %s %s took over %.0f s: its worker is replaced", job.job.game_id, job.job.image,
+                  job.timeout)
+        self._replace(worker, "timeout")
+
+    def _replace(self, worker: _Worker, verdict: str) -> None:
+        jobs = list(worker.jobs)
+        worker.jobs.clear()
+        self._retire(worker)
+        self.replaced += 1
+        self._spawn(worker.slot)
+        for i, item in enumerate(jobs):
+            self._memories_running -= item.level == MEMORY
+            item.sent = False
+            if i == 0:
+                item.deaths += 1
+                if verdict != "died" or item.deaths >= 2:
+                    settle(item, (verdict, None))
+        for item in reversed(jobs):
+            if not item.done.done():
+                self._waiters.add(item, front=True)
+        self._pump()
+
+    def _start_failed(self, worker: _Worker) -> None:
+        self._start_failures += 1
+        log.error("a render worker failed to start (%d in a row)", self._start_failures)
+        self._retire(worker)
+        if self.usable:
+            self._spawn(worker.slot)
+        else:
+            self._give_up()
 
     def _give_up(self) -> None:
-        """Workers cannot start: wake everyone waiting (the service renders in-process)."""
-        while (found := self._waiters.first()) is not None:
-            found[0].set_exception(RenderUnavailable("render workers cannot start"))
+        """Workers cannot start: every waiting caller gets `RenderUnavailable` (the service
+        renders in-process)."""
+        for item in self._waiters.drain():
+            settle(item, ("unavailable", None))
         if self._all_ready is not None:
             self._all_ready.set()
 
-    async def _take(self, urgent: bool) -> _Worker:
-        if self._idle:
-            return self._idle.pop()
-        if not self.usable:
-            raise RenderUnavailable("the render pool is closed")
-        waiter: asyncio.Future[_Worker] = asyncio.get_running_loop().create_future()
-        (self._waiters.urgent if urgent else self._waiters.side).append(waiter)
-        try:
-            return await waiter
-        except asyncio.CancelledError:
-            if waiter.done() and not waiter.cancelled() and waiter.exception() is None:
-                self._give(waiter.result())  # handed to us just as we gave up: pass it on
-            raise
-
-    def _give(self, worker: _Worker) -> None:
-        """A free worker goes to the first waiter (urgent ones first), else back to the idle list."""
-        if self._closed or worker not in self._workers:
-            return
-        found = self._waiters.first(memory=self._memories_running < self.memory_slots)
-        if found is not None:
-            waiter, memory = found
-            self._memories_running += memory
-            waiter.set_result(worker)
-        else:
-            self._idle.append(worker)
-
-    async def _exchange(self, worker: _Worker, job: RenderJob | MemoryRender, timeout: float) -> tuple[str, Any]:
-        """One job on one worker; the worker is freed, or replaced if it died or got stuck."""
-        try:
-            worker.conn.send(job)  # a view is a few KB: the idle worker's pipe takes it at once
-        except (EOFError, OSError):
-            if not self._closed:
-                log.warning("a render worker died: replacing it")
-                self._replace(worker)
-            return ("died", None)
-        except Exception as exc:  # the job did not pickle: nothing was sent
-            self._give(worker)
-            return ("error", f"{type(exc).__name__}: {exc}")
-        try:
-            reply: tuple[str, Any] = await _answer(worker, timeout)
-        except (EOFError, OSError) as exc:  # TimeoutError is an OSError too
-            if self._closed:
-                return ("died", None)  # stopped by `close`
-            if isinstance(exc, TimeoutError):
-                log.error("a render of %s %s took over %.0f s: its worker is replaced", job.game_id, job.image,
-                          timeout)
-                self._replace(worker)
-                return ("timeout", None)
-            log.warning("a render worker died drawing %s %s: replacing it", job.game_id, job.image)
-            self._replace(worker)
-            return ("died", None)
-        self._give(worker)
-        return reply
-
-    def _replace(self, worker: _Worker) -> None:
-        self._retire(worker)
-        self.replaced += 1
-        if not self._closed:
-            self._spawn()
+    def _unwatch(self, worker: _Worker) -> None:
+        """No more reading or timing of `worker` (before its pipe closes: the number is reused)."""
+        with contextlib.suppress(RuntimeError, ValueError, OSError):  # the loop or pipe already closed
+            asyncio.get_running_loop().remove_reader(worker.conn.fileno())
+        if worker.timer is not None:
+            worker.timer.cancel()
+            worker.timer = None
 
     def _retire(self, worker: _Worker) -> None:
-        self._workers.discard(worker)
-        if worker in self._idle:
-            self._idle.remove(worker)
+        self._unwatch(worker)
+        if self._slots[worker.slot] is worker:
+            self._slots[worker.slot] = None
         worker.conn.close()
         if worker.process.is_alive():
             worker.process.kill()
@@ -512,28 +580,6 @@ class RenderPool:
         """Hold a reference to a background task until it ends."""
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-
-
-async def _answer(worker: _Worker, timeout: float) -> Any:
-    """The worker's next message, read on the event loop when its pipe turns readable (no
-    thread, so no GIL hand-offs per render); EOFError if it died, TimeoutError if it is stuck."""
-    loop = asyncio.get_running_loop()
-    answer: asyncio.Future[Any] = loop.create_future()
-    fd = worker.conn.fileno()
-
-    def readable() -> None:
-        if answer.done():
-            return
-        try:  # the worker writes a whole message at once: the rest follows straight away
-            answer.set_result(worker.conn.recv())
-        except Exception as exc:
-            answer.set_exception(exc)
-
-    loop.add_reader(fd, readable)
-    try:
-        return await asyncio.wait_for(answer, timeout)
-    finally:
-        loop.remove_reader(fd)
 
 
 def _stop(idle: list[_Worker], busy: list[_Worker]) -> None:

@@ -98,7 +98,8 @@ class MessagesMixin(TableBase):
                           asked: bool = False) -> Reply:
         assert seat.seat is not None
         view = loaded.rules.view(loaded.state, seat.seat)
-        job = RenderJob(loaded.record.game_id, "hand", view, loaded.raw_names, t.lang, seat=seat.seat)
+        job = RenderJob(loaded.record.game_id, "hand", view, loaded.raw_names, t.lang, seat=seat.seat,
+                        table=loaded.record.id)
         key = ("hand", loaded.record.id, loaded.record.version, seat.seat, t.lang) if asked else None
         image = await self._image(loaded, job, t, key)
         text = t("hand.header", title=t("title"), channel=f"<#{loaded.record.channel_id}>")
@@ -190,7 +191,8 @@ class MessagesMixin(TableBase):
         files: list[Attachment] = []
         if image:
             public_events = [{k: v for k, v in e.items() if k != "private"} for e in events]
-            job = RenderJob(record.game_id, "board", view, loaded.raw_names, t.lang, events=public_events)
+            job = RenderJob(record.game_id, "board", view, loaded.raw_names, t.lang, events=public_events,
+                            table=record.id)
             key = ("board", record.id, record.version, t.lang) if asked and not events else None
             png = await self._image(loaded, job, t, key)
             if png is not None:
@@ -208,14 +210,14 @@ class MessagesMixin(TableBase):
             status_line = loaded.ui.status_text(view, loaded.names, t)
             if status_line:
                 lines.append(status_line)
-            rows = self._turn_rows(loaded, t)
+            rows = self._turn_rows(loaded, t, view)
         if to != "channel":
             mentions = []
         return Reply(to, _clip("\n".join(lines)), user_id=user.id if user else None,
                      channel_id=record.channel_id, files=files, rows=rows,
                      mentions=mentions)
 
-    def _turn_rows(self, loaded: Loaded, t: Translator) -> list[list[Any]]:
+    def _turn_rows(self, loaded: Loaded, t: Translator, view: Any = None) -> list[list[Any]]:
         """Buttons on the turn message: quick moves, the full move menu, my hand. Everyone sees
         them (and `/game status` shows them to anyone), so they are built from the public view
         only, never from a seat's legal actions: a button must not reveal a card in a hand, not
@@ -223,7 +225,8 @@ class MessagesMixin(TableBase):
         record, rules = loaded.record, loaded.rules
         quick: list[Button] = []
         seen: set[str] = set()
-        view = rules.view(loaded.state, None)
+        if view is None:  # the public view, unless the caller has it already
+            view = rules.view(loaded.state, None)
         for seat in rules.to_act(loaded.state):
             rec = record.seat_record(seat)
             if rec is None or rec.is_bot:
