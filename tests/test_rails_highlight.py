@@ -3,7 +3,7 @@ them must give exactly the pixels drawing the frames gives, for every route of t
 
 from __future__ import annotations
 
-from PIL import Image, ImageChops
+from PIL import ImageChops
 
 from render.rails_and_sails import _static, city_labels, highlight
 from render.rails_and_sails.geometry import geometry

@@ -394,7 +394,8 @@ def board_layers(view: dict[str, Any], *, names: dict[str, str], translator: Tra
     # the layer object names its words: hashing and comparing them for every kept layer was slow
     kept, drawn_whole = claimed.layer(base_layer, base, base_layer, drawn, label_sprites)
     route = last.get("route") if last.get("type") == "claim" else None
-    outlines = highlight.outlines(route) if isinstance(route, str) else ()
+    route = route if isinstance(route, str) else ""
+    outlines = highlight.outlines(route) if route else ()
     boxes += [_around(poly, 4) for poly in outlines[1::2]]
     last_city = last.get("city") if last.get("type") in ("harbor", "build_harbor") else None
     harbors = [(geom.nodes[city_id], seat, city_id == last_city)
