@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 
 from render.common import INK, MUTED, Draw, advance, draw_text, draw_token, font, text_length
 from render.png import Box, StaticLayer, regions
-from render.rails_and_sails import claimed
+from render.rails_and_sails import claimed, highlight
 from render.rails_and_sails.geometry import (
     COLOUR_ORDER,
     HARBOR_BLUE,
@@ -34,8 +34,6 @@ from render.rails_and_sails.sprites import (
     _draw_symbol,
     _icon_ship,
     _icon_train,
-    _shifts,
-    _space_outline,
     _wrap_arrow,
     draw_card,
 )
@@ -56,31 +54,6 @@ from render.rails_and_sails.texts import (
 def _seat_index(view: dict[str, Any]) -> dict[str, int]:
     return {s: i for i, s in enumerate(view.get("seats", []))}
 
-
-
-def _highlight_outlines(route_id: Any) -> list[list[tuple[float, float]]]:
-    """The last claimed route's frames, in drawing order: around each of its spaces a bright
-    one, then a thin dark one around that (on both sides of the map for a route that wraps)."""
-    g = geometry().routes.get(route_id)
-    if g is None:
-        return []
-    xs = [p[0] for p in g.path]
-    out = []
-    for shift in _shifts(min(xs), max(xs)):
-        for sp in g.spaces:
-            out.append(_space_outline(sp, g.kind, shift, 1.0, widen=6.0))
-            out.append(_space_outline(sp, g.kind, shift, 1.0, widen=8.0))
-    return out
-
-
-def _highlight_route(board: Image.Image, outlines: list[list[tuple[float, float]]]) -> None:
-    """The last claimed route: a bright frame around each of its spaces (`_highlight_outlines`)."""
-    draw = Draw(board)
-    for i, poly in enumerate(outlines):
-        if i % 2 == 0:
-            draw.polygon(poly, outline=HIGHLIGHT, width=4)
-        else:
-            draw.polygon(poly, outline=(120, 90, 0), width=2)
 
 
 def _draw_harbor(draw: ImageDraw.ImageDraw, x: float, y: float, player: int, highlight: bool) -> None:
@@ -420,7 +393,9 @@ def board_layers(view: dict[str, Any], *, names: dict[str, str], translator: Tra
     drawn = claimed.items(view.get("claimed") or {}, idx, len(view.get("seats", [])) <= 3)
     # the layer object names its words: hashing and comparing them for every kept layer was slow
     kept, drawn_whole = claimed.layer(base_layer, base, base_layer, drawn, label_sprites)
-    outlines = _highlight_outlines(last.get("route")) if last.get("type") == "claim" else []
+    route = last.get("route") if last.get("type") == "claim" else None
+    route = route if isinstance(route, str) else ""
+    outlines = highlight.outlines(route) if route else ()
     boxes += [_around(poly, 4) for poly in outlines[1::2]]
     last_city = last.get("city") if last.get("type") in ("harbor", "build_harbor") else None
     harbors = [(geom.nodes[city_id], seat, city_id == last_city)
@@ -434,10 +409,11 @@ def board_layers(view: dict[str, Any], *, names: dict[str, str], translator: Tra
     else:  # the routes only where the PNG takes the board's pixels (see `claimed`)
         board = base.copy()
         claimed.paste_into(board, regions(boxes, WIDTH, HEIGHT), drawn)
-    _highlight_route(board, outlines)
+    if outlines:  # the frames' pieces: the pixels drawing them gives, pasted (`highlight`)
+        highlight.paste(board, route)
     draw = Draw(board)
-    for (x, y), seat, highlight in harbors:
-        _draw_harbor(draw, x, y, idx.get(seat, 0), highlight)
+    for (x, y), seat, lit in harbors:
+        _draw_harbor(draw, x, y, idx.get(seat, 0), lit)
     for x, y, sprite in label_sprites:  # `render.png` maps boxes sharing rows as one: rows decide
         if whole or any(y < bottom and top < y + sprite.height for _l, top, _r, bottom in boxes):
             board.paste(sprite, (x, y), sprite)

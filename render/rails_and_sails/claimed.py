@@ -32,6 +32,7 @@ from PIL import Image
 
 from render.common import Draw, player_style
 from render.png import Box, StaticLayer, _merged
+from render.rails_and_sails import highlight
 from render.rails_and_sails.geometry import HEIGHT, WIDTH, _edge_crossings, _twins, geometry
 from render.rails_and_sails.sprites import _blocked_sprite, _claimed_sprite, _wrap_arrow
 
@@ -217,11 +218,13 @@ def layer(key: Hashable, base: Image.Image, base_layer: StaticLayer, drawn: tupl
 
 
 def warm(players: int) -> Iterator[None]:
-    """Make every route's sprites (claimed by each of `players` seats, blocked) ahead, a route
-    per step: a table first drawn mid-game needs dozens at once (about 3 ms each), which made
-    its first board the slowest. About 2.5 s of CPU for a render worker, a few MB."""
+    """Make every route's sprites (claimed by each of `players` seats, blocked, and the last
+    claim's frames, `highlight`) ahead, a route per step: a table first drawn mid-game needs
+    dozens at once (about 3 ms each), which made its first board the slowest, and a claim turn
+    the frames of its route. About 3 s of CPU for a render worker, a few MB."""
     for route_id in geometry().routes:
         _blocked_sprite(route_id)
+        highlight.pieces(route_id)
         for player in range(players):
             _claimed_sprite(route_id, player)
             _arrow_pieces(route_id, player)
