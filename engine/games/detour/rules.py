@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import compress
+from operator import not_
 from typing import Any, ClassVar
 
 from engine.core import (
@@ -100,8 +102,37 @@ _CHOOSE_COLOUR: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
     tuple(tuple({"type": "choose", "card": c, "colour": colour} for c in cards) for cards in _HAND_CARDS)
     for colour in COLOURS
 )
-#: (kind, target seat, target colour or None) -> the action against that pawn
-_TARGET_ACTIONS: dict[tuple[str, str, str | None], Action] = {}
+#: kind -> target seat -> the action against that seat's pawn (3-4 players)
+_TARGET_ONE: dict[str, dict[str, Action]] = {kind: {} for kind in ("block", "detour", "backward")}
+#: kind -> (target seat, pawn) -> the action against that pawn, colour named (2 players)
+_TARGET_TWO: dict[str, dict[tuple[str, int], Action]] = {kind: {} for kind in ("block", "detour", "backward")}
+#: the most target actions kept per kind and table (seat names come from outside: bounded)
+_TARGET_MAX = 4096
+#: card -> space -> whether the card's action does something to a pawn there (the 8's block
+#: also needs the pawn unblocked); the 10 has no action
+_HITS: dict[int, tuple[bool, ...]] = {
+    8: tuple(s != _FIN for s in range(_FIN + 1)),
+    6: tuple(r >= 0 for r in _RED),
+    5: tuple(b >= 0 for b in _PREV),
+}
+#: card -> its action, for the cards that have one (`_HITS`'s keys)
+_ACTION_OF: dict[int, str] = {c: k for c, k in _KIND.items() if k is not None}
+#: card -> mask that takes it out of a hand
+_UNBIT: dict[int, int] = {c: ~b for c, b in _BIT.items()}
+_DIST = M.DIST
+_BONUS_BLOCK = M.ACTION_BONUS[8]
+_BONUS_BACKWARD = M.ACTION_BONUS[5]
+#: "nobody is blocked": what only the block's targets are checked against
+_NEVER_BLOCKED: tuple[bool, ...] = (False,) * 4
+#: number of seats -> seat index -> the pawns of the other seats (the seating of `new_game`)
+_OPPONENTS: dict[int, tuple[tuple[int, ...], ...]] = {
+    n: tuple(tuple(q for q, o in enumerate([0, 1, 0, 1] if n == 2 else range(n)) if o != me) for me in range(n))
+    for n in (2, 3, 4)
+}
+#: pawns -> first pawn -> pawns from the first on: the reveal's order among equal cards
+_ROTATION: dict[int, tuple[tuple[int, ...], ...]] = {
+    n: tuple(tuple((first + k) % n for k in range(n)) for first in range(n)) for n in (3, 4)
+}
 
 
 class DetourRules(DetourSummary, Rules):
@@ -133,7 +164,7 @@ class DetourRules(DetourSummary, Rules):
         if phase == CHOOSE:
             seats, chosen = state.seats, state.chosen
             if len(seats) > 2:  # one pawn per seat, pawn index = seat index
-                return [s for s, card in zip(seats, chosen, strict=True) if not card]
+                return list(compress(seats, map(not_, chosen)))
             # two seats: pawns 0 and 2 are the first seat's, 1 and 3 the second's (`new_game`)
             return [s for i, s in enumerate(seats) if not (chosen[i] and chosen[i + 2])]
         if phase == RESOLVE:
@@ -159,38 +190,53 @@ class DetourRules(DetourSummary, Rules):
     def _targets(state: DetourState, p: int, card: int) -> list[int]:
         """Pawns the action of `card` (played for pawn p) can hit: opponents' pawns still
         travelling, for which the action does something."""
-        me = state.owner[p]
-        owner = state.owner
+        hits = _HITS.get(card)
+        if hits is None:
+            return []
         pos = state.pos
+        opponents = _OPPONENTS[len(state.seats)][state.owner[p]]
         if card == 8:
             blocked = state.blocked
-            return [q for q in range(len(pos)) if owner[q] != me and pos[q] != _FIN and not blocked[q]]
-        if card == 6:
-            return [q for q in range(len(pos)) if owner[q] != me and _RED[pos[q]] >= 0]
-        if card == 5:
-            return [q for q in range(len(pos)) if owner[q] != me and _PREV[pos[q]] >= 0]
-        return []
+            return [q for q in opponents if hits[pos[q]] and not blocked[q]]
+        return [q for q in opponents if hits[pos[q]]]
 
-    def _target_action(self, state: DetourState, kind: str, q: int) -> Action:
-        """The shared (never mutated) action of `kind` against pawn q."""
-        two = len(state.seats) == 2
-        key = (kind, state.seats[state.owner[q]], COLOURS[q] if two else None)
-        action = _TARGET_ACTIONS.get(key)
-        if action is None:
-            if len(_TARGET_ACTIONS) >= 4096:
-                _TARGET_ACTIONS.clear()
-            action = _TARGET_ACTIONS[key] = (
-                {"type": kind, "target": key[1], "target_colour": key[2]} if two else {"type": kind, "target": key[1]}
-            )
+    @staticmethod
+    def _target_action(seats: list[str], owner: list[int], kind: str, q: int) -> Action:
+        """The shared (never mutated) action of `kind` against pawn q, built on first use."""
+        if len(seats) == 2:
+            key = (seats[owner[q]], q)
+            table = _TARGET_TWO[kind]
+            if len(table) >= _TARGET_MAX:
+                table.clear()
+            action = table[key] = {"type": kind, "target": key[0], "target_colour": COLOURS[q]}
+            return action
+        one = _TARGET_ONE[kind]
+        if len(one) >= _TARGET_MAX:
+            one.clear()
+        action = one[seats[q]] = {"type": kind, "target": seats[q]}
         return action
 
     def _options(self, state: DetourState, p: int) -> list[Action]:
+        """The uses of pawn p's resolving card: its Move (unless blocked), then its action
+        against each pawn it can hit, in pawn order."""
         card = state.chosen[p]
         acts: list[Action] = [] if state.blocked[p] else [_MOVE]
-        if card != 10:
-            kind = _KIND[card]
-            assert kind is not None  # every card but the 10 has an action
-            acts += [self._target_action(state, kind, q) for q in self._targets(state, p, card)]
+        hits = _HITS.get(card)
+        if hits is None:
+            return acts
+        kind = _ACTION_OF[card]
+        seats, owner, pos = state.seats, state.owner, state.pos
+        blocked = state.blocked if card == 8 else _NEVER_BLOCKED
+        if len(seats) == 2:
+            two = _TARGET_TWO[kind]
+            for q in _OPPONENTS[2][owner[p]]:
+                if hits[pos[q]] and not blocked[q]:
+                    acts.append(two.get((seats[owner[q]], q)) or self._target_action(seats, owner, kind, q))
+            return acts
+        one = _TARGET_ONE[kind]
+        for q in _OPPONENTS[len(seats)][p]:
+            if hits[pos[q]] and not blocked[q]:
+                acts.append(one.get(seats[q]) or self._target_action(seats, owner, kind, q))
         return acts
 
     def _target_of(self, state: DetourState, p: int, action: Action) -> int:
@@ -302,6 +348,15 @@ class DetourRules(DetourSummary, Rules):
                                 card=card)
         return p
 
+    def push(self, state: DetourState, seat: str, action: Action) -> list[Event]:
+        """`Rules.push` without the table lookup: a listed action goes straight to its move."""
+        kind = action["type"]
+        if kind == "choose":
+            return self._do_choose(state, seat, action)
+        if kind in _ACTION_KINDS:
+            return self._do_card(state, seat, action)
+        return self.apply(state, seat, action)
+
     def _do_choose(self, state: DetourState, seat: str, action: Action) -> list[Event]:
         """A legal `choose` (checked by `apply`, or listed for `push`): its pawn read, not re-checked."""
         if len(state.seats) == 2:
@@ -310,26 +365,30 @@ class DetourRules(DetourSummary, Rules):
         else:
             p = state.seats.index(seat)
             events = [{"type": "chose", "seat": seat}]
-        state.chosen[p] = action["card"]
-        if all(state.chosen):
+        chosen = state.chosen
+        chosen[p] = action["card"]
+        if all(chosen):
             self._reveal(state, events)
             self._advance(state, events)
         return events
 
     def _do_card(self, state: DetourState, seat: str, action: Action) -> list[Event]:
         """The resolving card used as a move or as its action (`detour`, `backward`, `block`)."""
-        p = state.queue[0]
+        queue = state.queue
+        p = queue[0]
         kind = action["type"]
+        events: list[Event] = []
         # a legal action (checked by `apply`, or listed for `push`): its pawn read, not re-checked
         if kind == "move":
-            q = -1
-        elif len(state.seats) == 2:
-            q = COLOURS.index(action["target_colour"])
+            card = state.chosen[p]
+            was_blocked = state.blocked[p]
+            self._move(state, p, card, events, card)
+            if was_blocked:
+                self._unblock(state, p, events)
         else:
-            q = state.seats.index(action["target"])
-        events: list[Event] = []
-        self._resolve(state, p, kind, q, events)
-        state.queue.pop(0)
+            q = COLOURS.index(action["target_colour"]) if len(state.seats) == 2 else state.seats.index(action["target"])
+            self._resolve(state, p, kind, q, events)
+        del queue[0]
         self._advance(state, events)
         return events
 
@@ -342,92 +401,105 @@ class DetourRules(DetourSummary, Rules):
     revealing_events: ClassVar[frozenset[str]] = frozenset({"reveal", "round_end", "game_over"})
 
     def _reveal(self, state: DetourState, events: list[Event]) -> None:
-        n = len(state.owner)
-        first = state.first
+        """Turn the chosen cards over: highest first, ties from the first-player marker on
+        (a stable sort of the pawns in marker order keeps the ties' order)."""
         chosen = state.chosen
-        order = sorted(range(n), key=lambda q: (-chosen[q], (q - first) % n))
+        order = sorted(_ROTATION[len(chosen)][state.first], key=chosen.__getitem__, reverse=True)
         state.queue = order
+        hand = state.hand
         for q in order:
-            state.hand[q] &= ~_BIT[chosen[q]]
+            hand[q] &= _UNBIT[chosen[q]]
         seats = state.seats
         owner = state.owner
         events.append({"type": "reveal", "round": state.round,
                        "cards": [{"seat": seats[owner[q]], "colour": COLOURS[q], "card": chosen[q]} for q in order]})
         state.phase = RESOLVE
 
-    def _pawn_fields(self, state: DetourState, p: int, prefix: str = "") -> dict[str, Any]:
-        return {prefix + "seat": state.seats[state.owner[p]], prefix + "colour": COLOURS[p]}
-
     def _move(self, state: DetourState, p: int, days: int, events: list[Event], card: int) -> None:
-        start = state.pos[p]
-        end = _DEST[start][days]
-        state.pos[p] = end
-        ev = {"type": "move", "seat": state.seats[state.owner[p]], "colour": COLOURS[p], "card": card,
-              "days": days, "used": M.DIST[start] - M.DIST[end],
-              "from": start, "to": end}
-        events.append(ev)
+        pos = state.pos
+        start = pos[p]
+        end = pos[p] = _DEST[start][days]
+        seat = state.seats[state.owner[p]]
+        events.append({"type": "move", "seat": seat, "colour": COLOURS[p], "card": card,
+                       "days": days, "used": _DIST[start] - _DIST[end],
+                       "from": start, "to": end})
         if end == _FIN:
             state.arrivals.append(p)
-            events.append({"type": "arrived", "seat": ev["seat"], "colour": ev["colour"], "round": state.round})
+            events.append({"type": "arrived", "seat": seat, "colour": COLOURS[p], "round": state.round})
+
+    def _unblock(self, state: DetourState, p: int, events: list[Event]) -> None:
+        """The block on pawn p is used up by the card that just resolved."""
+        state.blocked[p] = False
+        events.append({"type": "block_spent", "seat": state.seats[state.owner[p]], "colour": COLOURS[p]})
 
     def _resolve(self, state: DetourState, p: int, kind: str, q: int, events: list[Event]) -> None:
-        """Carry out pawn p's card as `kind` (against pawn q for an action), already known legal."""
+        """Carry out pawn p's card as its action `kind` against pawn q, already known legal
+        (the Move alone is `_move`)."""
         card = state.chosen[p]
         was_blocked = state.blocked[p]
-        if kind == "move":
-            self._move(state, p, card, events, card)
-        else:
-            base = {"type": kind, "seat": state.seats[state.owner[p]], "colour": COLOURS[p], "card": card,
-                    "target": state.seats[state.owner[q]], "target_colour": COLOURS[q]}
-            if kind == "block":
-                state.blocked[q] = True
-                events.append(base)
-                self._move(state, p, M.ACTION_BONUS[8], events, card)
-            elif kind == "backward":
-                frm = state.pos[q]
-                state.pos[q] = _PREV[frm]
-                base["from"], base["to"] = frm, state.pos[q]
-                events.append(base)
-                self._move(state, p, M.ACTION_BONUS[5], events, card)
-            else:  # detour
-                on_blue = _BLUE[state.pos[p]] and not was_blocked
-                frm = state.pos[q]
-                state.pos[q] = _RED[frm]
-                base["from"], base["to"] = frm, state.pos[q]
-                base["blue"] = on_blue
-                events.append(base)
-                if on_blue:
-                    self._move(state, p, card, events, card)
+        seats, owner, pos = state.seats, state.owner, state.pos
+        base = {"type": kind, "seat": seats[owner[p]], "colour": COLOURS[p], "card": card,
+                "target": seats[owner[q]], "target_colour": COLOURS[q]}
+        if kind == "block":
+            state.blocked[q] = True
+            events.append(base)
+            self._move(state, p, _BONUS_BLOCK, events, card)
+        elif kind == "backward":
+            frm = pos[q]
+            to = pos[q] = _PREV[frm]
+            base["from"], base["to"] = frm, to
+            events.append(base)
+            self._move(state, p, _BONUS_BACKWARD, events, card)
+        else:  # detour
+            on_blue = _BLUE[pos[p]] and not was_blocked
+            frm = pos[q]
+            to = pos[q] = _RED[frm]
+            base["from"], base["to"] = frm, to
+            base["blue"] = on_blue
+            events.append(base)
+            if on_blue:
+                self._move(state, p, card, events, card)
         if was_blocked:
-            state.blocked[p] = False
-            events.append({"type": "block_spent", "seat": state.seats[state.owner[p]], "colour": COLOURS[p]})
+            self._unblock(state, p, events)
 
     def _advance(self, state: DetourState, events: list[Event]) -> None:
         """Resolve forced cards by themselves until a card needs its owner's decision; then
         end the round (and perhaps the game)."""
         queue = state.queue
+        chosen, blocked = state.chosen, state.blocked
         while queue:
             p = queue[0]
-            card = state.chosen[p]
-            blocked = state.blocked[p]
-            targets = self._targets(state, p, card)
-            if len(targets) + (not blocked) > 1:
-                return  # a real choice: the owner decides
+            card = chosen[p]
             seat = state.seats[state.owner[p]]
-            if blocked and not targets:
-                events.append({"type": "no_effect", "seat": seat, "colour": COLOURS[p], "card": card,
-                               "blocked": True})
-                state.blocked[p] = False
-            else:
-                events.append({"type": "auto", "seat": seat, "colour": COLOURS[p], "card": card})
-                if blocked:
-                    kind = _KIND[card]
-                    assert kind is not None  # only a card with an action has targets
-                    self._resolve(state, p, kind, targets[0], events)
+            if blocked[p]:  # no Move: the action against its one target, or nothing
+                targets = self._targets(state, p, card)
+                if len(targets) > 1:
+                    return  # a real choice: the owner decides
+                if targets:
+                    events.append({"type": "auto", "seat": seat, "colour": COLOURS[p], "card": card})
+                    self._resolve(state, p, _ACTION_OF[card], targets[0], events)
                 else:
-                    self._resolve(state, p, "move", -1, events)
-            queue.pop(0)
+                    events.append({"type": "no_effect", "seat": seat, "colour": COLOURS[p], "card": card,
+                                   "blocked": True})
+                    blocked[p] = False
+            else:  # the Move, unless the card's action can hit someone
+                if card != 10 and self._can_hit(state, p, card):
+                    return  # a real choice: the owner decides
+                events.append({"type": "auto", "seat": seat, "colour": COLOURS[p], "card": card})
+                self._move(state, p, card, events, card)
+            del queue[0]
         self._end_round(state, events)
+
+    @staticmethod
+    def _can_hit(state: DetourState, p: int, card: int) -> bool:
+        """`bool(_targets(state, p, card))` for a card with an action, without the list."""
+        hits = _HITS[card]
+        pos = state.pos
+        opponents = _OPPONENTS[len(state.seats)][state.owner[p]]
+        if card == 8:
+            blocked = state.blocked
+            return any(hits[pos[q]] and not blocked[q] for q in opponents)
+        return any(hits[pos[q]] for q in opponents)
 
     def _end_round(self, state: DetourState, events: list[Event]) -> None:
         n = len(state.owner)
@@ -441,14 +513,14 @@ class DetourRules(DetourSummary, Rules):
                 ev["winner"] = res["winners"][0]
             events.append(ev)
             return
-        state.first = (state.first + 1) % n
+        first = state.first = (state.first + 1) % n
         state.round += 1
         refill = state.hand[0] == 0
         if refill:
             state.hand = [_FULL] * n
         state.phase = CHOOSE
         events.append({"type": "round_end", "next_round": state.round, "refill": refill,
-                       **self._pawn_fields(state, state.first, "first_")})
+                       "first_seat": state.seats[state.owner[first]], "first_colour": COLOURS[first]})
 
     # -- reading it ---------------------------------------------------------------------
     def view(self, state: DetourState, seat: str | None) -> View:
