@@ -37,20 +37,28 @@ from engine.core import (
 from engine.rng import Rng
 
 from . import mapdata as M
+from . import tables as T
 from .summary import DetourSummary
 
 CARDS = M.CARDS  # (10, 8, 6, 5)
-_BIT = {10: 1, 8: 2, 6: 4, 5: 8}
-_FULL = 15
-COLOURS: tuple[str, ...] = ("blue", "orange", "green", "purple")
+_BIT = T.BIT
+_FULL = T.FULL
+COLOURS = T.COLOURS
 _DEST = M.DEST
+_DIST = M.DIST
 _PREV = M.PREV
 _RED = M.RED
 _FIN = M.FIN
 _BLUE = M.IS_BLUE
+_BONUS_BLOCK = M.ACTION_BONUS[8]
+_BONUS_BACKWARD = M.ACTION_BONUS[5]
 
 _KIND = M.CARD_ACTION
+_ACTION_OF = T.ACTION_OF
 _ACTION_KINDS = frozenset({"move", "detour", "backward", "block"})
+_HITS = T.HITS
+_HAND_CARDS = T.HAND_CARDS
+_MOVE, _CHOOSE, _CHOOSE_COLOUR = T.MOVE, T.CHOOSE, T.CHOOSE_COLOUR
 
 CHOOSE, RESOLVE, OVER = "choose", "resolve", "over"
 
@@ -78,61 +86,27 @@ class DetourState:
     arrivals: list[int]
     rng: int
 
+    def __post_init__(self) -> None:
+        """Lookups derived from the seating alone (which never changes in a game), built by
+        every construction (`new_game`, `load`) so moves need not search lists for them.
+        Not fields: they are neither dumped nor compared."""
+        seats, owner = self.seats, self.owner
+        #: seat name -> seat index
+        self.seat_index: dict[str, int] = {s: i for i, s in enumerate(seats)}
+        #: pawn -> its seat's name
+        self.pawn_seat: tuple[str, ...] = tuple(seats[o] for o in owner)
+        #: pawn -> the other seats' pawns
+        self.rivals: tuple[tuple[int, ...], ...] = T.rivals(owner)
+        #: action kind -> pawn -> the shared action against that pawn
+        self.against: dict[str, tuple[Action, ...]] = T.against(seats, owner)
+
 
 def _hand_list(mask: int) -> list[int]:
-    return [c for c in CARDS if mask & _BIT[c]]
-
-
-#: hand bitmask -> its card values, high to low
-_HAND_CARDS: tuple[tuple[int, ...], ...] = tuple(tuple(_hand_list(m)) for m in range(16))
+    return list(_HAND_CARDS[mask])
 
 
 def _hand_value(mask: int) -> int:
-    return sum(c for c in CARDS if mask & _BIT[c])
-
-
-#: the shared, never mutated actions `legal_actions` lists (no copies per call)
-_MOVE: Action = {"type": "move"}
-#: hand bitmask -> its choose actions (3-4 players)
-_CHOOSE: tuple[tuple[Action, ...], ...] = tuple(
-    tuple({"type": "choose", "card": c} for c in cards) for cards in _HAND_CARDS
-)
-#: pawn -> hand bitmask -> its choose actions with the pawn's colour (2 players)
-_CHOOSE_COLOUR: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
-    tuple(tuple({"type": "choose", "card": c, "colour": colour} for c in cards) for cards in _HAND_CARDS)
-    for colour in COLOURS
-)
-#: kind -> target seat -> the action against that seat's pawn (3-4 players)
-_TARGET_ONE: dict[str, dict[str, Action]] = {kind: {} for kind in ("block", "detour", "backward")}
-#: kind -> (target seat, pawn) -> the action against that pawn, colour named (2 players)
-_TARGET_TWO: dict[str, dict[tuple[str, int], Action]] = {kind: {} for kind in ("block", "detour", "backward")}
-#: the most target actions kept per kind and table (seat names come from outside: bounded)
-_TARGET_MAX = 4096
-#: card -> space -> whether the card's action does something to a pawn there (the 8's block
-#: also needs the pawn unblocked); the 10 has no action
-_HITS: dict[int, tuple[bool, ...]] = {
-    8: tuple(s != _FIN for s in range(_FIN + 1)),
-    6: tuple(r >= 0 for r in _RED),
-    5: tuple(b >= 0 for b in _PREV),
-}
-#: card -> its action, for the cards that have one (`_HITS`'s keys)
-_ACTION_OF: dict[int, str] = {c: k for c, k in _KIND.items() if k is not None}
-#: card -> mask that takes it out of a hand
-_UNBIT: dict[int, int] = {c: ~b for c, b in _BIT.items()}
-_DIST = M.DIST
-_BONUS_BLOCK = M.ACTION_BONUS[8]
-_BONUS_BACKWARD = M.ACTION_BONUS[5]
-#: "nobody is blocked": what only the block's targets are checked against
-_NEVER_BLOCKED: tuple[bool, ...] = (False,) * 4
-#: number of seats -> seat index -> the pawns of the other seats (the seating of `new_game`)
-_OPPONENTS: dict[int, tuple[tuple[int, ...], ...]] = {
-    n: tuple(tuple(q for q, o in enumerate([0, 1, 0, 1] if n == 2 else range(n)) if o != me) for me in range(n))
-    for n in (2, 3, 4)
-}
-#: pawns -> first pawn -> pawns from the first on: the reveal's order among equal cards
-_ROTATION: dict[int, tuple[tuple[int, ...], ...]] = {
-    n: tuple(tuple((first + k) % n for k in range(n)) for first in range(n)) for n in (3, 4)
-}
+    return sum(_HAND_CARDS[mask])
 
 
 class DetourRules(DetourSummary, Rules):
@@ -148,7 +122,7 @@ class DetourRules(DetourSummary, Rules):
         self.check_seats(seats)
         self.validate_options(options)
         n = len(seats)
-        owner = [0, 1, 0, 1] if n == 2 else list(range(n))
+        owner = T.seating(n)
         rng = Rng.from_seed(seed)
         pawns = len(owner)
         # "Select a first player": drawn from the seed (in the 2-player game a first colour).
@@ -164,11 +138,16 @@ class DetourRules(DetourSummary, Rules):
         if phase == CHOOSE:
             seats, chosen = state.seats, state.chosen
             if len(seats) > 2:  # one pawn per seat, pawn index = seat index
+                waiting = chosen.count(0)
+                if waiting == len(seats):
+                    return list(seats)
+                if waiting == 1:
+                    return [seats[chosen.index(0)]]
                 return list(compress(seats, map(not_, chosen)))
             # two seats: pawns 0 and 2 are the first seat's, 1 and 3 the second's (`new_game`)
             return [s for i, s in enumerate(seats) if not (chosen[i] and chosen[i + 2])]
         if phase == RESOLVE:
-            return [state.seats[state.owner[state.queue[0]]]]
+            return [state.pawn_seat[state.queue[0]]]
         return []
 
     def may_act(self, state: DetourState, seat: str) -> bool:
@@ -194,49 +173,47 @@ class DetourRules(DetourSummary, Rules):
         if hits is None:
             return []
         pos = state.pos
-        opponents = _OPPONENTS[len(state.seats)][state.owner[p]]
         if card == 8:
             blocked = state.blocked
-            return [q for q in opponents if hits[pos[q]] and not blocked[q]]
-        return [q for q in opponents if hits[pos[q]]]
+            return [q for q in state.rivals[p] if hits[pos[q]] and not blocked[q]]
+        return [q for q in state.rivals[p] if hits[pos[q]]]
 
     @staticmethod
-    def _target_action(seats: list[str], owner: list[int], kind: str, q: int) -> Action:
-        """The shared (never mutated) action of `kind` against pawn q, built on first use."""
-        if len(seats) == 2:
-            key = (seats[owner[q]], q)
-            table = _TARGET_TWO[kind]
-            if len(table) >= _TARGET_MAX:
-                table.clear()
-            action = table[key] = {"type": kind, "target": key[0], "target_colour": COLOURS[q]}
-            return action
-        one = _TARGET_ONE[kind]
-        if len(one) >= _TARGET_MAX:
-            one.clear()
-        action = one[seats[q]] = {"type": kind, "target": seats[q]}
-        return action
+    def _can_hit(state: DetourState, p: int, card: int) -> bool:
+        """`bool(_targets(state, p, card))` for a card with an action, without the list."""
+        hits = _HITS[card]
+        pos = state.pos
+        if card == 8:
+            blocked = state.blocked
+            for q in state.rivals[p]:  # noqa: SIM110 - a loop: `any` of a generator costs ~3x here
+                if hits[pos[q]] and not blocked[q]:
+                    return True
+            return False
+        for q in state.rivals[p]:  # noqa: SIM110 - as above
+            if hits[pos[q]]:
+                return True
+        return False
 
-    def _options(self, state: DetourState, p: int) -> list[Action]:
+    @staticmethod
+    def _options(state: DetourState, p: int) -> list[Action]:
         """The uses of pawn p's resolving card: its Move (unless blocked), then its action
         against each pawn it can hit, in pawn order."""
         card = state.chosen[p]
-        acts: list[Action] = [] if state.blocked[p] else [_MOVE]
-        hits = _HITS.get(card)
-        if hits is None:
+        blocked = state.blocked
+        acts: list[Action] = [] if blocked[p] else [_MOVE]
+        if card == 10:
             return acts
-        kind = _ACTION_OF[card]
-        seats, owner, pos = state.seats, state.owner, state.pos
-        blocked = state.blocked if card == 8 else _NEVER_BLOCKED
-        if len(seats) == 2:
-            two = _TARGET_TWO[kind]
-            for q in _OPPONENTS[2][owner[p]]:
+        hits = _HITS[card]
+        against = state.against[_ACTION_OF[card]]
+        pos = state.pos
+        if card == 8:
+            for q in state.rivals[p]:
                 if hits[pos[q]] and not blocked[q]:
-                    acts.append(two.get((seats[owner[q]], q)) or self._target_action(seats, owner, kind, q))
-            return acts
-        one = _TARGET_ONE[kind]
-        for q in _OPPONENTS[len(seats)][p]:
-            if hits[pos[q]] and not blocked[q]:
-                acts.append(one.get(seats[q]) or self._target_action(seats, owner, kind, q))
+                    acts.append(against[q])
+        else:
+            for q in state.rivals[p]:
+                if hits[pos[q]]:
+                    acts.append(against[q])
         return acts
 
     def _target_of(self, state: DetourState, p: int, action: Action) -> int:
@@ -260,22 +237,22 @@ class DetourRules(DetourSummary, Rules):
     def legal_actions(self, state: DetourState, seat: str) -> list[Action]:
         phase = state.phase
         if phase == CHOOSE:
-            seats = state.seats
-            if seat not in seats:
+            si = state.seat_index.get(seat)
+            if si is None:
                 return []
-            si = seats.index(seat)
-            if len(seats) > 2:  # one pawn per seat: pawn index = seat index
-                if state.chosen[si]:
+            chosen = state.chosen
+            if len(state.seats) > 2:  # one pawn per seat: pawn index = seat index
+                if chosen[si]:
                     return []
                 return list(_CHOOSE[state.hand[si]])
             acts: list[Action] = []
             for p in (si, si + 2):
-                if not state.chosen[p]:
+                if not chosen[p]:
                     acts += _CHOOSE_COLOUR[p][state.hand[p]]
             return acts
         if phase == RESOLVE:
             p = state.queue[0]
-            if state.seats[state.owner[p]] != seat:
+            if state.pawn_seat[p] != seat:
                 return []
             return self._options(state, p)
         return []
@@ -363,11 +340,11 @@ class DetourRules(DetourSummary, Rules):
             p = COLOURS.index(action["colour"])
             events: list[Event] = [{"type": "chose", "seat": seat, "colour": COLOURS[p]}]
         else:
-            p = state.seats.index(seat)
+            p = state.seat_index[seat]
             events = [{"type": "chose", "seat": seat}]
         chosen = state.chosen
         chosen[p] = action["card"]
-        if all(chosen):
+        if 0 not in chosen:  # every pawn has chosen
             self._reveal(state, events)
             self._advance(state, events)
         return events
@@ -386,7 +363,7 @@ class DetourRules(DetourSummary, Rules):
             if was_blocked:
                 self._unblock(state, p, events)
         else:
-            q = COLOURS.index(action["target_colour"]) if len(state.seats) == 2 else state.seats.index(action["target"])
+            q = COLOURS.index(action["target_colour"]) if len(state.seats) == 2 else state.seat_index[action["target"]]
             self._resolve(state, p, kind, q, events)
         del queue[0]
         self._advance(state, events)
@@ -404,22 +381,22 @@ class DetourRules(DetourSummary, Rules):
         """Turn the chosen cards over: highest first, ties from the first-player marker on
         (a stable sort of the pawns in marker order keeps the ties' order)."""
         chosen = state.chosen
-        order = sorted(_ROTATION[len(chosen)][state.first], key=chosen.__getitem__, reverse=True)
+        order = sorted(T.ROTATION[len(chosen)][state.first], key=chosen.__getitem__, reverse=True)
         state.queue = order
         hand = state.hand
+        unbit = T.UNBIT
         for q in order:
-            hand[q] &= _UNBIT[chosen[q]]
-        seats = state.seats
-        owner = state.owner
+            hand[q] &= unbit[chosen[q]]
+        pawn_seat = state.pawn_seat
         events.append({"type": "reveal", "round": state.round,
-                       "cards": [{"seat": seats[owner[q]], "colour": COLOURS[q], "card": chosen[q]} for q in order]})
+                       "cards": [{"seat": pawn_seat[q], "colour": COLOURS[q], "card": chosen[q]} for q in order]})
         state.phase = RESOLVE
 
     def _move(self, state: DetourState, p: int, days: int, events: list[Event], card: int) -> None:
         pos = state.pos
         start = pos[p]
         end = pos[p] = _DEST[start][days]
-        seat = state.seats[state.owner[p]]
+        seat = state.pawn_seat[p]
         events.append({"type": "move", "seat": seat, "colour": COLOURS[p], "card": card,
                        "days": days, "used": _DIST[start] - _DIST[end],
                        "from": start, "to": end})
@@ -430,16 +407,16 @@ class DetourRules(DetourSummary, Rules):
     def _unblock(self, state: DetourState, p: int, events: list[Event]) -> None:
         """The block on pawn p is used up by the card that just resolved."""
         state.blocked[p] = False
-        events.append({"type": "block_spent", "seat": state.seats[state.owner[p]], "colour": COLOURS[p]})
+        events.append({"type": "block_spent", "seat": state.pawn_seat[p], "colour": COLOURS[p]})
 
     def _resolve(self, state: DetourState, p: int, kind: str, q: int, events: list[Event]) -> None:
         """Carry out pawn p's card as its action `kind` against pawn q, already known legal
         (the Move alone is `_move`)."""
         card = state.chosen[p]
         was_blocked = state.blocked[p]
-        seats, owner, pos = state.seats, state.owner, state.pos
-        base = {"type": kind, "seat": seats[owner[p]], "colour": COLOURS[p], "card": card,
-                "target": seats[owner[q]], "target_colour": COLOURS[q]}
+        pos = state.pos
+        base = {"type": kind, "seat": state.pawn_seat[p], "colour": COLOURS[p], "card": card,
+                "target": state.pawn_seat[q], "target_colour": COLOURS[q]}
         if kind == "block":
             state.blocked[q] = True
             events.append(base)
@@ -470,36 +447,24 @@ class DetourRules(DetourSummary, Rules):
         while queue:
             p = queue[0]
             card = chosen[p]
-            seat = state.seats[state.owner[p]]
             if blocked[p]:  # no Move: the action against its one target, or nothing
                 targets = self._targets(state, p, card)
                 if len(targets) > 1:
                     return  # a real choice: the owner decides
                 if targets:
-                    events.append({"type": "auto", "seat": seat, "colour": COLOURS[p], "card": card})
+                    events.append({"type": "auto", "seat": state.pawn_seat[p], "colour": COLOURS[p], "card": card})
                     self._resolve(state, p, _ACTION_OF[card], targets[0], events)
                 else:
-                    events.append({"type": "no_effect", "seat": seat, "colour": COLOURS[p], "card": card,
-                                   "blocked": True})
+                    events.append({"type": "no_effect", "seat": state.pawn_seat[p], "colour": COLOURS[p],
+                                   "card": card, "blocked": True})
                     blocked[p] = False
             else:  # the Move, unless the card's action can hit someone
                 if card != 10 and self._can_hit(state, p, card):
                     return  # a real choice: the owner decides
-                events.append({"type": "auto", "seat": seat, "colour": COLOURS[p], "card": card})
+                events.append({"type": "auto", "seat": state.pawn_seat[p], "colour": COLOURS[p], "card": card})
                 self._move(state, p, card, events, card)
             del queue[0]
         self._end_round(state, events)
-
-    @staticmethod
-    def _can_hit(state: DetourState, p: int, card: int) -> bool:
-        """`bool(_targets(state, p, card))` for a card with an action, without the list."""
-        hits = _HITS[card]
-        pos = state.pos
-        opponents = _OPPONENTS[len(state.seats)][state.owner[p]]
-        if card == 8:
-            blocked = state.blocked
-            return any(hits[pos[q]] and not blocked[q] for q in opponents)
-        return any(hits[pos[q]] for q in opponents)
 
     def _end_round(self, state: DetourState, events: list[Event]) -> None:
         n = len(state.owner)
@@ -520,7 +485,7 @@ class DetourRules(DetourSummary, Rules):
             state.hand = [_FULL] * n
         state.phase = CHOOSE
         events.append({"type": "round_end", "next_round": state.round, "refill": refill,
-                       "first_seat": state.seats[state.owner[first]], "first_colour": COLOURS[first]})
+                       "first_seat": state.pawn_seat[first], "first_colour": COLOURS[first]})
 
     # -- reading it ---------------------------------------------------------------------
     def view(self, state: DetourState, seat: str | None) -> View:
