@@ -90,15 +90,9 @@ class DetourState:
         """Lookups derived from the seating alone (which never changes in a game), built by
         every construction (`new_game`, `load`) so moves need not search lists for them.
         Not fields: they are neither dumped nor compared."""
-        seats, owner = self.seats, self.owner
-        #: seat name -> seat index
-        self.seat_index: dict[str, int] = {s: i for i, s in enumerate(seats)}
-        #: pawn -> its seat's name
-        self.pawn_seat: tuple[str, ...] = tuple(seats[o] for o in owner)
-        #: pawn -> the other seats' pawns
-        self.rivals: tuple[tuple[int, ...], ...] = T.rivals(owner)
+        #: seat name -> seat index; pawn -> its seat's name; pawn -> the other seats' pawns;
         #: action kind -> pawn -> the shared action against that pawn
-        self.against: dict[str, tuple[Action, ...]] = T.against(seats, owner)
+        self.seat_index, self.pawn_seat, self.rivals, self.against = T.lookups(self.seats, self.owner)
 
 
 def _hand_list(mask: int) -> list[int]:
@@ -120,7 +114,8 @@ class DetourRules(DetourSummary, Rules):
     # -- life cycle -----------------------------------------------------------
     def new_game(self, seats: list[str], seed: int, options: dict[str, Any] | None = None) -> DetourState:
         self.check_seats(seats)
-        self.validate_options(options)
+        if options:  # (no options: nothing to refuse)
+            self.validate_options(options)
         n = len(seats)
         owner = T.seating(n)
         rng = Rng.from_seed(seed)
@@ -329,7 +324,16 @@ class DetourRules(DetourSummary, Rules):
         """`Rules.push` without the table lookup: a listed action goes straight to its move."""
         kind = action["type"]
         if kind == "choose":
-            return self._do_choose(state, seat, action)
+            if len(state.seats) == 2:
+                return self._do_choose(state, seat, action)
+            # `_do_choose` for one pawn per seat, inlined: three moves in four are choices
+            chosen = state.chosen
+            chosen[state.seat_index[seat]] = action["card"]
+            events: list[Event] = [{"type": "chose", "seat": seat}]
+            if 0 not in chosen:
+                self._reveal(state, events)
+                self._advance(state, events)
+            return events
         if kind in _ACTION_KINDS:
             return self._do_card(state, seat, action)
         return self.apply(state, seat, action)
@@ -383,13 +387,13 @@ class DetourRules(DetourSummary, Rules):
         chosen = state.chosen
         order = sorted(T.ROTATION[len(chosen)][state.first], key=chosen.__getitem__, reverse=True)
         state.queue = order
-        hand = state.hand
-        unbit = T.UNBIT
-        for q in order:
-            hand[q] &= unbit[chosen[q]]
-        pawn_seat = state.pawn_seat
-        events.append({"type": "reveal", "round": state.round,
-                       "cards": [{"seat": pawn_seat[q], "colour": COLOURS[q], "card": chosen[q]} for q in order]})
+        hand, unbit, pawn_seat = state.hand, T.UNBIT, state.pawn_seat
+        cards = []
+        for q in order:  # the played cards leave the hands
+            card = chosen[q]
+            hand[q] &= unbit[card]
+            cards.append({"seat": pawn_seat[q], "colour": COLOURS[q], "card": card})
+        events.append({"type": "reveal", "round": state.round, "cards": cards})
         state.phase = RESOLVE
 
     def _move(self, state: DetourState, p: int, days: int, events: list[Event], card: int) -> None:
@@ -443,7 +447,7 @@ class DetourRules(DetourSummary, Rules):
         """Resolve forced cards by themselves until a card needs its owner's decision; then
         end the round (and perhaps the game)."""
         queue = state.queue
-        chosen, blocked = state.chosen, state.blocked
+        chosen, blocked, pos = state.chosen, state.blocked, state.pos
         while queue:
             p = queue[0]
             card = chosen[p]
@@ -461,8 +465,16 @@ class DetourRules(DetourSummary, Rules):
             else:  # the Move, unless the card's action can hit someone
                 if card != 10 and self._can_hit(state, p, card):
                     return  # a real choice: the owner decides
-                events.append({"type": "auto", "seat": state.pawn_seat[p], "colour": COLOURS[p], "card": card})
-                self._move(state, p, card, events, card)
+                # `_move` inlined: most cards that resolve by themselves just move
+                seat, colour = state.pawn_seat[p], COLOURS[p]
+                start = pos[p]
+                end = pos[p] = _DEST[start][card]
+                events.append({"type": "auto", "seat": seat, "colour": colour, "card": card})
+                events.append({"type": "move", "seat": seat, "colour": colour, "card": card, "days": card,
+                               "used": _DIST[start] - _DIST[end], "from": start, "to": end})
+                if end == _FIN:
+                    state.arrivals.append(p)
+                    events.append({"type": "arrived", "seat": seat, "colour": colour, "round": state.round})
             del queue[0]
         self._end_round(state, events)
 

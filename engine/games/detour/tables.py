@@ -7,6 +7,8 @@ the rules read it instead of rebuilding lists, dicts and sets on every move.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from engine.core import Action
 
 from . import mapdata as M
@@ -55,31 +57,44 @@ def seating(n: int) -> list[int]:
     return [0, 1, 0, 1] if n == 2 else list(range(n))
 
 
-def rivals(owner: list[int]) -> tuple[tuple[int, ...], ...]:
-    """Pawn -> the pawns of the other seats, in pawn order (those its card's action may hit)."""
-    return tuple(tuple(q for q, o in enumerate(owner) if o != me) for me in owner)
+class Lookups(NamedTuple):
+    """What a seating (seat names, pawn owners) fixes for a whole game, shared and never mutated."""
+
+    #: seat name -> seat index
+    seat_index: dict[str, int]
+    #: pawn -> its seat's name
+    pawn_seat: tuple[str, ...]
+    #: pawn -> the other seats' pawns, in pawn order (those its card's action may hit)
+    rivals: tuple[tuple[int, ...], ...]
+    #: action kind -> pawn -> the action of that kind against the pawn (with 2 seats naming its colour)
+    against: dict[str, tuple[Action, ...]]
 
 
-#: (seats, owners) -> kind -> pawn -> the shared action of that kind against the pawn; seat
-#: names come from outside, so the memo is bounded (cleared when full)
-_AGAINST: dict[tuple[tuple[str, ...], tuple[int, ...]], dict[str, tuple[Action, ...]]] = {}
-_AGAINST_MAX = 1024
+#: (seats, owners) -> its lookups; seat names come from outside, so the memo is bounded
+#: (cleared when full)
+_LOOKUPS: dict[tuple[tuple[str, ...], tuple[int, ...]], Lookups] = {}
+_LOOKUPS_MAX = 1024
 
 
-def against(seats: list[str], owner: list[int]) -> dict[str, tuple[Action, ...]]:
-    """Kind -> pawn -> the action against that pawn (with 2 players naming its colour)."""
+def lookups(seats: list[str], owner: list[int]) -> Lookups:
+    """The lookups of this seating, built on first use."""
     key = (tuple(seats), tuple(owner))
-    table = _AGAINST.get(key)
-    if table is None:
-        if len(_AGAINST) >= _AGAINST_MAX:
-            _AGAINST.clear()
+    found = _LOOKUPS.get(key)
+    if found is None:
+        if len(_LOOKUPS) >= _LOOKUPS_MAX:
+            _LOOKUPS.clear()
         two = len(seats) == 2
-        table = _AGAINST[key] = {
-            kind: tuple(
-                {"type": kind, "target": seats[o], "target_colour": COLOURS[q]} if two
-                else {"type": kind, "target": seats[o]}
-                for q, o in enumerate(owner)
-            )
-            for kind in ("block", "detour", "backward")
-        }
-    return table
+        found = _LOOKUPS[key] = Lookups(
+            seat_index={s: i for i, s in enumerate(seats)},
+            pawn_seat=tuple(seats[o] for o in owner),
+            rivals=tuple(tuple(q for q, o in enumerate(owner) if o != me) for me in owner),
+            against={
+                kind: tuple(
+                    {"type": kind, "target": seats[o], "target_colour": COLOURS[q]} if two
+                    else {"type": kind, "target": seats[o]}
+                    for q, o in enumerate(owner)
+                )
+                for kind in ("block", "detour", "backward")
+            },
+        )
+    return found
