@@ -48,19 +48,22 @@ def test_reveal_order_is_highest_card_first_then_from_the_first_player_on() -> N
 
 @settings(max_examples=40, deadline=None)
 @given(players=st.integers(min_value=2, max_value=4), seed=st.integers(0, 5_000), steps=st.integers(0, 120))
-def test_can_hit_and_options_agree_with_the_target_list(players: int, seed: int, steps: int) -> None:
+def test_a_resolving_card_waits_only_for_a_real_choice(players: int, seed: int, steps: int) -> None:
+    """The inlined checks of `_advance` stop exactly at a card with two uses or more, and the
+    listed uses are its Move (unless blocked) and its action against each hittable rival."""
     state = _played_to([f"p{i + 1}" for i in range(players)], seed, steps)
     for p in range(len(state.owner)):
+        me = state.owner[p]
         for card in (8, 6, 5):
-            targets = RULES._targets(state, p, card)
-            assert RULES._can_hit(state, p, card) == bool(targets)
-            me = state.owner[p]
-            assert all(state.owner[q] != me for q in targets)
+            assert all(state.owner[q] != me for q in RULES._targets(state, p, card))
     if state.phase == "resolve":
         p = state.queue[0]
+        targets = RULES._targets(state, p, state.chosen[p])
         listed = RULES._options(state, p)
-        kinds = [a["type"] for a in listed if a["type"] != "move"]
-        assert len(kinds) == len(RULES._targets(state, p, state.chosen[p]))
+        assert len(listed) >= 2
+        moves = [] if state.blocked[p] else [{"type": "move"}]
+        kind = M.CARD_ACTION[state.chosen[p]]
+        assert listed == moves + [state.against[kind][q] for q in targets] if kind else listed == moves
 
 
 @settings(max_examples=30, deadline=None)

@@ -174,22 +174,6 @@ class DetourRules(DetourSummary, Rules):
         return [q for q in state.rivals[p] if hits[pos[q]]]
 
     @staticmethod
-    def _can_hit(state: DetourState, p: int, card: int) -> bool:
-        """`bool(_targets(state, p, card))` for a card with an action, without the list."""
-        hits = _HITS[card]
-        pos = state.pos
-        if card == 8:
-            blocked = state.blocked
-            for q in state.rivals[p]:  # noqa: SIM110 - a loop: `any` of a generator costs ~3x here
-                if hits[pos[q]] and not blocked[q]:
-                    return True
-            return False
-        for q in state.rivals[p]:  # noqa: SIM110 - as above
-            if hits[pos[q]]:
-                return True
-        return False
-
-    @staticmethod
     def _options(state: DetourState, p: int) -> list[Action]:
         """The uses of pawn p's resolving card: its Move (unless blocked), then its action
         against each pawn it can hit, in pawn order."""
@@ -463,8 +447,11 @@ class DetourRules(DetourSummary, Rules):
                                    "card": card, "blocked": True})
                     blocked[p] = False
             else:  # the Move, unless the card's action can hit someone
-                if card != 10 and self._can_hit(state, p, card):
-                    return  # a real choice: the owner decides
+                if card != 10:
+                    hits = _HITS[card]
+                    for q in state.rivals[p]:
+                        if hits[pos[q]] and (card != 8 or not blocked[q]):
+                            return  # a real choice: the owner decides
                 # `_move` inlined: most cards that resolve by themselves just move
                 seat, colour = state.pawn_seat[p], COLOURS[p]
                 start = pos[p]
