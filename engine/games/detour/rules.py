@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import compress
+from operator import not_
 from typing import Any, ClassVar
 
 from engine.core import (
@@ -35,20 +37,28 @@ from engine.core import (
 from engine.rng import Rng
 
 from . import mapdata as M
+from . import tables as T
 from .summary import DetourSummary
 
 CARDS = M.CARDS  # (10, 8, 6, 5)
-_BIT = {10: 1, 8: 2, 6: 4, 5: 8}
-_FULL = 15
-COLOURS: tuple[str, ...] = ("blue", "orange", "green", "purple")
+_BIT = T.BIT
+_FULL = T.FULL
+COLOURS = T.COLOURS
 _DEST = M.DEST
+_DIST = M.DIST
 _PREV = M.PREV
 _RED = M.RED
 _FIN = M.FIN
 _BLUE = M.IS_BLUE
+_BONUS_BLOCK = M.ACTION_BONUS[8]
+_BONUS_BACKWARD = M.ACTION_BONUS[5]
 
 _KIND = M.CARD_ACTION
+_ACTION_OF = T.ACTION_OF
 _ACTION_KINDS = frozenset({"move", "detour", "backward", "block"})
+_HITS = T.HITS
+_HAND_CARDS = T.HAND_CARDS
+_MOVE, _CHOOSE, _CHOOSE_COLOUR = T.MOVE, T.CHOOSE, T.CHOOSE_COLOUR
 
 CHOOSE, RESOLVE, OVER = "choose", "resolve", "over"
 
@@ -76,32 +86,21 @@ class DetourState:
     arrivals: list[int]
     rng: int
 
+    def __post_init__(self) -> None:
+        """Lookups derived from the seating alone (which never changes in a game), built by
+        every construction (`new_game`, `load`) so moves need not search lists for them.
+        Not fields: they are neither dumped nor compared."""
+        #: seat name -> seat index; pawn -> its seat's name; pawn -> the other seats' pawns;
+        #: action kind -> pawn -> the shared action against that pawn
+        self.seat_index, self.pawn_seat, self.rivals, self.against = T.lookups(self.seats, self.owner)
+
 
 def _hand_list(mask: int) -> list[int]:
-    return [c for c in CARDS if mask & _BIT[c]]
-
-
-#: hand bitmask -> its card values, high to low
-_HAND_CARDS: tuple[tuple[int, ...], ...] = tuple(tuple(_hand_list(m)) for m in range(16))
+    return list(_HAND_CARDS[mask])
 
 
 def _hand_value(mask: int) -> int:
-    return sum(c for c in CARDS if mask & _BIT[c])
-
-
-#: the shared, never mutated actions `legal_actions` lists (no copies per call)
-_MOVE: Action = {"type": "move"}
-#: hand bitmask -> its choose actions (3-4 players)
-_CHOOSE: tuple[tuple[Action, ...], ...] = tuple(
-    tuple({"type": "choose", "card": c} for c in cards) for cards in _HAND_CARDS
-)
-#: pawn -> hand bitmask -> its choose actions with the pawn's colour (2 players)
-_CHOOSE_COLOUR: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
-    tuple(tuple({"type": "choose", "card": c, "colour": colour} for c in cards) for cards in _HAND_CARDS)
-    for colour in COLOURS
-)
-#: (kind, target seat, target colour or None) -> the action against that pawn
-_TARGET_ACTIONS: dict[tuple[str, str, str | None], Action] = {}
+    return sum(_HAND_CARDS[mask])
 
 
 class DetourRules(DetourSummary, Rules):
@@ -115,9 +114,10 @@ class DetourRules(DetourSummary, Rules):
     # -- life cycle -----------------------------------------------------------
     def new_game(self, seats: list[str], seed: int, options: dict[str, Any] | None = None) -> DetourState:
         self.check_seats(seats)
-        self.validate_options(options)
+        if options:  # (no options: nothing to refuse)
+            self.validate_options(options)
         n = len(seats)
-        owner = [0, 1, 0, 1] if n == 2 else list(range(n))
+        owner = T.seating(n)
         rng = Rng.from_seed(seed)
         pawns = len(owner)
         # "Select a first player": drawn from the seed (in the 2-player game a first colour).
@@ -133,11 +133,16 @@ class DetourRules(DetourSummary, Rules):
         if phase == CHOOSE:
             seats, chosen = state.seats, state.chosen
             if len(seats) > 2:  # one pawn per seat, pawn index = seat index
-                return [s for s, card in zip(seats, chosen, strict=True) if not card]
+                waiting = chosen.count(0)
+                if waiting == len(seats):
+                    return list(seats)
+                if waiting == 1:
+                    return [seats[chosen.index(0)]]
+                return list(compress(seats, map(not_, chosen)))
             # two seats: pawns 0 and 2 are the first seat's, 1 and 3 the second's (`new_game`)
             return [s for i, s in enumerate(seats) if not (chosen[i] and chosen[i + 2])]
         if phase == RESOLVE:
-            return [state.seats[state.owner[state.queue[0]]]]
+            return [state.pawn_seat[state.queue[0]]]
         return []
 
     def may_act(self, state: DetourState, seat: str) -> bool:
@@ -159,38 +164,35 @@ class DetourRules(DetourSummary, Rules):
     def _targets(state: DetourState, p: int, card: int) -> list[int]:
         """Pawns the action of `card` (played for pawn p) can hit: opponents' pawns still
         travelling, for which the action does something."""
-        me = state.owner[p]
-        owner = state.owner
+        hits = _HITS.get(card)
+        if hits is None:
+            return []
         pos = state.pos
         if card == 8:
             blocked = state.blocked
-            return [q for q in range(len(pos)) if owner[q] != me and pos[q] != _FIN and not blocked[q]]
-        if card == 6:
-            return [q for q in range(len(pos)) if owner[q] != me and _RED[pos[q]] >= 0]
-        if card == 5:
-            return [q for q in range(len(pos)) if owner[q] != me and _PREV[pos[q]] >= 0]
-        return []
+            return [q for q in state.rivals[p] if hits[pos[q]] and not blocked[q]]
+        return [q for q in state.rivals[p] if hits[pos[q]]]
 
-    def _target_action(self, state: DetourState, kind: str, q: int) -> Action:
-        """The shared (never mutated) action of `kind` against pawn q."""
-        two = len(state.seats) == 2
-        key = (kind, state.seats[state.owner[q]], COLOURS[q] if two else None)
-        action = _TARGET_ACTIONS.get(key)
-        if action is None:
-            if len(_TARGET_ACTIONS) >= 4096:
-                _TARGET_ACTIONS.clear()
-            action = _TARGET_ACTIONS[key] = (
-                {"type": kind, "target": key[1], "target_colour": key[2]} if two else {"type": kind, "target": key[1]}
-            )
-        return action
-
-    def _options(self, state: DetourState, p: int) -> list[Action]:
+    @staticmethod
+    def _options(state: DetourState, p: int) -> list[Action]:
+        """The uses of pawn p's resolving card: its Move (unless blocked), then its action
+        against each pawn it can hit, in pawn order."""
         card = state.chosen[p]
-        acts: list[Action] = [] if state.blocked[p] else [_MOVE]
-        if card != 10:
-            kind = _KIND[card]
-            assert kind is not None  # every card but the 10 has an action
-            acts += [self._target_action(state, kind, q) for q in self._targets(state, p, card)]
+        blocked = state.blocked
+        acts: list[Action] = [] if blocked[p] else [_MOVE]
+        if card == 10:
+            return acts
+        hits = _HITS[card]
+        against = state.against[_ACTION_OF[card]]
+        pos = state.pos
+        if card == 8:
+            for q in state.rivals[p]:
+                if hits[pos[q]] and not blocked[q]:
+                    acts.append(against[q])
+        else:
+            for q in state.rivals[p]:
+                if hits[pos[q]]:
+                    acts.append(against[q])
         return acts
 
     def _target_of(self, state: DetourState, p: int, action: Action) -> int:
@@ -214,22 +216,22 @@ class DetourRules(DetourSummary, Rules):
     def legal_actions(self, state: DetourState, seat: str) -> list[Action]:
         phase = state.phase
         if phase == CHOOSE:
-            seats = state.seats
-            if seat not in seats:
+            si = state.seat_index.get(seat)
+            if si is None:
                 return []
-            si = seats.index(seat)
-            if len(seats) > 2:  # one pawn per seat: pawn index = seat index
-                if state.chosen[si]:
+            chosen = state.chosen
+            if len(state.seats) > 2:  # one pawn per seat: pawn index = seat index
+                if chosen[si]:
                     return []
                 return list(_CHOOSE[state.hand[si]])
             acts: list[Action] = []
             for p in (si, si + 2):
-                if not state.chosen[p]:
+                if not chosen[p]:
                     acts += _CHOOSE_COLOUR[p][state.hand[p]]
             return acts
         if phase == RESOLVE:
             p = state.queue[0]
-            if state.seats[state.owner[p]] != seat:
+            if state.pawn_seat[p] != seat:
                 return []
             return self._options(state, p)
         return []
@@ -302,34 +304,56 @@ class DetourRules(DetourSummary, Rules):
                                 card=card)
         return p
 
+    def push(self, state: DetourState, seat: str, action: Action) -> list[Event]:
+        """`Rules.push` without the table lookup: a listed action goes straight to its move."""
+        kind = action["type"]
+        if kind == "choose":
+            if len(state.seats) == 2:
+                return self._do_choose(state, seat, action)
+            # `_do_choose` for one pawn per seat, inlined: three moves in four are choices
+            chosen = state.chosen
+            chosen[state.seat_index[seat]] = action["card"]
+            events: list[Event] = [{"type": "chose", "seat": seat}]
+            if 0 not in chosen:
+                self._reveal(state, events)
+                self._advance(state, events)
+            return events
+        if kind in _ACTION_KINDS:
+            return self._do_card(state, seat, action)
+        return self.apply(state, seat, action)
+
     def _do_choose(self, state: DetourState, seat: str, action: Action) -> list[Event]:
         """A legal `choose` (checked by `apply`, or listed for `push`): its pawn read, not re-checked."""
         if len(state.seats) == 2:
             p = COLOURS.index(action["colour"])
             events: list[Event] = [{"type": "chose", "seat": seat, "colour": COLOURS[p]}]
         else:
-            p = state.seats.index(seat)
+            p = state.seat_index[seat]
             events = [{"type": "chose", "seat": seat}]
-        state.chosen[p] = action["card"]
-        if all(state.chosen):
+        chosen = state.chosen
+        chosen[p] = action["card"]
+        if 0 not in chosen:  # every pawn has chosen
             self._reveal(state, events)
             self._advance(state, events)
         return events
 
     def _do_card(self, state: DetourState, seat: str, action: Action) -> list[Event]:
         """The resolving card used as a move or as its action (`detour`, `backward`, `block`)."""
-        p = state.queue[0]
+        queue = state.queue
+        p = queue[0]
         kind = action["type"]
+        events: list[Event] = []
         # a legal action (checked by `apply`, or listed for `push`): its pawn read, not re-checked
         if kind == "move":
-            q = -1
-        elif len(state.seats) == 2:
-            q = COLOURS.index(action["target_colour"])
+            card = state.chosen[p]
+            was_blocked = state.blocked[p]
+            self._move(state, p, card, events, card)
+            if was_blocked:
+                self._unblock(state, p, events)
         else:
-            q = state.seats.index(action["target"])
-        events: list[Event] = []
-        self._resolve(state, p, kind, q, events)
-        state.queue.pop(0)
+            q = COLOURS.index(action["target_colour"]) if len(state.seats) == 2 else state.seat_index[action["target"]]
+            self._resolve(state, p, kind, q, events)
+        del queue[0]
         self._advance(state, events)
         return events
 
@@ -342,91 +366,103 @@ class DetourRules(DetourSummary, Rules):
     revealing_events: ClassVar[frozenset[str]] = frozenset({"reveal", "round_end", "game_over"})
 
     def _reveal(self, state: DetourState, events: list[Event]) -> None:
-        n = len(state.owner)
-        first = state.first
+        """Turn the chosen cards over: highest first, ties from the first-player marker on
+        (a stable sort of the pawns in marker order keeps the ties' order)."""
         chosen = state.chosen
-        order = sorted(range(n), key=lambda q: (-chosen[q], (q - first) % n))
+        order = sorted(T.ROTATION[len(chosen)][state.first], key=chosen.__getitem__, reverse=True)
         state.queue = order
-        for q in order:
-            state.hand[q] &= ~_BIT[chosen[q]]
-        seats = state.seats
-        owner = state.owner
-        events.append({"type": "reveal", "round": state.round,
-                       "cards": [{"seat": seats[owner[q]], "colour": COLOURS[q], "card": chosen[q]} for q in order]})
+        hand, unbit, pawn_seat = state.hand, T.UNBIT, state.pawn_seat
+        cards = []
+        for q in order:  # the played cards leave the hands
+            card = chosen[q]
+            hand[q] &= unbit[card]
+            cards.append({"seat": pawn_seat[q], "colour": COLOURS[q], "card": card})
+        events.append({"type": "reveal", "round": state.round, "cards": cards})
         state.phase = RESOLVE
 
-    def _pawn_fields(self, state: DetourState, p: int, prefix: str = "") -> dict[str, Any]:
-        return {prefix + "seat": state.seats[state.owner[p]], prefix + "colour": COLOURS[p]}
-
     def _move(self, state: DetourState, p: int, days: int, events: list[Event], card: int) -> None:
-        start = state.pos[p]
-        end = _DEST[start][days]
-        state.pos[p] = end
-        ev = {"type": "move", "seat": state.seats[state.owner[p]], "colour": COLOURS[p], "card": card,
-              "days": days, "used": M.DIST[start] - M.DIST[end],
-              "from": start, "to": end}
-        events.append(ev)
+        pos = state.pos
+        start = pos[p]
+        end = pos[p] = _DEST[start][days]
+        seat = state.pawn_seat[p]
+        events.append({"type": "move", "seat": seat, "colour": COLOURS[p], "card": card,
+                       "days": days, "used": _DIST[start] - _DIST[end],
+                       "from": start, "to": end})
         if end == _FIN:
             state.arrivals.append(p)
-            events.append({"type": "arrived", "seat": ev["seat"], "colour": ev["colour"], "round": state.round})
+            events.append({"type": "arrived", "seat": seat, "colour": COLOURS[p], "round": state.round})
+
+    def _unblock(self, state: DetourState, p: int, events: list[Event]) -> None:
+        """The block on pawn p is used up by the card that just resolved."""
+        state.blocked[p] = False
+        events.append({"type": "block_spent", "seat": state.pawn_seat[p], "colour": COLOURS[p]})
 
     def _resolve(self, state: DetourState, p: int, kind: str, q: int, events: list[Event]) -> None:
-        """Carry out pawn p's card as `kind` (against pawn q for an action), already known legal."""
+        """Carry out pawn p's card as its action `kind` against pawn q, already known legal
+        (the Move alone is `_move`)."""
         card = state.chosen[p]
         was_blocked = state.blocked[p]
-        if kind == "move":
-            self._move(state, p, card, events, card)
-        else:
-            base = {"type": kind, "seat": state.seats[state.owner[p]], "colour": COLOURS[p], "card": card,
-                    "target": state.seats[state.owner[q]], "target_colour": COLOURS[q]}
-            if kind == "block":
-                state.blocked[q] = True
-                events.append(base)
-                self._move(state, p, M.ACTION_BONUS[8], events, card)
-            elif kind == "backward":
-                frm = state.pos[q]
-                state.pos[q] = _PREV[frm]
-                base["from"], base["to"] = frm, state.pos[q]
-                events.append(base)
-                self._move(state, p, M.ACTION_BONUS[5], events, card)
-            else:  # detour
-                on_blue = _BLUE[state.pos[p]] and not was_blocked
-                frm = state.pos[q]
-                state.pos[q] = _RED[frm]
-                base["from"], base["to"] = frm, state.pos[q]
-                base["blue"] = on_blue
-                events.append(base)
-                if on_blue:
-                    self._move(state, p, card, events, card)
+        pos = state.pos
+        base = {"type": kind, "seat": state.pawn_seat[p], "colour": COLOURS[p], "card": card,
+                "target": state.pawn_seat[q], "target_colour": COLOURS[q]}
+        if kind == "block":
+            state.blocked[q] = True
+            events.append(base)
+            self._move(state, p, _BONUS_BLOCK, events, card)
+        elif kind == "backward":
+            frm = pos[q]
+            to = pos[q] = _PREV[frm]
+            base["from"], base["to"] = frm, to
+            events.append(base)
+            self._move(state, p, _BONUS_BACKWARD, events, card)
+        else:  # detour
+            on_blue = _BLUE[pos[p]] and not was_blocked
+            frm = pos[q]
+            to = pos[q] = _RED[frm]
+            base["from"], base["to"] = frm, to
+            base["blue"] = on_blue
+            events.append(base)
+            if on_blue:
+                self._move(state, p, card, events, card)
         if was_blocked:
-            state.blocked[p] = False
-            events.append({"type": "block_spent", "seat": state.seats[state.owner[p]], "colour": COLOURS[p]})
+            self._unblock(state, p, events)
 
     def _advance(self, state: DetourState, events: list[Event]) -> None:
         """Resolve forced cards by themselves until a card needs its owner's decision; then
         end the round (and perhaps the game)."""
         queue = state.queue
+        chosen, blocked, pos = state.chosen, state.blocked, state.pos
         while queue:
             p = queue[0]
-            card = state.chosen[p]
-            blocked = state.blocked[p]
-            targets = self._targets(state, p, card)
-            if len(targets) + (not blocked) > 1:
-                return  # a real choice: the owner decides
-            seat = state.seats[state.owner[p]]
-            if blocked and not targets:
-                events.append({"type": "no_effect", "seat": seat, "colour": COLOURS[p], "card": card,
-                               "blocked": True})
-                state.blocked[p] = False
-            else:
-                events.append({"type": "auto", "seat": seat, "colour": COLOURS[p], "card": card})
-                if blocked:
-                    kind = _KIND[card]
-                    assert kind is not None  # only a card with an action has targets
-                    self._resolve(state, p, kind, targets[0], events)
+            card = chosen[p]
+            if blocked[p]:  # no Move: the action against its one target, or nothing
+                targets = self._targets(state, p, card)
+                if len(targets) > 1:
+                    return  # a real choice: the owner decides
+                if targets:
+                    events.append({"type": "auto", "seat": state.pawn_seat[p], "colour": COLOURS[p], "card": card})
+                    self._resolve(state, p, _ACTION_OF[card], targets[0], events)
                 else:
-                    self._resolve(state, p, "move", -1, events)
-            queue.pop(0)
+                    events.append({"type": "no_effect", "seat": state.pawn_seat[p], "colour": COLOURS[p],
+                                   "card": card, "blocked": True})
+                    blocked[p] = False
+            else:  # the Move, unless the card's action can hit someone
+                if card != 10:
+                    hits = _HITS[card]
+                    for q in state.rivals[p]:
+                        if hits[pos[q]] and (card != 8 or not blocked[q]):
+                            return  # a real choice: the owner decides
+                # `_move` inlined: most cards that resolve by themselves just move
+                seat, colour = state.pawn_seat[p], COLOURS[p]
+                start = pos[p]
+                end = pos[p] = _DEST[start][card]
+                events.append({"type": "auto", "seat": seat, "colour": colour, "card": card})
+                events.append({"type": "move", "seat": seat, "colour": colour, "card": card, "days": card,
+                               "used": _DIST[start] - _DIST[end], "from": start, "to": end})
+                if end == _FIN:
+                    state.arrivals.append(p)
+                    events.append({"type": "arrived", "seat": seat, "colour": colour, "round": state.round})
+            del queue[0]
         self._end_round(state, events)
 
     def _end_round(self, state: DetourState, events: list[Event]) -> None:
@@ -441,14 +477,14 @@ class DetourRules(DetourSummary, Rules):
                 ev["winner"] = res["winners"][0]
             events.append(ev)
             return
-        state.first = (state.first + 1) % n
+        first = state.first = (state.first + 1) % n
         state.round += 1
         refill = state.hand[0] == 0
         if refill:
             state.hand = [_FULL] * n
         state.phase = CHOOSE
         events.append({"type": "round_end", "next_round": state.round, "refill": refill,
-                       **self._pawn_fields(state, state.first, "first_")})
+                       "first_seat": state.pawn_seat[first], "first_colour": COLOURS[first]})
 
     # -- reading it ---------------------------------------------------------------------
     def view(self, state: DetourState, seat: str | None) -> View:
