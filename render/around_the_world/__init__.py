@@ -54,7 +54,7 @@ def render_board(view: dict, *, names: dict[str, str], translator: Translator, e
     comes from `translator` (the game's catalog in the image's language). `lang` is
     accepted for compatibility and ignored."""
     del lang
-    image, layer, boxes = board_layers(view, names=names, translator=translator, events=events)
+    image, layer, boxes = board_layers(view, names=names, translator=translator, events=events, whole=False)
     return layer.encode(image, boxes)
 
 

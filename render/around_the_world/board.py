@@ -523,21 +523,21 @@ def _panel_rows(view: dict, index: dict[str, int]) -> list[Row]:
     return rows
 
 
-def _draw_panel_head(d: ImageDraw.ImageDraw, t: Translator) -> None:
-    """The panel's column headings (the same on every board of a language: part of the static layer)."""
+def _draw_panel_head(d: ImageDraw.ImageDraw, head: tuple[str, ...]) -> None:
+    """The panel's column headings (`head` starts with their words, see `_head_texts`): the
+    same on every board of a language, so part of the static layer too."""
     cols = _panel_columns()
     top = PANEL_TOP
     d.rectangle((0, top, W, top + PANEL_HEAD_H), fill=PANEL_HEAD_BG)
     fh = font(22, "bold")
-    d.text((cols["token"] - 16, top + PANEL_HEAD_H / 2), _t(t, "players").upper(), font=fh, fill=SOFT, anchor="lm")
-    for key, label in (("where", "col_where"), ("days", "col_days"), ("gold", "col_gold"), ("cards", "col_cards"),
-                       ("events", "col_events")):
-        d.text((cols[key], top + PANEL_HEAD_H / 2), _t(t, label), font=fh, fill=SOFT, anchor="lm")
+    d.text((cols["token"] - 16, top + PANEL_HEAD_H / 2), head[0].upper(), font=fh, fill=SOFT, anchor="lm")
+    for key, label in zip(("where", "days", "gold", "cards", "events"), head[1:6], strict=True):
+        d.text((cols[key], top + PANEL_HEAD_H / 2), label, font=fh, fill=SOFT, anchor="lm")
 
 
 def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, names: dict[str, str], t: Translator,
                 index: dict[str, int]) -> None:
-    _draw_panel_head(d, t)
+    _draw_panel_head(d, _head_texts(t))
     for row in _panel_rows(view, index):
         _draw_row(img, d, row, names, t)
 
@@ -594,10 +594,13 @@ def board_image(view: dict, *, names: dict[str, str], translator: Translator, ev
     return board_layers(view, names=names, translator=translator, events=events)[0]
 
 
-def board_layers(view: dict, *, names: dict[str, str], translator: Translator,
-                 events: list[dict] | None = None) -> tuple[Image.Image, StaticLayer, list[Box]]:
-    """The board, its static layer (mapped onto the palette once) and the boxes drawn in
-    beyond it: the header, what changes on the map, and everything below the map."""
+def board_layers(view: dict, *, names: dict[str, str], translator: Translator, events: list[dict] | None = None,
+                 whole: bool = True) -> tuple[Image.Image, StaticLayer, list[Box]]:
+    """The board, a layer it was drawn on (mapped onto the palette) and the boxes drawn in
+    beyond it: the header and what changes on the map. With `whole` the layer is the static
+    one and everything below the map is drawn and boxed too; without, the layer is a kept one
+    holding the parts below the map (`kept`), of which only the changed ones are drawn (the
+    image is the board only inside the boxes: enough for the PNG)."""
     t = translator
     locations = [loc for loc in (view.get("locations") or LOCATIONS) if isinstance(loc, str)] or LOCATIONS
     legs = _legs_of(view)
@@ -606,25 +609,42 @@ def board_layers(view: dict, *, names: dict[str, str], translator: Translator,
     seats = [s for s in view.get("seats") or [] if isinstance(s, str)]
     height = PANEL_TOP + PANEL_HEAD_H + ROW_H * len(seats) + 14
     texts = static_texts(t, locations)
-    layer, base = _layer(texts, legs_key, json.dumps(locations), height)
+    group = (texts, legs_key, json.dumps(locations), height, _head_texts(t))
+    layer, base = _layer(*group)
     board_sprites(texts.days_unit)
     img = base.copy()
     index = _seat_index(view)
-    boxes: list[Box] = [(0, 0, W, HEADER_H + 4), (0, DISPLAY_TOP - 4, W, height)]
+    boxes: list[Box] = [(0, 0, W, HEADER_H + 4)]
     d = Draw(img)
     _draw_header(img, d, view, names, t, index)
     _draw_map_dynamic(img, view, names, t, index, events, boxes)
     d = Draw(img)
-    _draw_display(img, d, view, t, index, names)
-    _draw_track(img, d, view, index)
-    _draw_panel(img, d, view, names, t, index)
-    return img, layer, boxes
+    if whole:
+        _draw_display(img, d, view, t, index, names)
+        _draw_track(img, d, view, index)
+        _draw_panel(img, d, view, names, t, index)
+        return img, layer, [*boxes, (0, DISPLAY_TOP - 4, W, height)]
+    from render.around_the_world.kept import kept_layer  # it draws with this module's parts
+
+    return img, kept_layer(img, layer, view, names, t, index, boxes, (group, tuple(sorted(names.items())))), boxes
+
+
+def _head_texts(t: Translator) -> tuple[str, ...]:
+    """The panel headings and the fixed words of the parts below the map (a kept layer's
+    parts are keyed by these too: two translators with the same words draw the same)."""
+    return tuple(_t(t, key) for key in (
+        "players", "col_where", "col_days", "col_gold", "col_cards", "col_events", "taken", "travel_deck", "discard",
+        "event_deck", "gold_supply", "event_discard", "empty", "last_roll", "days_unit", "not_arrived", "display")) + (
+        _t(t, "arrived", n=1), _t(t, "rank", n=1), _t(t, "top_card", name="\0"))
 
 
 @lru_cache(maxsize=8)
-def _layer(texts: StaticTexts, legs_key: str, locations_key: str, height: int) -> tuple[StaticLayer, Image.Image]:
-    """The static layer on a board of `height` (it grows with the players), and mapped onto
-    the fixed palette once: a turn maps only the boxes it drew in."""
+def _layer(texts: StaticTexts, legs_key: str, locations_key: str, height: int,
+           head: tuple[str, ...]) -> tuple[StaticLayer, Image.Image]:
+    """The static layer on a board of `height` (it grows with the players), with the panel
+    headings (`head`, the words they show), and mapped onto the fixed palette once: a turn
+    maps only the boxes it drew in."""
     img = Image.new("RGB", (W, height), PAPER)
     img.paste(_static_board(texts, legs_key, locations_key), (0, 0))
+    _draw_panel_head(Draw(img), head)
     return StaticLayer(img, stored_palette()), img

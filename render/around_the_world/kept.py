@@ -1,0 +1,174 @@
+"""The part of an around-the-world board below the map, kept between turns of a table.
+
+Below the map a board shows the action display, the decks, the event discard, the time
+track and a row per player. Drawing all of it and mapping it onto the palette every turn was
+most of a render, yet a turn changes a few of these parts (the row of the player who moved,
+the highlighted rows, a deck count). So the board is cut into parts, each drawn only inside
+its own region over the static layer and keyed by exactly what it shows; the mapped layer
+(static layer plus every part) is kept, keyed by those keys. A turn starts from the kept
+layer with the most parts in common (the same table's last board, as a rule), draws only the
+parts whose keys differ and maps only their regions over it (`StaticLayer.derive`, which
+shares the untouched bands). A part that something on the map drew into is drawn afresh and
+kept under a key nothing equals. Layers are kept per process, the oldest goes first; one
+keeps only the bands that differ from the static layer (about 1 MB).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable
+from dataclasses import dataclass
+
+from PIL import Image
+
+from render.around_the_world.board import (
+    DECKS_X,
+    PANEL_HEAD_BG,
+    Row,
+    _draw_decks,
+    _draw_events,
+    _draw_row,
+    _draw_row_fill,
+    _draw_slots,
+    _draw_track,
+    _panel_rows,
+    _row_top,
+)
+from render.around_the_world.geometry import DISPLAY_TOP, PANEL_TOP, TRACK_TOP, W
+from render.around_the_world.texts import Translator, _t, city_name, event_card_text
+from render.common import Draw
+from render.png import Box, StaticLayer
+
+#: layers kept (one per table in play: a table's new board replaces the layer it started from)
+KEEP = 48
+
+
+class _Dirty:
+    """The key of a part drawn over by something on the map: equal to no other key."""
+
+    def __eq__(self, other: object) -> bool:
+        return False
+
+    def __hash__(self) -> int:
+        return 0
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A kept layer: the static layer with every part of `keys` drawn and mapped."""
+
+    group: Hashable
+    keys: dict[str, Hashable]
+    layer: StaticLayer
+
+
+_kept: OrderedDict[int, Kept] = OrderedDict()
+_next = [0]
+_lock = threading.Lock()
+
+
+def touches(a: Box, b: Box) -> bool:
+    """Whether boxes `a` and `b` (right and bottom excluded) share a pixel."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def closest(group: Hashable, keys: dict[str, Hashable]) -> tuple[int, Kept] | None:
+    """The kept layer of `group` with the most parts equal to `keys` (ties: the newest)."""
+    best: tuple[int, Kept] | None = None
+    best_score = -1
+    with _lock:
+        kept_now = list(_kept.items())
+    for number, kept in reversed(kept_now):
+        if kept.group != group:
+            continue
+        score = sum(1 for name, key in keys.items() if kept.keys.get(name) == key)
+        if score > best_score:
+            best, best_score = (number, kept), score
+    return best
+
+
+def changed(keys: dict[str, Hashable], start: Kept | None, dirty: set[str]) -> list[str]:
+    """The parts to draw afresh over `start`: those whose keys differ, and those in `dirty`."""
+    old = start.keys if start is not None else {}
+    return [name for name, key in keys.items() if name in dirty or name not in old or old[name] != key]
+
+
+def keep(replaced: int | None, group: Hashable, keys: dict[str, Hashable], dirty: set[str],
+         layer: StaticLayer) -> None:
+    """Keeps `layer` (the parts of `keys`, those in `dirty` under keys nothing equals) in
+    place of the kept layer numbered `replaced`, the one it was made from."""
+    made = Kept(group, {name: (_Dirty() if name in dirty else key) for name, key in keys.items()}, layer)
+    with _lock:
+        if replaced is not None:
+            _kept.pop(replaced, None)
+        _next[0] += 1
+        _kept[_next[0]] = made
+        while len(_kept) > KEEP:
+            _kept.popitem(last=False)
+
+
+def clear() -> None:
+    """Forgets every kept layer (tests)."""
+    with _lock:
+        _kept.clear()
+
+
+def _sub(view: dict, *keys: str) -> str:
+    return json.dumps({key: view.get(key) for key in keys}, sort_keys=True)
+
+
+def _parts(view: dict, t: Translator, rows: list[Row], height: int) -> dict[str, tuple[Box, Hashable]]:
+    """The parts below the map: name -> (region, key of what it shows)."""
+    display = [s for s in (view.get("display") or []) if isinstance(s, dict)]
+    actions = tuple(_t(t, f"action.{s.get('action')}") for s in display if isinstance(s.get("action"), str))
+    ev_top = view.get("event_discard_top")
+    parts: dict[str, tuple[Box, Hashable]] = {
+        "slots": ((0, DISPLAY_TOP + 2, DECKS_X - 5, TRACK_TOP),
+                  (_sub(view, "display", "over", "result", "order", "current", "phase", "days", "arrived", "seats"),
+                   actions)),
+        "decks": ((DECKS_X - 5, DISPLAY_TOP + 2, DECKS_X + 282, TRACK_TOP),
+                  _sub(view, "travel_deck", "travel_discard", "travel_discard_top", "event_deck", "gold_supply")),
+        "events": ((DECKS_X + 282, DISPLAY_TOP + 2, W, TRACK_TOP),
+                   (_sub(view, "event_discard_top", "last_roll"),
+                    event_card_text(ev_top, t) if isinstance(ev_top, str) else None)),
+        "track": ((0, TRACK_TOP + 1, W, PANEL_TOP), _sub(view, "days", "seats", "current", "over", "arrived")),
+    }
+    above: tuple[int, int, int] | None = PANEL_HEAD_BG
+    for row in rows:
+        bottom = _row_top(row.k + 1) if row.k < len(rows) - 1 else height
+        parts[f"row{row.k}"] = ((0, _row_top(row.k), W, bottom), (row, above, city_name(row.loc, t)))
+        above = row.fill()
+    return parts
+
+
+def kept_layer(img: Image.Image, layer: StaticLayer, view: dict, names: dict[str, str], t: Translator,
+                index: dict[str, int], boxes: list[Box], group: Hashable) -> StaticLayer:
+    """The layer with every part below the map: a kept one, with the parts that differ drawn
+    on `img` (over the static layer, in the order of a whole board) and mapped over it."""
+    rows = _panel_rows(view, index)
+    parts = _parts(view, t, rows, img.height)
+    keys = {name: key for name, (_box, key) in parts.items()}
+    dirty = {name for name, (box, _key) in parts.items() if any(touches(b, box) for b in boxes)}
+    found = closest(group, keys)
+    todo = changed(keys, found[1] if found else None, dirty)
+    if todo:
+        d = Draw(img)
+        if "slots" in todo:
+            _draw_slots(img, d, view, t, index, names)
+        if "decks" in todo:
+            _draw_decks(img, d, view, t)
+        if "events" in todo:
+            _draw_events(d, view, t)
+        if "track" in todo:
+            _draw_track(img, d, view, index)
+        for row in rows:
+            if f"row{row.k}" in todo:
+                if row.k and f"row{row.k - 1}" not in todo:  # the fill above reaches this row's first line
+                    _draw_row_fill(d, rows[row.k - 1])
+                _draw_row(img, d, row, names, t)
+    start = found[1].layer if found else layer
+    made = start.derive([(parts[name][0], img.crop(parts[name][0])) for name in todo]) if todo else start
+    keep(found[0] if found else None, group, keys, dirty, made)
+    return made
