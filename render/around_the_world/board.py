@@ -126,13 +126,14 @@ def _draw_header(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, names: di
 
 
 def _draw_map_dynamic(img: Image.Image, view: dict, names: dict[str, str], t: Translator, index: dict[str, int],
-                      events: list[dict] | None, boxes: list[Box]) -> None:
+                      events: list[dict] | None, boxes: list[Box], chits: list[Chit] | None = None) -> None:
     """What changes on the map; every part adds the box it drew in to `boxes` (outside them
-    the map is its static layer, which the PNG writer relies on)."""
+    the map is its static layer, which the PNG writer relies on), the bonus chits theirs to
+    `chits` if given (a kept board keeps them mapped)."""
     d = Draw(img)
     locations = [loc for loc in (view.get("locations") or LOCATIONS) if isinstance(loc, str)]
     _draw_travelled(img, d, view, t, events, locations, boxes)
-    _draw_chits(img, d, view, t, events, locations, boxes)
+    _draw_chits(img, d, view, t, events, locations, boxes, chits)
     _draw_detective(img, d, view, events, locations, boxes)
     _draw_arrivals(img, d, view, t, index, boxes)
     _draw_pawns(img, view, index, locations, boxes)
@@ -162,9 +163,15 @@ def _draw_travelled(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Tra
             boxes.append(_around([(nx, ny)], 12))
 
 
+#: a bonus chit as a kept board keeps it: name, region (the ring's box, wider than the chit),
+#: what it shows (its kind or None, whether ringed)
+Chit = tuple[str, Box, tuple[str | None, bool]]
+
+
 def _draw_chits(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Translator, events: list[dict] | None,
-                locations: list[str], boxes: list[Box]) -> None:
-    """Bonus chits in the name plates; one taken by these events is shown once more, ringed."""
+                locations: list[str], boxes: list[Box], chits_out: list[Chit] | None = None) -> None:
+    """Bonus chits in the name plates; one taken by these events is shown once more, ringed.
+    Their boxes go to `chits_out` if given, else to `boxes`."""
     chits = view.get("chits") or {}
     just_taken = {(ev.get("location"), ev.get("colour")): ev.get("chit") for ev in events or []
                   if isinstance(ev, dict) and ev.get("type") == "chit" and isinstance(ev.get("chit"), str)}
@@ -176,13 +183,18 @@ def _draw_chits(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Transla
         for centre, colour in zip(_plate_geometry(loc, city_name(loc, t))[1], ("red", "blue"), strict=False):
             kind = spot.get(colour)
             taken_now = just_taken.get((loc, colour))
-            if kind is None and taken_now:  # taken by these events: shown once more, ringed
+            ringed = kind is None and bool(taken_now)
+            if ringed:  # taken by these events: shown once more, ringed
                 cx, cy = centre
                 d.ellipse((cx - CHIT_R - 6, cy - CHIT_R - 6, cx + CHIT_R + 6, cy + CHIT_R + 6), fill=ROUTE_GLOW,
                           outline=INK, width=2)
-                boxes.append(_around([centre], CHIT_R + 8))
+                if chits_out is None:
+                    boxes.append(_around([centre], CHIT_R + 8))
                 kind = taken_now
-            _paste(img, _chit_sprite(colour, kind if isinstance(kind, str) else None, CHIT_R), centre, boxes)
+            shown = kind if isinstance(kind, str) else None
+            _paste(img, _chit_sprite(colour, shown, CHIT_R), centre, boxes if chits_out is None else None)
+            if chits_out is not None:
+                chits_out.append((f"chit:{loc}:{colour}", _around([centre], CHIT_R + 8), (shown, ringed)))
 
 
 def _draw_detective(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, events: list[dict] | None,
@@ -617,16 +629,18 @@ def board_layers(view: dict, *, names: dict[str, str], translator: Translator, e
     boxes: list[Box] = [(0, 0, W, HEADER_H + 4)]
     d = Draw(img)
     _draw_header(img, d, view, names, t, index)
-    _draw_map_dynamic(img, view, names, t, index, events, boxes)
+    chits: list[Chit] | None = None if whole else []
+    _draw_map_dynamic(img, view, names, t, index, events, boxes, chits)
     d = Draw(img)
-    if whole:
+    if whole or chits is None:
         _draw_display(img, d, view, t, index, names)
         _draw_track(img, d, view, index)
         _draw_panel(img, d, view, names, t, index)
         return img, layer, [*boxes, (0, DISPLAY_TOP - 4, W, height)]
     from render.around_the_world.kept import kept_layer  # it draws with this module's parts
 
-    return img, kept_layer(img, layer, view, names, t, index, boxes, (group, tuple(sorted(names.items())))), boxes
+    return img, kept_layer(img, layer, view, names, t, index, boxes, chits,
+                                (group, tuple(sorted(names.items())))), boxes
 
 
 def _head_texts(t: Translator) -> tuple[str, ...]:

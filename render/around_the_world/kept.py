@@ -26,6 +26,7 @@ from PIL import Image
 from render.around_the_world.board import (
     DECKS_X,
     PANEL_HEAD_BG,
+    Chit,
     Row,
     _draw_decks,
     _draw_events,
@@ -35,6 +36,7 @@ from render.around_the_world.board import (
     _draw_track,
     _panel_rows,
     _row_top,
+    _seat_index,
 )
 from render.around_the_world.geometry import DISPLAY_TOP, PANEL_TOP, TRACK_TOP, W
 from render.around_the_world.texts import Translator, _t, city_name, event_card_text
@@ -119,15 +121,30 @@ def _sub(view: dict, *keys: str) -> str:
     return json.dumps({key: view.get(key) for key in keys}, sort_keys=True)
 
 
+def _final(view: dict) -> str | None:
+    """What the final standing shows (None while the game goes on)."""
+    if not (view.get("over") and isinstance(view.get("result"), dict)):
+        return None
+    return _sub(view, "result", "days", "arrived", "seats")
+
+
+def _hint(view: dict) -> str | None:
+    """Whose top-card hint shows (six players: the round's last player may take the top card)."""
+    order, current = view.get("order"), view.get("current")
+    if (len(_seat_index(view)) == 6 and view.get("phase") == "take" and isinstance(order, list) and order
+            and current == order[-1] and isinstance(current, str)):
+        return current
+    return None
+
+
 def _parts(view: dict, t: Translator, rows: list[Row], height: int) -> dict[str, tuple[Box, Hashable]]:
     """The parts below the map: name -> (region, key of what it shows)."""
     display = [s for s in (view.get("display") or []) if isinstance(s, dict)]
     actions = tuple(_t(t, f"action.{s.get('action')}") for s in display if isinstance(s.get("action"), str))
     ev_top = view.get("event_discard_top")
     parts: dict[str, tuple[Box, Hashable]] = {
-        "slots": ((0, DISPLAY_TOP + 2, DECKS_X - 5, TRACK_TOP),
-                  (_sub(view, "display", "over", "result", "order", "current", "phase", "days", "arrived", "seats"),
-                   actions)),
+        "slots": ((0, DISPLAY_TOP + 2, DECKS_X - 5, TRACK_TOP), (_sub(view, "display"), actions, _final(view),
+                                                                  _hint(view))),
         "decks": ((DECKS_X - 5, DISPLAY_TOP + 2, DECKS_X + 282, TRACK_TOP),
                   _sub(view, "travel_deck", "travel_discard", "travel_discard_top", "event_deck", "gold_supply")),
         "events": ((DECKS_X + 282, DISPLAY_TOP + 2, W, TRACK_TOP),
@@ -144,11 +161,13 @@ def _parts(view: dict, t: Translator, rows: list[Row], height: int) -> dict[str,
 
 
 def kept_layer(img: Image.Image, layer: StaticLayer, view: dict, names: dict[str, str], t: Translator,
-                index: dict[str, int], boxes: list[Box], group: Hashable) -> StaticLayer:
-    """The layer with every part below the map: a kept one, with the parts that differ drawn
-    on `img` (over the static layer, in the order of a whole board) and mapped over it."""
+               index: dict[str, int], boxes: list[Box], chits: list[Chit], group: Hashable) -> StaticLayer:
+    """The layer with the bonus chits (already drawn on `img`) and every part below the map: a
+    kept one, with the parts that differ drawn on `img` (over the static layer, in the order
+    of a whole board) and mapped over it."""
     rows = _panel_rows(view, index)
     parts = _parts(view, t, rows, img.height)
+    parts.update((name, (box, key)) for name, box, key in chits)
     keys = {name: key for name, (_box, key) in parts.items()}
     dirty = {name for name, (box, _key) in parts.items() if any(touches(b, box) for b in boxes)}
     found = closest(group, keys)
