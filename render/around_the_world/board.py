@@ -560,7 +560,7 @@ def _row_top(k: int) -> int:
 
 def _draw_row_fill(d: ImageDraw.ImageDraw, row: Row) -> None:
     """The row's background; like every Pillow rectangle it covers its last line too, the
-    first line of the row below (a kept board keys a row by the fill above it)."""
+    first line of the row below (a kept board keeps that line as a part of its own)."""
     fill = row.fill()
     if fill is not None:
         y0 = _row_top(row.k)
@@ -624,7 +624,9 @@ def board_layers(view: dict, *, names: dict[str, str], translator: Translator, e
     group = (texts, legs_key, json.dumps(locations), height, _head_texts(t))
     layer, base = _layer(*group)
     board_sprites(texts.days_unit)
-    img = base.copy()
+    from render.around_the_world import kept  # it draws with this module's parts
+
+    img = base.copy() if whole else kept.canvas(base)
     index = _seat_index(view)
     boxes: list[Box] = [(0, 0, W, HEADER_H + 4)]
     d = Draw(img)
@@ -637,9 +639,7 @@ def board_layers(view: dict, *, names: dict[str, str], translator: Translator, e
         _draw_track(img, d, view, index)
         _draw_panel(img, d, view, names, t, index)
         return img, layer, [*boxes, (0, DISPLAY_TOP - 4, W, height)]
-    from render.around_the_world.kept import kept_layer  # it draws with this module's parts
-
-    return img, kept_layer(img, layer, view, names, t, index, boxes, chits,
+    return img, kept.kept_layer(img, layer, view, names, t, index, boxes, chits,
                                 (group, tuple(sorted(names.items())))), boxes
 
 
