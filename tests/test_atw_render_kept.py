@@ -101,3 +101,20 @@ def test_a_turn_maps_only_what_changed(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(new) == 1
     left, top, right, bottom = new[0]
     assert top >= R.DISPLAY_TOP and bottom <= R.TRACK_TOP and right - left < R.W // 4
+
+
+@pytest.mark.parametrize("days", [[0] * 6, [81, 81, 81, 95, 120, 3], [10, 12, 14, 16, 18, 20]])
+def test_time_track_draws_inside_its_kept_band(days: list[int]) -> None:
+    """The time track's part is kept as the band of its markers: crowds, flags, late counts and
+    the halo of the player to act stay inside it."""
+    from render.around_the_world.board import _draw_track, _seat_index
+    from render.common import Draw
+
+    seats = [f"p{i + 1}" for i in range(6)]
+    view = {"seats": seats, "days": dict(zip(seats, days, strict=True)), "current": "p1",
+            "arrived": {s: True for s in seats}}
+    img = Image.new("RGB", (R.W, R.TRACK_TOP + 400), (0, 0, 0))
+    _draw_track(img, Draw(img), view, _seat_index(view))
+    left, top, right, bottom = img.getbbox() or (0, 0, 0, 0)
+    band = kept.TRACK_BAND
+    assert band[1] <= top and bottom <= band[3] and right <= band[2]

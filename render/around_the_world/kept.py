@@ -16,6 +16,7 @@ keeps only the bands that differ from the static layer (about 1 MB).
 from __future__ import annotations
 
 import json
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
@@ -37,7 +38,7 @@ from render.around_the_world.board import (
     _row_top,
     _seat_index,
 )
-from render.around_the_world.geometry import DISPLAY_TOP, PANEL_TOP, TRACK_TOP, W
+from render.around_the_world.geometry import DISPLAY_TOP, TRACK_LINE_Y, TRACK_ROWS, TRACK_TOP, W
 from render.around_the_world.texts import Translator, _t, city_name, event_card_text
 from render.common import PAPER, Draw
 from render.png import Box, StaticLayer
@@ -118,6 +119,20 @@ def clear() -> None:
         _notes.clear()
 
 
+def _after_fork() -> None:
+    """A forked render worker starts with an unheld lock (another thread may have held it)."""
+    global _lock
+    _lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork)
+
+
+#: where the time track's markers go: rows of pawns (48 px sprites with their halo, a flag
+#: above) from the scale's line up, a little spare (the scale itself is static)
+TRACK_BAND = (0, TRACK_LINE_Y - 30 - (TRACK_ROWS - 1) * 34 - 24 - 2, W, TRACK_LINE_Y - 6 + 2)
+
+
 def _sub(view: dict, *keys: str) -> str:
     return json.dumps({key: view.get(key) for key in keys}, sort_keys=True)
 
@@ -151,7 +166,7 @@ def _parts(view: dict, t: Translator, rows: list[Row], height: int) -> dict[str,
         "events": ((DECKS_X + 282, DISPLAY_TOP + 2, W, TRACK_TOP),
                    (_sub(view, "event_discard_top", "last_roll"),
                     event_card_text(ev_top, t) if isinstance(ev_top, str) else None)),
-        "track": ((0, TRACK_TOP + 1, W, PANEL_TOP), _sub(view, "days", "seats", "current", "over", "arrived")),
+        "track": (TRACK_BAND, _sub(view, "days", "seats", "current", "over", "arrived")),
     }
     above: tuple[int, int, int] = PANEL_HEAD_BG
     for row in rows:
