@@ -8,9 +8,10 @@ its own region over the static layer and keyed by exactly what it shows; the map
 (static layer plus every part) is kept, keyed by those keys. A turn starts from the kept
 layer with the most parts in common (the same table's last board, as a rule), draws only the
 parts whose keys differ and maps only their regions over it (`StaticLayer.derive`, which
-shares the untouched bands). A part that something on the map drew into is drawn afresh and
-kept under a key nothing equals. Layers are kept per process, the oldest goes first; one
-keeps only the bands that differ from the static layer (about 1 MB).
+shares the untouched bands). A part that something on the map drew into (a pawn on a chit) is
+drawn afresh and mapped for that board only, the layer keeps what it had there. Layers are
+kept per process, the oldest goes first; one keeps only the bands that differ from the
+static layer (about 1 MB).
 """
 
 from __future__ import annotations
@@ -98,10 +99,12 @@ def changed(keys: dict[str, Hashable], start: Kept | None, dirty: set[str]) -> l
 
 
 def keep(replaced: int | None, group: Hashable, keys: dict[str, Hashable], dirty: set[str],
-         layer: StaticLayer) -> None:
-    """Keeps `layer` (the parts of `keys`, those in `dirty` under keys nothing equals) in
+         layer: StaticLayer, start: Kept | None) -> None:
+    """Keeps `layer` (the parts of `keys`; those in `dirty` it has as in `start`) in
     place of the kept layer numbered `replaced`, the one it was made from."""
-    made = Kept(group, {name: (_Dirty() if name in dirty else key) for name, key in keys.items()}, layer)
+    old = start.keys if start is not None else {}
+    made = Kept(group, {name: (old.get(name, _Dirty()) if name in dirty else key) for name, key in keys.items()},
+                layer)
     with _lock:
         if replaced is not None:
             _kept.pop(replaced, None)
@@ -185,28 +188,42 @@ def kept_layer(img: Image.Image, layer: StaticLayer, view: dict, names: dict[str
     parts = _parts(view, t, rows, img.height)
     parts.update((name, (box, key)) for name, box, key in chits)
     keys = {name: key for name, (_box, key) in parts.items()}
-    dirty = {name for name, (box, _key) in parts.items() if any(touches(b, box) for b in boxes)}
+    dirty = {name for name, (box, _key) in parts.items()
+             if any(touches((b[0], b[1], b[2] + 1, b[3] + 1), box) for b in boxes)}
     found = closest(group, keys)
     todo = changed(keys, found[1] if found else None, dirty)
-    if todo:
-        d = Draw(img)
-        if "slots" in todo:
-            _draw_slots(img, d, view, t, index, names)
-        if "decks" in todo:
-            _draw_decks(img, d, view, t)
-        if "events" in todo:
-            _draw_events(d, view, t)
-        if "track" in todo:
-            _draw_track(img, d, view, index)
-        for row in rows:
-            if f"row{row.k}" in todo:
-                _draw_row(img, d, row, names, t)
-        for row in rows:  # a row's first line: its fill, or the one above reaching down (a Pillow
-            if f"line{row.k}" in todo:  # rectangle covers its last line too), or the paper
-                y0, colour = _row_top(row.k), keys[f"line{row.k}"]
-                assert isinstance(colour, tuple)
-                d.rectangle((0, y0, W, y0), fill=colour)
+    # a part something on the map drew over is boxed for this board only: the layer keeps what it had
+    boxes.extend(parts[name][0] for name in todo if name in dirty)
+    # the PNG writer may map boxes sharing rows as one wide rectangle, or as whole rows: every
+    # part on rows a box reaches is drawn on `img` too
+    spans = [(box[1], box[3] + 1) for box in boxes]  # the writer takes a box's bottom row as drawn in
+    drawn = set(todo) | {name for name, (box, _key) in parts.items() if any(a < box[3] and box[1] < b
+                                                                            for a, b in spans)}
+    _draw_parts(img, view, names, t, index, rows, drawn, keys)
+    derived = [(parts[name][0], img.crop(parts[name][0])) for name in todo if name not in dirty]
     start = found[1].layer if found else layer
-    made = start.derive([(parts[name][0], img.crop(parts[name][0])) for name in todo]) if todo else start
-    keep(found[0] if found else None, group, keys, dirty, made)
+    made = start.derive(derived) if derived else start
+    keep(found[0] if found else None, group, keys, dirty, made, found[1] if found else None)
     return made
+
+
+def _draw_parts(img: Image.Image, view: dict, names: dict[str, str], t: Translator, index: dict[str, int],
+                rows: list[Row], drawn: set[str], keys: dict[str, Hashable]) -> None:
+    """Draws the parts below the map named in `drawn` on `img` (where the static layer is)."""
+    d = Draw(img)
+    if "slots" in drawn:
+        _draw_slots(img, d, view, t, index, names)
+    if "decks" in drawn:
+        _draw_decks(img, d, view, t)
+    if "events" in drawn:
+        _draw_events(d, view, t)
+    if "track" in drawn:
+        _draw_track(img, d, view, index)
+    for row in rows:
+        if f"row{row.k}" in drawn:
+            _draw_row(img, d, row, names, t)
+    for row in rows:  # a row's first line: its fill, or the one above reaching down (a Pillow
+        if f"line{row.k}" in drawn:  # rectangle covers its last line too), or the paper
+            y0, colour = _row_top(row.k), keys[f"line{row.k}"]
+            assert isinstance(colour, tuple)
+            d.rectangle((0, y0, W, y0), fill=colour)
