@@ -11,7 +11,7 @@ parts whose keys differ and maps only their regions over it (`StaticLayer.derive
 shares the untouched bands). A part that something on the map drew into (a pawn on a chit) is
 drawn afresh and mapped for that board only, the layer keeps what it had there. Layers are
 kept per process, the oldest goes first; one keeps only the bands that differ from the
-static layer (about 1 MB).
+static layer (see `KEEP`).
 """
 
 from __future__ import annotations
@@ -44,8 +44,10 @@ from render.around_the_world.texts import Translator, _t, city_name, event_card_
 from render.common import PAPER, Draw
 from render.png import Box, StaticLayer
 
-#: layers kept (one per table in play: a table's new board replaces the layer it started from)
-KEEP = 48
+#: layers kept (one per table in play: a table's new board replaces the layer it started from);
+#: about 1.7 MB each (the bands of the chits and below the map), so a worker holds the last 16
+#: tables it drew; a table older than that starts afresh, at the cost of a table's first board
+KEEP = 16
 
 
 class _Dirty:
