@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Hashable
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -606,13 +607,24 @@ def board_image(view: dict, *, names: dict[str, str], translator: Translator, ev
     return board_layers(view, names=names, translator=translator, events=events)[0]
 
 
-def board_layers(view: dict, *, names: dict[str, str], translator: Translator, events: list[dict] | None = None,
-                 whole: bool = True) -> tuple[Image.Image, StaticLayer, list[Box]]:
-    """The board, a layer it was drawn on (mapped onto the palette) and the boxes drawn in
-    beyond it: the header and what changes on the map. With `whole` the layer is the static
-    one and everything below the map is drawn and boxed too; without, the layer is a kept one
-    holding the parts below the map (`kept`), of which only the changed ones are drawn (the
-    image is the board only inside the boxes: enough for the PNG)."""
+def board_layers(view: dict, *, names: dict[str, str], translator: Translator,
+                 events: list[dict] | None = None) -> tuple[Image.Image, StaticLayer, list[Box]]:
+    """The whole board, its static layer (mapped onto the palette) and the boxes drawn in
+    beyond it: the header, what changes on the map and everything below the map."""
+    img, layer, boxes, _chits, _group = board_top(view, names=names, translator=translator, events=events,
+                                                   whole=True)
+    d = Draw(img)
+    _draw_display(img, d, view, translator, _seat_index(view), names)
+    _draw_track(img, d, view, _seat_index(view))
+    _draw_panel(img, d, view, names, translator, _seat_index(view))
+    return img, layer, [*boxes, (0, DISPLAY_TOP - 4, W, img.height)]
+
+
+def board_top(view: dict, *, names: dict[str, str], translator: Translator, events: list[dict] | None,
+              whole: bool) -> tuple[Image.Image, StaticLayer, list[Box], list[Chit], Hashable]:
+    """The static layer with the header and the map's changing things drawn: the image, the
+    static layer, the boxes drawn in, the bonus chits (kept apart unless `whole`, for
+    `kept`), and the key of the static layer and names (what a kept layer is made on)."""
     t = translator
     locations = [loc for loc in (view.get("locations") or LOCATIONS) if isinstance(loc, str)] or LOCATIONS
     legs = _legs_of(view)
@@ -624,23 +636,14 @@ def board_layers(view: dict, *, names: dict[str, str], translator: Translator, e
     group = (texts, legs_key, json.dumps(locations), height, _head_texts(t))
     layer, base = _layer(*group)
     board_sprites(texts.days_unit)
-    from render.around_the_world import kept  # it draws with this module's parts
-
     img = base.copy()
     index = _seat_index(view)
     boxes: list[Box] = [(0, 0, W, HEADER_H + 4)]
     d = Draw(img)
     _draw_header(img, d, view, names, t, index)
-    chits: list[Chit] | None = None if whole else []
-    _draw_map_dynamic(img, view, names, t, index, events, boxes, chits)
-    d = Draw(img)
-    if whole or chits is None:
-        _draw_display(img, d, view, t, index, names)
-        _draw_track(img, d, view, index)
-        _draw_panel(img, d, view, names, t, index)
-        return img, layer, [*boxes, (0, DISPLAY_TOP - 4, W, height)]
-    return img, kept.kept_layer(img, layer, view, names, t, index, boxes, chits,
-                                (group, tuple(sorted(names.items())))), boxes
+    chits: list[Chit] = []
+    _draw_map_dynamic(img, view, names, t, index, events, boxes, None if whole else chits)
+    return img, layer, boxes, chits, (group, tuple(sorted(names.items())))
 
 
 def _head_texts(t: Translator) -> tuple[str, ...]:

@@ -38,6 +38,7 @@ from render.around_the_world.board import (
     _panel_rows,
     _row_top,
     _seat_index,
+    board_top,
 )
 from render.around_the_world.geometry import DISPLAY_TOP, TRACK_LINE_Y, TRACK_ROWS, TRACK_TOP, W
 from render.around_the_world.texts import Translator, _t, city_name, event_card_text
@@ -229,3 +230,14 @@ def _draw_parts(img: Image.Image, view: dict, names: dict[str, str], t: Translat
             y0, colour = _row_top(row.k), keys[f"line{row.k}"]
             assert isinstance(colour, tuple)
             d.rectangle((0, y0, W, y0), fill=colour)
+
+
+def board_layers(view: dict, *, names: dict[str, str], translator: Translator,
+                 events: list[dict] | None = None) -> tuple[Image.Image, StaticLayer, list[Box]]:
+    """The board for its PNG: the image (the board inside the boxes), a kept layer with the
+    chits and the parts below the map (only the changed ones drawn and mapped afresh), and the
+    boxes drawn in beyond it (the header, what changes on the map)."""
+    img, layer, boxes, chits, group = board_top(view, names=names, translator=translator, events=events,
+                                                whole=False)
+    made = kept_layer(img, layer, view, names, translator, _seat_index(view), boxes, chits, group)
+    return img, made, boxes
