@@ -18,7 +18,8 @@ The coastlines come from `assets/atw/land.json`, made once from the PyPI package
 
 from __future__ import annotations
 
-from render.around_the_world.board import _panel_columns, board_image, board_layers
+from render.around_the_world import kept
+from render.around_the_world.board import _panel_columns, board_image
 from render.around_the_world.geometry import (
     CHIT_R,
     DISPLAY_TOP,
@@ -54,7 +55,7 @@ def render_board(view: dict, *, names: dict[str, str], translator: Translator, e
     comes from `translator` (the game's catalog in the image's language). `lang` is
     accepted for compatibility and ignored."""
     del lang
-    image, layer, boxes = board_layers(view, names=names, translator=translator, events=events)
+    image, layer, boxes = kept.board_layers(view, names=names, translator=translator, events=events)
     return layer.encode(image, boxes)
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Hashable
 from functools import lru_cache
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -125,13 +127,14 @@ def _draw_header(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, names: di
 
 
 def _draw_map_dynamic(img: Image.Image, view: dict, names: dict[str, str], t: Translator, index: dict[str, int],
-                      events: list[dict] | None, boxes: list[Box]) -> None:
+                      events: list[dict] | None, boxes: list[Box], chits: list[Chit] | None = None) -> None:
     """What changes on the map; every part adds the box it drew in to `boxes` (outside them
-    the map is its static layer, which the PNG writer relies on)."""
+    the map is its static layer, which the PNG writer relies on), the bonus chits theirs to
+    `chits` if given (a kept board keeps them mapped)."""
     d = Draw(img)
     locations = [loc for loc in (view.get("locations") or LOCATIONS) if isinstance(loc, str)]
     _draw_travelled(img, d, view, t, events, locations, boxes)
-    _draw_chits(img, d, view, t, events, locations, boxes)
+    _draw_chits(img, d, view, t, events, locations, boxes, chits)
     _draw_detective(img, d, view, events, locations, boxes)
     _draw_arrivals(img, d, view, t, index, boxes)
     _draw_pawns(img, view, index, locations, boxes)
@@ -161,9 +164,15 @@ def _draw_travelled(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Tra
             boxes.append(_around([(nx, ny)], 12))
 
 
+#: a bonus chit as a kept board keeps it: name, region (the ring's box, wider than the chit),
+#: what it shows (its kind or None, whether ringed)
+Chit = tuple[str, Box, tuple[str | None, bool]]
+
+
 def _draw_chits(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Translator, events: list[dict] | None,
-                locations: list[str], boxes: list[Box]) -> None:
-    """Bonus chits in the name plates; one taken by these events is shown once more, ringed."""
+                locations: list[str], boxes: list[Box], chits_out: list[Chit] | None = None) -> None:
+    """Bonus chits in the name plates; one taken by these events is shown once more, ringed.
+    Their boxes go to `chits_out` if given, else to `boxes`."""
     chits = view.get("chits") or {}
     just_taken = {(ev.get("location"), ev.get("colour")): ev.get("chit") for ev in events or []
                   if isinstance(ev, dict) and ev.get("type") == "chit" and isinstance(ev.get("chit"), str)}
@@ -175,13 +184,18 @@ def _draw_chits(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Transla
         for centre, colour in zip(_plate_geometry(loc, city_name(loc, t))[1], ("red", "blue"), strict=False):
             kind = spot.get(colour)
             taken_now = just_taken.get((loc, colour))
-            if kind is None and taken_now:  # taken by these events: shown once more, ringed
+            ringed = kind is None and bool(taken_now)
+            if ringed:  # taken by these events: shown once more, ringed
                 cx, cy = centre
                 d.ellipse((cx - CHIT_R - 6, cy - CHIT_R - 6, cx + CHIT_R + 6, cy + CHIT_R + 6), fill=ROUTE_GLOW,
                           outline=INK, width=2)
-                boxes.append(_around([centre], CHIT_R + 8))
+                if chits_out is None:
+                    boxes.append(_around([centre], CHIT_R + 8))
                 kind = taken_now
-            _paste(img, _chit_sprite(colour, kind if isinstance(kind, str) else None, CHIT_R), centre, boxes)
+            shown = kind if isinstance(kind, str) else None
+            _paste(img, _chit_sprite(colour, shown, CHIT_R), centre, boxes if chits_out is None else None)
+            if chits_out is not None:
+                chits_out.append((f"chit:{loc}:{colour}", _around([centre], CHIT_R + 8), (shown, ringed)))
 
 
 def _draw_detective(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, events: list[dict] | None,
@@ -245,7 +259,16 @@ def _draw_pawns(img: Image.Image, view: dict, index: dict[str, int], locations: 
 
 def _draw_display(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Translator, index: dict[str, int],
                   names: dict[str, str]) -> None:
-    # long: one pass over the layout, top to bottom: splitting it would scatter shared coordinates
+    """The action display (or the final standing), the decks and supplies, the event discard
+    and the last roll: three parts side by side, each drawn only inside its own columns."""
+    _draw_slots(img, d, view, t, index, names)
+    _draw_decks(img, d, view, t)
+    _draw_events(d, view, t)
+
+
+def _draw_slots(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Translator, index: dict[str, int],
+                names: dict[str, str]) -> None:
+    """The six display slots, or the final standing; the top-card hint of six players."""
     display = [s for s in (view.get("display") or []) if isinstance(s, dict)]
     slot_w = 168
     x0 = 24
@@ -277,8 +300,11 @@ def _draw_display(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Trans
             d.rounded_rectangle((cx - 46, top + 48, cx + 46, top + 176), 10, outline=(190, 180, 160), width=2)
             ft = _fit_font(_t(t, "taken"), 82, (20, 18, 16), "regular")
             d.text((cx, top + 112), _fit(_t(t, "taken"), ft, 84), font=ft, fill=SOFT, anchor="mm")
-    # decks and supplies at the right
-    x = x0 + 6 * slot_w + 4
+
+
+def _draw_decks(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Translator) -> None:
+    """Decks and supplies, right of the display slots."""
+    x = DECKS_X
     fb = font(30, "bold")
     rows = [
         ("travel_card", _t(t, "travel_deck"), _int(view.get("travel_deck")), None),
@@ -296,8 +322,11 @@ def _draw_display(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Trans
         if isinstance(top_card, str) and _card_label(top_card):
             _paste(img, travel_card_sprite(top_card, 34, 46, _t(t, "days_unit")), (x + 206, cy))
         y += 52
-    # top of the event discard, and the last die roll
-    ex = x + 286
+
+
+def _draw_events(d: ImageDraw.ImageDraw, view: dict, t: Translator) -> None:
+    """The top of the event discard and the last die roll, at the right edge."""
+    ex = DECKS_X + 286
     ev_top = view.get("event_discard_top")
     d.text((ex, DISPLAY_TOP + 14), _t(t, "event_discard"), font=font(19, "semibold"), fill=SOFT)
     box = (ex, DISPLAY_TOP + 40, W - 16, DISPLAY_TOP + 146)
@@ -321,6 +350,10 @@ def _draw_display(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Trans
         for k, value in enumerate(values):
             last = k == len(values) - 1
             _die(d, ex + k * 46, ry + 26, 40 if last else 34, value)
+
+
+#: left edge of the decks and supplies (right of the six display slots of 168 px)
+DECKS_X = 24 + 6 * 168 + 4
 
 
 def _draw_action_label(img: Image.Image, d: ImageDraw.ImageDraw, action: str, label: str, x: float, top: float,
@@ -439,18 +472,41 @@ def _panel_columns() -> dict[str, int]:
             "mark": 1460}
 
 
-def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, names: dict[str, str], t: Translator,
-                index: dict[str, int]) -> None:
-    # long: one pass over the layout, top to bottom: splitting it would scatter shared coordinates
-    cols = _panel_columns()
+class Row(NamedTuple):
+    """Everything one player's panel row shows (hashable: a kept board is keyed by it)."""
+
+    k: int
+    seat: str
+    token: int
+    current: bool
+    winner: bool
+    first: bool
+    arrived: bool
+    arrival: int
+    loc: str
+    days: int
+    gold: int
+    travel: int
+    event: int
+    rank: int | None
+
+    def fill(self) -> tuple[int, int, int] | None:
+        """The row's background, or None on the paper."""
+        if self.current:
+            return HILITE
+        if self.winner:
+            return WINNER_BG
+        return ROW_ALT if self.k % 2 else None
+
+
+WINNER_BG = (232, 244, 214)
+ROW_ALT = (248, 243, 233)
+PANEL_HEAD_BG = (226, 216, 196)
+
+
+def _panel_rows(view: dict, index: dict[str, int]) -> list[Row]:
+    """The panel rows of `view`, top to bottom."""
     seats = [s for s in view.get("seats") or [] if isinstance(s, str)]
-    top = PANEL_TOP
-    d.rectangle((0, top, W, top + PANEL_HEAD_H), fill=(226, 216, 196))
-    fh = font(22, "bold")
-    d.text((cols["token"] - 16, top + PANEL_HEAD_H / 2), _t(t, "players").upper(), font=fh, fill=SOFT, anchor="lm")
-    for key, label in (("where", "col_where"), ("days", "col_days"), ("gold", "col_gold"), ("cards", "col_cards"),
-                       ("events", "col_events")):
-        d.text((cols[key], top + PANEL_HEAD_H / 2), _t(t, label), font=fh, fill=SOFT, anchor="lm")
     positions = view.get("positions") or {}
     arrived = view.get("arrived") or {}
     order = [s for s in view.get("arrival_order") or [] if isinstance(s, str)]
@@ -467,46 +523,81 @@ def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, names: dic
             if isinstance(entry, dict) and isinstance(entry.get("seat"), str):
                 ranks[entry["seat"]] = _int(entry.get("rank"))
     winners = set(result.get("winners") or []) if isinstance(result, dict) else set()
-    f_name = font(30, "bold")
-    f_val = font(30, "semibold")
-    f_where = font(26, "regular")
+    rows = []
     for k, seat in enumerate(seats):
-        y0 = top + PANEL_HEAD_H + k * ROW_H
-        cy = y0 + ROW_H / 2
-        if seat == current:
-            d.rectangle((0, y0, W, y0 + ROW_H), fill=HILITE)
-            d.polygon([(4, cy - 12), (20, cy), (4, cy + 12)], fill=INK)
-        elif seat in winners:
-            d.rectangle((0, y0, W, y0 + ROW_H), fill=(232, 244, 214))
-        elif k % 2:
-            d.rectangle((0, y0, W, y0 + ROW_H), fill=(248, 243, 233))
-        _paste(img, _token_sprite(index.get(seat, 0), 17), (cols["token"], cy))
-        draw_text(d, (cols["name"], cy), _name(names, seat), font=f_name, fill=INK, anchor="lm",
-                  max_width=cols["where"] - cols["name"] - 70)
-        if seat == first:
-            _paste(img, icon("first_player", 40), (cols["where"] - 34, cy))
         pos = _int(positions.get(seat))
-        if arrived.get(seat) is True:
-            n = order.index(seat) + 1 if seat in order else 0
-            where = _t(t, "arrived", n=n) if n else city_name("london", t)
-            _paste(img, icon("flag", 30), (cols["where"] + 14, cy))
-            d.text((cols["where"] + 36, cy), where, font=f_where, fill=INK, anchor="lm")
-        else:
-            loc = locations[pos] if 0 <= pos < len(locations) else "?"
-            d.text((cols["where"], cy), city_name(loc, t), font=f_where, fill=INK, anchor="lm")
-        dv = _int(days.get(seat))
-        d.text((cols["days"], cy), str(dv), font=font(32, "bold"), fill=LATE if dv > 80 else INK, anchor="lm")
-        _paste(img, icon("coin", 30), (cols["gold"] + 14, cy))
-        d.text((cols["gold"] + 36, cy), str(_int(gold.get(seat))), font=f_val, fill=INK, anchor="lm")
         seat_hand = hands.get(seat)
         hand = seat_hand if isinstance(seat_hand, dict) else {}
-        _paste(img, icon("travel_card", 34), (cols["cards"] + 14, cy))
-        d.text((cols["cards"] + 36, cy), str(_int(hand.get("travel"))), font=f_val, fill=INK, anchor="lm")
-        _paste(img, icon("event_card", 34), (cols["events"] + 14, cy))
-        d.text((cols["events"] + 36, cy), str(_int(hand.get("event"))), font=f_val, fill=INK, anchor="lm")
-        if seat in ranks:
-            d.text((W - 24, cy), _t(t, "rank", n=ranks[seat]), font=font(30, "bold"),
-                   fill=(40, 120, 40) if seat in winners else INK, anchor="rm")
+        rows.append(Row(
+            k, seat, index.get(seat, 0), seat == current, seat in winners, seat == first, arrived.get(seat) is True,
+            order.index(seat) + 1 if seat in order else 0, locations[pos] if 0 <= pos < len(locations) else "?",
+            _int(days.get(seat)), _int(gold.get(seat)), _int(hand.get("travel")), _int(hand.get("event")),
+            ranks.get(seat)))
+    return rows
+
+
+def _draw_panel_head(d: ImageDraw.ImageDraw, head: tuple[str, ...]) -> None:
+    """The panel's column headings (`head` starts with their words, see `_head_texts`): the
+    same on every board of a language, so part of the static layer too."""
+    cols = _panel_columns()
+    top = PANEL_TOP
+    d.rectangle((0, top, W, top + PANEL_HEAD_H), fill=PANEL_HEAD_BG)
+    fh = font(22, "bold")
+    d.text((cols["token"] - 16, top + PANEL_HEAD_H / 2), head[0].upper(), font=fh, fill=SOFT, anchor="lm")
+    for key, label in zip(("where", "days", "gold", "cards", "events"), head[1:6], strict=True):
+        d.text((cols[key], top + PANEL_HEAD_H / 2), label, font=fh, fill=SOFT, anchor="lm")
+
+
+def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, names: dict[str, str], t: Translator,
+                index: dict[str, int]) -> None:
+    _draw_panel_head(d, _head_texts(t))
+    for row in _panel_rows(view, index):
+        _draw_row(img, d, row, names, t)
+
+
+def _row_top(k: int) -> int:
+    return PANEL_TOP + PANEL_HEAD_H + k * ROW_H
+
+
+def _draw_row_fill(d: ImageDraw.ImageDraw, row: Row) -> None:
+    """The row's background; like every Pillow rectangle it covers its last line too, the
+    first line of the row below (a kept board keeps that line as a part of its own)."""
+    fill = row.fill()
+    if fill is not None:
+        y0 = _row_top(row.k)
+        d.rectangle((0, y0, W, y0 + ROW_H), fill=fill)
+
+
+def _draw_row(img: Image.Image, d: ImageDraw.ImageDraw, row: Row, names: dict[str, str], t: Translator) -> None:
+    """One player's row of the panel."""
+    cols = _panel_columns()
+    cy = _row_top(row.k) + ROW_H / 2
+    _draw_row_fill(d, row)
+    if row.current:
+        d.polygon([(4, cy - 12), (20, cy), (4, cy + 12)], fill=INK)
+    _paste(img, _token_sprite(row.token, 17), (cols["token"], cy))
+    draw_text(d, (cols["name"], cy), _name(names, row.seat), font=font(30, "bold"), fill=INK, anchor="lm",
+              max_width=cols["where"] - cols["name"] - 70)
+    if row.first:
+        _paste(img, icon("first_player", 40), (cols["where"] - 34, cy))
+    f_where = font(26, "regular")
+    f_val = font(30, "semibold")
+    if row.arrived:
+        where = _t(t, "arrived", n=row.arrival) if row.arrival else city_name("london", t)
+        _paste(img, icon("flag", 30), (cols["where"] + 14, cy))
+        d.text((cols["where"] + 36, cy), where, font=f_where, fill=INK, anchor="lm")
+    else:
+        d.text((cols["where"], cy), city_name(row.loc, t), font=f_where, fill=INK, anchor="lm")
+    d.text((cols["days"], cy), str(row.days), font=font(32, "bold"), fill=LATE if row.days > 80 else INK, anchor="lm")
+    _paste(img, icon("coin", 30), (cols["gold"] + 14, cy))
+    d.text((cols["gold"] + 36, cy), str(row.gold), font=f_val, fill=INK, anchor="lm")
+    _paste(img, icon("travel_card", 34), (cols["cards"] + 14, cy))
+    d.text((cols["cards"] + 36, cy), str(row.travel), font=f_val, fill=INK, anchor="lm")
+    _paste(img, icon("event_card", 34), (cols["events"] + 14, cy))
+    d.text((cols["events"] + 36, cy), str(row.event), font=f_val, fill=INK, anchor="lm")
+    if row.rank is not None:
+        d.text((W - 24, cy), _t(t, "rank", n=row.rank), font=font(30, "bold"),
+               fill=(40, 120, 40) if row.winner else INK, anchor="rm")
 
 
 def board_image(view: dict, *, names: dict[str, str], translator: Translator, events: list[dict] | None = None,
@@ -518,8 +609,22 @@ def board_image(view: dict, *, names: dict[str, str], translator: Translator, ev
 
 def board_layers(view: dict, *, names: dict[str, str], translator: Translator,
                  events: list[dict] | None = None) -> tuple[Image.Image, StaticLayer, list[Box]]:
-    """The board, its static layer (mapped onto the palette once) and the boxes drawn in
-    beyond it: the header, what changes on the map, and everything below the map."""
+    """The whole board, its static layer (mapped onto the palette) and the boxes drawn in
+    beyond it: the header, what changes on the map and everything below the map."""
+    img, layer, boxes, _chits, _group = board_top(view, names=names, translator=translator, events=events,
+                                                   whole=True)
+    d = Draw(img)
+    _draw_display(img, d, view, translator, _seat_index(view), names)
+    _draw_track(img, d, view, _seat_index(view))
+    _draw_panel(img, d, view, names, translator, _seat_index(view))
+    return img, layer, [*boxes, (0, DISPLAY_TOP - 4, W, img.height)]
+
+
+def board_top(view: dict, *, names: dict[str, str], translator: Translator, events: list[dict] | None,
+              whole: bool) -> tuple[Image.Image, StaticLayer, list[Box], list[Chit], Hashable]:
+    """The static layer with the header and the map's changing things drawn: the image, the
+    static layer, the boxes drawn in, the bonus chits (kept apart unless `whole`, for
+    `kept`), and the key of the static layer and names (what a kept layer is made on)."""
     t = translator
     locations = [loc for loc in (view.get("locations") or LOCATIONS) if isinstance(loc, str)] or LOCATIONS
     legs = _legs_of(view)
@@ -528,25 +633,35 @@ def board_layers(view: dict, *, names: dict[str, str], translator: Translator,
     seats = [s for s in view.get("seats") or [] if isinstance(s, str)]
     height = PANEL_TOP + PANEL_HEAD_H + ROW_H * len(seats) + 14
     texts = static_texts(t, locations)
-    layer, base = _layer(texts, legs_key, json.dumps(locations), height)
+    group = (texts, legs_key, json.dumps(locations), height, _head_texts(t))
+    layer, base = _layer(*group)
     board_sprites(texts.days_unit)
     img = base.copy()
     index = _seat_index(view)
-    boxes: list[Box] = [(0, 0, W, HEADER_H + 4), (0, DISPLAY_TOP - 4, W, height)]
+    boxes: list[Box] = [(0, 0, W, HEADER_H + 4)]
     d = Draw(img)
     _draw_header(img, d, view, names, t, index)
-    _draw_map_dynamic(img, view, names, t, index, events, boxes)
-    d = Draw(img)
-    _draw_display(img, d, view, t, index, names)
-    _draw_track(img, d, view, index)
-    _draw_panel(img, d, view, names, t, index)
-    return img, layer, boxes
+    chits: list[Chit] = []
+    _draw_map_dynamic(img, view, names, t, index, events, boxes, None if whole else chits)
+    return img, layer, boxes, chits, (group, tuple(sorted(names.items())))
+
+
+def _head_texts(t: Translator) -> tuple[str, ...]:
+    """The panel headings and the fixed words of the parts below the map (a kept layer's
+    parts are keyed by these too: two translators with the same words draw the same)."""
+    return tuple(_t(t, key) for key in (
+        "players", "col_where", "col_days", "col_gold", "col_cards", "col_events", "taken", "travel_deck", "discard",
+        "event_deck", "gold_supply", "event_discard", "empty", "last_roll", "days_unit", "not_arrived", "display")) + (
+        _t(t, "arrived", n=1), _t(t, "rank", n=1), _t(t, "top_card", name="\0"))
 
 
 @lru_cache(maxsize=8)
-def _layer(texts: StaticTexts, legs_key: str, locations_key: str, height: int) -> tuple[StaticLayer, Image.Image]:
-    """The static layer on a board of `height` (it grows with the players), and mapped onto
-    the fixed palette once: a turn maps only the boxes it drew in."""
+def _layer(texts: StaticTexts, legs_key: str, locations_key: str, height: int,
+           head: tuple[str, ...]) -> tuple[StaticLayer, Image.Image]:
+    """The static layer on a board of `height` (it grows with the players), with the panel
+    headings (`head`, the words they show), and mapped onto the fixed palette once: a turn
+    maps only the boxes it drew in."""
     img = Image.new("RGB", (W, height), PAPER)
     img.paste(_static_board(texts, legs_key, locations_key), (0, 0))
+    _draw_panel_head(Draw(img), head)
     return StaticLayer(img, stored_palette()), img
