@@ -6,8 +6,9 @@
 For each game (default: every registered one) random legal moves from seeded games, on a fresh
 SQLite file in a temp directory. Each turn: the game is read from the store and its state
 loaded, the move applied, the state dumped, the move committed; every `--render-every`th turn
-also draws and encodes the public board (in this process, or with `--processes N` through a
-render pool as the bot does, round trip included). Prints p50 and p95 (milliseconds) of each
+also draws and encodes the public board (in this process, warmed first as the bot warms a
+render worker before it takes turns, or `--cold` without that warm-up; or with `--processes N`
+through a render pool as the bot does, round trip included). Prints p50 and p95 (milliseconds) of each
 stage and of the whole pipeline (turns with a render), wall clock and CPU time of this process
 (the CPU figures hold on a busy machine; with a pool, a render's CPU is spent in the worker),
 plus PNG bytes. Target (issue "Fast
@@ -106,10 +107,25 @@ async def run(game_id: str, players: int, games: int, render_every: int, pool: A
     return stages
 
 
+def warm_here() -> bool:
+    """Warm this process as the bot warms a render worker before it takes turns (static layers,
+    palettes, sprites, every game and language: `bot.render_pool._warm` and all its steps); False
+    for a revision without that warm-up (its boards are timed as they come)."""
+    try:
+        from bot.render_pool import _warm
+    except ImportError:
+        return False
+    for _ in _warm():
+        pass
+    return True
+
+
 async def run_all(args: argparse.Namespace) -> dict[str, Any]:
     pool = make_pool(args.processes)
     if pool is not None:
         await pool.ready()
+    elif not args.cold and args.render_every > 0 and not warm_here() and not args.json:
+        print("(this revision has no render warm-up: its first boards are timed cold)")
     figures: dict[str, Any] = {}
     try:
         for game_id in args.game or list(specs()):
@@ -149,6 +165,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1)
     parser.add_argument("--render-every", type=int, default=3, help="draw the board every Nth turn (0: never)")
     parser.add_argument("--processes", type=int, default=0, help="render through a pool of N processes (0: here)")
+    parser.add_argument("--cold", action="store_true",
+                        help="render here without the render workers' warm-up first (a process's first boards)")
     add_ab_arguments(parser)
     args = parser.parse_args()
     measure_or_compare(__file__, args, lambda: asyncio.run(run_all(args)))
