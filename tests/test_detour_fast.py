@@ -114,3 +114,32 @@ def test_seating_lookups_are_neither_dumped_nor_compared_and_follow_a_load() -> 
     assert two.pawn_seat == ("ann", "bob", "ann", "bob")
     assert two.rivals == ((1, 3), (0, 2), (1, 3), (0, 2))
     assert two.against["block"][2] == {"type": "block", "target": "ann", "target_colour": "green"}
+
+
+def test_prebuilt_events_are_copies_equal_to_the_literal_events() -> None:
+    """Events copied from the per-seating templates are fresh dicts: scribbling on every event
+    of one game leaves the next game's events as they were, and each move event still says
+    what it moved (days, card, used, from, to) as the map gives it."""
+
+    def play(seed: int) -> list[dict[str, object]]:
+        state = RULES.new_game(["ann", "bob", "cy", "dee"], seed)
+        rng = Rng.from_seed(seed)
+        log: list[dict[str, object]] = []
+        while not RULES.is_over(state):
+            seat = RULES.to_act(state)[0]
+            legal = RULES.legal_actions(state, seat)
+            log += RULES.push(state, seat, legal[rng.below(len(legal))])
+        return log
+
+    clean = json.dumps(play(11))
+    for event in play(11):
+        event["seat"] = "scribbled"
+        for card in event.get("cards", []):  # type: ignore[attr-defined]
+            card["seat"] = "scribbled"
+    assert json.dumps(play(11)) == clean
+    moves = [e for e in json.loads(clean) if e["type"] == "move"]
+    assert moves
+    for e in moves:
+        assert e["to"] == M.DEST[e["from"]][e["days"]]
+        assert e["used"] == M.DIST[e["from"]] - M.DIST[e["to"]]
+        assert e["card"] == T.MOVE_CARD[e["days"]]

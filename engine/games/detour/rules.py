@@ -91,8 +91,9 @@ class DetourState:
         every construction (`new_game`, `load`) so moves need not search lists for them.
         Not fields: they are neither dumped nor compared."""
         #: seat name -> seat index; pawn -> its seat's name; pawn -> the other seats' pawns;
-        #: action kind -> pawn -> the shared action against that pawn
-        self.seat_index, self.pawn_seat, self.rivals, self.against = T.lookups(self.seats, self.owner)
+        #: action kind -> pawn -> the shared action against that pawn; prebuilt events to copy
+        (self.seat_index, self.pawn_seat, self.rivals, self.against,
+         self.move_events, self.auto_events, self.reveal_cards) = T.lookups(self.seats, self.owner)
 
 
 def _hand_list(mask: int) -> list[int]:
@@ -371,12 +372,12 @@ class DetourRules(DetourSummary, Rules):
         chosen = state.chosen
         order = sorted(T.ROTATION[len(chosen)][state.first], key=chosen.__getitem__, reverse=True)
         state.queue = order
-        hand, unbit, pawn_seat = state.hand, T.UNBIT, state.pawn_seat
+        hand, unbit, templates = state.hand, T.UNBIT, state.reveal_cards
         cards = []
         for q in order:  # the played cards leave the hands
             card = chosen[q]
             hand[q] &= unbit[card]
-            cards.append({"seat": pawn_seat[q], "colour": COLOURS[q], "card": card})
+            cards.append(templates[q][card].copy())
         events.append({"type": "reveal", "round": state.round, "cards": cards})
         state.phase = RESOLVE
 
@@ -384,13 +385,11 @@ class DetourRules(DetourSummary, Rules):
         pos = state.pos
         start = pos[p]
         end = pos[p] = _DEST[start][days]
-        seat = state.pawn_seat[p]
-        events.append({"type": "move", "seat": seat, "colour": COLOURS[p], "card": card,
-                       "days": days, "used": _DIST[start] - _DIST[end],
-                       "from": start, "to": end})
+        # the prebuilt event names the card of these days (`tables.MOVE_CARD`): `card` is that one
+        events.append(state.move_events[p][start][days].copy())
         if end == _FIN:
             state.arrivals.append(p)
-            events.append({"type": "arrived", "seat": seat, "colour": COLOURS[p], "round": state.round})
+            events.append({"type": "arrived", "seat": state.pawn_seat[p], "colour": COLOURS[p], "round": state.round})
 
     def _unblock(self, state: DetourState, p: int, events: list[Event]) -> None:
         """The block on pawn p is used up by the card that just resolved."""
@@ -440,7 +439,7 @@ class DetourRules(DetourSummary, Rules):
                 if len(targets) > 1:
                     return  # a real choice: the owner decides
                 if targets:
-                    events.append({"type": "auto", "seat": state.pawn_seat[p], "colour": COLOURS[p], "card": card})
+                    events.append(state.auto_events[p][card].copy())
                     self._resolve(state, p, _ACTION_OF[card], targets[0], events)
                 else:
                     events.append({"type": "no_effect", "seat": state.pawn_seat[p], "colour": COLOURS[p],
@@ -453,15 +452,14 @@ class DetourRules(DetourSummary, Rules):
                         if hits[pos[q]] and (card != 8 or not blocked[q]):
                             return  # a real choice: the owner decides
                 # `_move` inlined: most cards that resolve by themselves just move
-                seat, colour = state.pawn_seat[p], COLOURS[p]
                 start = pos[p]
                 end = pos[p] = _DEST[start][card]
-                events.append({"type": "auto", "seat": seat, "colour": colour, "card": card})
-                events.append({"type": "move", "seat": seat, "colour": colour, "card": card, "days": card,
-                               "used": _DIST[start] - _DIST[end], "from": start, "to": end})
+                events.append(state.auto_events[p][card].copy())
+                events.append(state.move_events[p][start][card].copy())
                 if end == _FIN:
                     state.arrivals.append(p)
-                    events.append({"type": "arrived", "seat": seat, "colour": colour, "round": state.round})
+                    events.append({"type": "arrived", "seat": state.pawn_seat[p], "colour": COLOURS[p],
+                                   "round": state.round})
             del queue[0]
         self._end_round(state, events)
 
