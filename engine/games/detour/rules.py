@@ -94,6 +94,10 @@ class DetourState:
         #: action kind -> pawn -> the shared action against that pawn; prebuilt events to copy
         (self.seat_index, self.pawn_seat, self.rivals, self.against,
          self.move_events, self.auto_events, self.reveal_cards) = T.lookups(self.seats, self.owner)
+        #: two seats with two pawns each; the number of pawns; pawn orders from each first pawn
+        self.two = len(self.seats) == 2
+        self.pawns = len(self.owner)
+        self.rotation = T.ROTATION[self.pawns]
 
 
 def _hand_list(mask: int) -> list[int]:
@@ -133,9 +137,9 @@ class DetourRules(DetourSummary, Rules):
         phase = state.phase
         if phase == CHOOSE:
             seats, chosen = state.seats, state.chosen
-            if len(seats) > 2:  # one pawn per seat, pawn index = seat index
+            if not state.two:  # one pawn per seat, pawn index = seat index
                 waiting = chosen.count(0)
-                if waiting == len(seats):
+                if waiting == state.pawns:
                     return list(seats)
                 if waiting == 1:
                     return [seats[chosen.index(0)]]
@@ -221,7 +225,7 @@ class DetourRules(DetourSummary, Rules):
             if si is None:
                 return []
             chosen = state.chosen
-            if len(state.seats) > 2:  # one pawn per seat: pawn index = seat index
+            if not state.two:  # one pawn per seat: pawn index = seat index
                 if chosen[si]:
                     return []
                 return list(_CHOOSE[state.hand[si]])
@@ -309,7 +313,7 @@ class DetourRules(DetourSummary, Rules):
         """`Rules.push` without the table lookup: a listed action goes straight to its move."""
         kind = action["type"]
         if kind == "choose":
-            if len(state.seats) == 2:
+            if state.two:
                 return self._do_choose(state, seat, action)
             # `_do_choose` for one pawn per seat, inlined: three moves in four are choices
             chosen = state.chosen
@@ -352,7 +356,7 @@ class DetourRules(DetourSummary, Rules):
             if was_blocked:
                 self._unblock(state, p, events)
         else:
-            q = COLOURS.index(action["target_colour"]) if len(state.seats) == 2 else state.seat_index[action["target"]]
+            q = COLOURS.index(action["target_colour"]) if state.two else state.seat_index[action["target"]]
             self._resolve(state, p, kind, q, events)
         del queue[0]
         self._advance(state, events)
@@ -370,7 +374,7 @@ class DetourRules(DetourSummary, Rules):
         """Turn the chosen cards over: highest first, ties from the first-player marker on
         (a stable sort of the pawns in marker order keeps the ties' order)."""
         chosen = state.chosen
-        order = sorted(T.ROTATION[len(chosen)][state.first], key=chosen.__getitem__, reverse=True)
+        order = sorted(state.rotation[state.first], key=chosen.__getitem__, reverse=True)
         state.queue = order
         hand, unbit, templates = state.hand, T.UNBIT, state.reveal_cards
         cards = []
