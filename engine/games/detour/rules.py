@@ -93,7 +93,7 @@ class DetourState:
         #: seat name -> seat index; pawn -> its seat's name; pawn -> the other seats' pawns;
         #: action kind -> pawn -> the shared action against that pawn; prebuilt events to copy
         (self.seat_index, self.pawn_seat, self.rivals, self.against,
-         self.move_events, self.auto_events, self.reveal_cards) = T.lookups(self.seats, self.owner)
+         self.move_events, self.auto_events, self.reveal_cards, self.action_events) = T.lookups(self.seats, self.owner)
         #: two seats with two pawns each; the number of pawns; pawn orders from each first pawn
         self.two = len(self.seats) == 2
         self.pawns = len(self.owner)
@@ -406,8 +406,7 @@ class DetourRules(DetourSummary, Rules):
         card = state.chosen[p]
         was_blocked = state.blocked[p]
         pos = state.pos
-        base = {"type": kind, "seat": state.pawn_seat[p], "colour": COLOURS[p], "card": card,
-                "target": state.pawn_seat[q], "target_colour": COLOURS[q]}
+        base = state.action_events[kind][p][q].copy()
         if kind == "block":
             state.blocked[q] = True
             events.append(base)

@@ -74,6 +74,8 @@ class Lookups(NamedTuple):
     auto_events: tuple[dict[int, dict[str, Any]], ...]
     #: pawn -> card -> its entry in a `reveal` event's cards (copied, never handed out)
     reveal_cards: tuple[dict[int, dict[str, Any]], ...]
+    #: action kind -> pawn -> target pawn -> the action's event, before its outcome (copied)
+    action_events: dict[str, tuple[tuple[dict[str, Any], ...], ...]]
 
 
 #: days a pawn moves -> the card that moves it so far: each card's own Move, and the block's
@@ -132,5 +134,13 @@ def lookups(seats: list[str], owner: list[int]) -> Lookups:
                 for kind in ("block", "detour", "backward")
             },
             move_events=move_events, auto_events=auto_events, reveal_cards=reveal_cards,
+            action_events={
+                kind: tuple(
+                    tuple({"type": kind, "seat": seat, "colour": COLOURS[p], "card": card,
+                           "target": target, "target_colour": COLOURS[q]} for q, target in enumerate(pawn_seat))
+                    for p, seat in enumerate(pawn_seat)
+                )
+                for card, kind in ACTION_OF.items()
+            },
         )
     return found
