@@ -110,10 +110,12 @@ def test_seating_lookups_are_neither_dumped_nor_compared_and_follow_a_load() -> 
     assert other.pawn_seat == ("ann", "bob", "cy")
     assert other.rivals == ((1, 2), (0, 2), (0, 1))
     assert other.against["detour"][1] == {"type": "detour", "target": "bob"}
+    assert (other.two, other.pawns, other.rotation) == (False, 3, T.ROTATION[3])
     two = RULES.new_game(["ann", "bob"], 1)
     assert two.pawn_seat == ("ann", "bob", "ann", "bob")
     assert two.rivals == ((1, 3), (0, 2), (1, 3), (0, 2))
     assert two.against["block"][2] == {"type": "block", "target": "ann", "target_colour": "green"}
+    assert (two.two, two.pawns, two.rotation) == (True, 4, T.ROTATION[4])
 
 
 def test_prebuilt_events_are_copies_equal_to_the_literal_events() -> None:
