@@ -272,9 +272,13 @@ class StaticLayer:
         return total
 
     def _static_band(self, b: int) -> tuple[bytes, int, int]:
+        """Band b deflated, once per layer. A derived layer's own band goes through the band
+        cache: tables in the same state (chits not yet taken, the same rows) and a part drawn
+        back as it was share the same bytes, and a digest is far cheaper than deflating."""
         stored = self._deflated[b]
         if stored is None:
-            stored = self._deflated[b] = _deflate(self._raw(b), self.width)
+            raw = self._raw(b)
+            stored = self._deflated[b] = _band(raw, self.width) if b in self._own else _deflate(raw, self.width)
         return stored
 
     def encode(self, board: Image.Image, boxes: Iterable[Box]) -> bytes:

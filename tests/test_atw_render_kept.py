@@ -118,3 +118,37 @@ def test_time_track_draws_inside_its_kept_band(days: list[int]) -> None:
     left, top, right, bottom = img.getbbox() or (0, 0, 0, 0)
     band = kept.TRACK_BAND
     assert band[1] <= top and bottom <= band[3] and right <= band[2]
+
+
+def test_joined_boxes_cover_exactly_the_parts() -> None:
+    """Parts side by side or stacked are mapped as one crop covering the very same pixels;
+    others (apart, or not lining up) stay as they are."""
+    parts = [(0, 10, 40, 30), (40, 10, 90, 30), (90, 10, 100, 30),  # a display of three parts
+             (0, 30, 100, 31), (0, 31, 100, 50), (0, 50, 100, 51),  # rows and their lines
+             (5, 60, 20, 70), (20, 61, 30, 70), (50, 0, 60, 5)]     # not lining up, apart
+    out = kept.joined(parts)
+
+    def pixels(boxes: list[tuple[int, int, int, int]]) -> set[tuple[int, int]]:
+        return {(x, y) for left, top, right, bottom in boxes for x in range(left, right) for y in range(top, bottom)}
+
+    assert pixels(out) == pixels(parts)
+    assert sum((b[2] - b[0]) * (b[3] - b[1]) for b in out) == len(pixels(parts))  # no overlap
+    assert (0, 10, 100, 51) in out and len(out) == 4
+
+
+def test_a_first_board_maps_the_parts_below_the_map_in_few_crops(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table's first board draws every part below the map; they reach the layer joined, as
+    a few crops, not one per part (rows, lines, display, decks, events)."""
+    kept.clear()
+    view, events = _boards(6, 3)[8]
+    derived: list[list[tuple[int, int, int, int]]] = []
+    real = StaticLayer.derive
+
+    def spy(self: StaticLayer, parts: list) -> StaticLayer:
+        derived.append([box for box, _image in parts])
+        return real(self, parts)
+
+    monkeypatch.setattr(StaticLayer, "derive", spy)
+    _assert_whole(view, events, "en")
+    rows = [b for b in derived[0] if b[0] == 0 and b[2] == R.W]
+    assert len(rows) <= 3  # the display, the track, the player rows with their lines

@@ -113,6 +113,32 @@ def test_a_derived_layer_keeps_its_own_bands_deflated_only_and_grows_from_them()
     assert _decoded(grown.encode(first, [])).tobytes() == before.tobytes()
 
 
+def test_a_derived_band_deflated_before_is_taken_from_the_band_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two tables whose derived layers change the same bands to the same bytes (a table's
+    first board as another's, a part drawn back as it was): the second deflates nothing,
+    and its PNG shows the same pixels."""
+    base = _layer_image(300, 100, 11)
+    pal = _palette()
+    layer = png.StaticLayer(base, pal)
+    layer.encode(base, [])  # the static layer's own bands deflated once
+    board = base.copy()
+    ImageDraw.Draw(board).rectangle((20, 30, 250, 70), fill=(9, 9, 200))
+    part = ((20, 30, 251, 71), board.crop((20, 30, 251, 71)))
+    first = layer.derive([part]).encode(board, [])
+    deflated: list[int] = []
+    real = png._deflate
+
+    def counting(band: bytes, width: int) -> tuple[bytes, int, int]:
+        deflated.append(len(band))
+        return real(band, width)
+
+    monkeypatch.setattr(png, "_deflate", counting)
+    second = layer.derive([part]).encode(board, [])
+    assert deflated == []
+    assert second == first
+    assert _decoded(second).tobytes() == board.quantize(palette=pal, dither=Image.Dither.NONE).tobytes()
+
+
 def test_regions_are_the_rectangles_mapped() -> None:
     """Boxes sharing rows merge; one wider than half the image becomes whole rows."""
     assert png.regions([(0, 0, 9, 9), (20, 5, 29, 20), (5, 50, 70, 60)], 100, 80) == [

@@ -132,6 +132,28 @@ def _after_fork() -> None:
 os.register_at_fork(after_in_child=_after_fork)
 
 
+def joined(boxes: list[Box]) -> list[Box]:
+    """The boxes with those side by side (the same rows, one's right the other's left) or
+    stacked (the same columns) joined into one: every part is cropped from the same board,
+    so one crop mapped in one go gives the very pixels of its parts mapped one by one, for
+    a few conversions instead of one per part (a table's first board maps them all)."""
+    out = sorted(set(boxes), key=lambda b: (b[1], b[0]))
+    for horizontal in (True, False):
+        merged: list[Box] = []
+        for box in sorted(out, key=(lambda b: (b[1], b[3], b[0])) if horizontal else (lambda b: (b[0], b[2], b[1]))):
+            if merged:
+                last = merged[-1]
+                if horizontal and (last[1], last[3], last[2]) == (box[1], box[3], box[0]):
+                    merged[-1] = (last[0], last[1], box[2], last[3])
+                    continue
+                if not horizontal and (last[0], last[2], last[3]) == (box[0], box[2], box[1]):
+                    merged[-1] = (last[0], last[1], last[2], box[3])
+                    continue
+            merged.append(box)
+        out = merged
+    return out
+
+
 #: where the time track's markers go: rows of pawns (48 px sprites with their halo, a flag
 #: above) from the scale's line up, a little spare (the scale itself is static)
 TRACK_BAND = (0, TRACK_LINE_Y - 30 - (TRACK_ROWS - 1) * 34 - 24 - 2, W, TRACK_LINE_Y - 6 + 2)
@@ -203,7 +225,7 @@ def kept_layer(img: Image.Image, layer: StaticLayer, view: dict, names: dict[str
     drawn = set(todo) | {name for name, (box, _key) in parts.items() if any(a < box[3] and box[1] < b
                                                                             for a, b in spans)}
     _draw_parts(img, view, names, t, index, rows, drawn, keys)
-    derived = [(parts[name][0], img.crop(parts[name][0])) for name in todo if name not in dirty]
+    derived = [(box, img.crop(box)) for box in joined([parts[name][0] for name in todo if name not in dirty])]
     start = found[1].layer if found else layer
     made = start.derive(derived) if derived else start
     keep(found[0] if found else None, group, keys, dirty, made, found[1] if found else None)
