@@ -44,6 +44,19 @@ def cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def warm_like_a_worker() -> bool:
+    """Warm this process as the bot warms a render worker before it takes turns (static layers,
+    palettes, sprites, every game and language: `bot.render_pool._warm` and the steps it leaves
+    for idle time); False for a revision without a render pool (its boards come as they are)."""
+    try:
+        from bot.render_pool import _warm
+    except ImportError:
+        return False
+    for _ in _warm() or ():  # a revision whose warm-up had no steps returns None
+        pass
+    return True
+
+
 def emit(figures: dict[str, Any]) -> None:
     """The figures of one run, for `compare` to read."""
     print(MARK + json.dumps(figures), flush=True)

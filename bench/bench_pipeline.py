@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from abrev import add_ab_arguments, code_root, measure_or_compare, pct
+from abrev import add_ab_arguments, code_root, measure_or_compare, pct, warm_like_a_worker
 
 code_root()
 
@@ -107,24 +107,11 @@ async def run(game_id: str, players: int, games: int, render_every: int, pool: A
     return stages
 
 
-def warm_here() -> bool:
-    """Warm this process as the bot warms a render worker before it takes turns (static layers,
-    palettes, sprites, every game and language: `bot.render_pool._warm` and all its steps); False
-    for a revision without that warm-up (its boards are timed as they come)."""
-    try:
-        from bot.render_pool import _warm
-    except ImportError:
-        return False
-    for _ in _warm():
-        pass
-    return True
-
-
 async def run_all(args: argparse.Namespace) -> dict[str, Any]:
     pool = make_pool(args.processes)
     if pool is not None:
         await pool.ready()
-    elif not args.cold and args.render_every > 0 and not warm_here() and not args.json:
+    elif not args.cold and args.render_every > 0 and not warm_like_a_worker() and not args.json:
         print("(this revision has no render warm-up: its first boards are timed cold)")
     figures: dict[str, Any] = {}
     try:

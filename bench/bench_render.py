@@ -125,14 +125,14 @@ def tables_worker(views: dict[str, Any], profile_file: str | None) -> None:
     and the resident memory after it."""
     import cProfile
 
+    from abrev import warm_like_a_worker
+
     from bot.games import get as game_spec
-    from bot.render_pool import _warm
 
     spec = game_spec(views["game"])
     t = spec.ui.translator("en")
     started = CLOCK()
-    for _ in _warm() or ():
-        pass
+    warm_like_a_worker()
     warm_up = CLOCK() - started
     print(json.dumps({"ready": str(_render_root()), "warm_up": warm_up, "rss": rss_mb()}), flush=True)
     profile = cProfile.Profile() if profile_file else None
@@ -250,6 +250,8 @@ def instrument() -> Stages:
 
 def worker(views_file: str, cpu: bool) -> None:
     """Read window numbers from stdin, render that window of every game, print the timings."""
+    from abrev import warm_like_a_worker
+
     import render
     from bot.games import get as game_spec
 
@@ -260,13 +262,7 @@ def worker(views_file: str, cpu: bool) -> None:
     specs = {game: game_spec(game) for game in views}
     translators = {(game, lang): specs[game].ui.translator(lang) for game in views for lang in LANGS}
     started = CLOCK()
-    try:
-        from bot.render_pool import _warm
-    except ImportError:  # a revision without a render pool
-        pass
-    else:
-        for _ in _warm() or ():  # this tree's warm-up ends in steps a worker runs while idle
-            pass
+    warm_like_a_worker()
     warm_up = CLOCK() - started
     stages = instrument()
     for game, data in views.items():
