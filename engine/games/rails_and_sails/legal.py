@@ -94,21 +94,15 @@ class LegalMoves(Flow):
             return list(_CHOOSE_MIX)
         return []
 
-    def _draw_options(self, state: RSState, second: bool) -> list[Action]:
-        """The static draw actions (`_FACE_UP_DRAWS`, shared, not copied): each face-up card
-        with each deck that can replace it, then the blind draws; none at all when both decks
-        are empty."""
+    @staticmethod
+    def _draw_options(state: RSState, second: bool) -> list[Action]:
+        """The draw actions, a fresh list: each face-up card with each deck that can replace it
+        (the static `_FACE_UP_DRAWS`, shared, not copied), then the blind draws; none at all
+        when both decks are empty. One display of six places (`_DRAW_TABLES`), unrolled."""
         train, ship = bool(state.train_deck), bool(state.ship_deck)
-        table = _FACE_UP_DRAWS[train, ship]
-        acts: list[Action] = []
-        for slot, card in enumerate(state.face_up):
-            if card is not None and not (second and card == WILD):
-                acts += table[slot][card]
-        if train:
-            acts.append(_DRAW_TRAIN)
-        if ship:
-            acts.append(_DRAW_SHIP)
-        return acts
+        t0, t1, t2, t3, t4, t5 = _DRAW_TABLES[train, ship, second]
+        f0, f1, f2, f3, f4, f5 = state.face_up
+        return [*t0[f0], *t1[f1], *t2[f2], *t3[f3], *t4[f4], *t5[f5], *_BLIND_DRAWS[train, ship]]
 
     def _claims(self, state: RSState, i: int) -> tuple[list[Action], list[tuple[str, ...]]]:
         """The claim actions: per free route the distinct cheapest payments (see `train_payment`
@@ -233,6 +227,19 @@ def _harbor_action(city: str, cards: tuple[str, ...]) -> Action:
 _HARBOR_ACTIONS: dict[tuple[str, tuple[str, ...]], Action] = {}
 _DRAW_TRAIN: Action = {"type": "draw", "source": "train_deck"}
 _DRAW_SHIP: Action = {"type": "draw", "source": "ship_deck"}
+_BLIND_DRAWS = {
+    (train, ship): (*((_DRAW_TRAIN,) if train else ()), *((_DRAW_SHIP,) if ship else ()))
+    for train in (False, True) for ship in (False, True)
+}
+#: per (train deck has cards, ship deck has cards, second card of the turn) and face-up place,
+#: the draw actions of each card there (none for an empty place, nor for a wild as second card)
+_DRAW_TABLES: dict[tuple[bool, bool, bool], tuple[dict[str | None, tuple[Action, ...]], ...]] = {
+    (train, ship, second): tuple(
+        {None: (), **{card: (() if second and card == WILD else acts) for card, acts in by_card.items()}}
+        for by_card in _FACE_UP_DRAWS[train, ship]
+    )
+    for train in (False, True) for ship in (False, True) for second in (False, True)
+}
 _TICKETS: Action = {"type": "tickets"}
 _PASS: Action = {"type": "pass"}
 _CHOOSE_MIX = tuple({"type": "choose_mix", "trains": t} for t in range(MIN_TRAINS, MAX_TRAINS + 1))
