@@ -50,10 +50,17 @@ class Rng:
         return 1 + self.below(sides)
 
     def shuffle(self, items: list[T]) -> None:
-        """Fisher–Yates in place."""
+        """Fisher–Yates in place, drawing `j = below(i + 1)` for i from the top down. `below`
+        is inlined and the state kept in a local (written back once): every deck of every game
+        is shuffled here, and the results are the very same as through `below`."""
+        z0 = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            z0 = (z0 + 0x9E3779B97F4A7C15) & _MASK
+            z = ((z0 ^ (z0 >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            j = (((z ^ (z >> 31)) >> 32) * (i + 1)) >> 32
             items[i], items[j] = items[j], items[i]
+        self.state = z0
 
     def choice(self, items: list[T]) -> T:
         return items[self.below(len(items))]
