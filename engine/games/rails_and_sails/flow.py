@@ -49,14 +49,22 @@ class Flow:
             state.ship_deck, state.ship_discard = discard, []
         events.append({"type": "reshuffle", "deck": kind})
 
-    def _discard(self, state: RSState, hand: dict[str, int], cards: dict[str, int]) -> None:
-        for c, n in cards.items():
+    def _discard(self, state: RSState, hand: dict[str, int], cards: list[str]) -> None:
+        """Move paid `cards` from the hand onto their discard piles, kind by kind in the order
+        each first appears in the payment: the order the piles have always grown in, which
+        the later reshuffles depend on."""
+        for c in dict.fromkeys(cards):
+            n = cards.count(c)
             left = hand[c] - n
             if left:
                 hand[c] = left
             else:
                 del hand[c]
-            (state.train_discard if c[0] == "t" else state.ship_discard).extend([c] * n)
+            pile = state.train_discard if c[0] == "t" else state.ship_discard
+            if n == 1:
+                pile.append(c)
+            else:
+                pile.extend([c] * n)
 
     def _after_discard(self, state: RSState, events: list[Event]) -> None:
         """Discards may refill an empty deck and an empty face-up place."""
@@ -99,40 +107,44 @@ class Flow:
             state.face_up = layout
             events.append({"type": "face_up_reset"})
 
-    def _end_turn(self, state: RSState, i: int, progress: bool) -> list[Event]:
-        events: list[Event] = []
+    def _end_turn(self, state: RSState, i: int, progress: bool, events: list[Event]) -> None:
+        """Close seat `i`'s turn: idle count, the last round (or the game) and the next seat,
+        its events appended to the move's `events` (every move but a ticket draw ends here)."""
         state.drawn = 0
-        state.idle = 0 if progress else state.idle + 1
-        n = len(state.seats)
-        seat = state.seats[i]
-        if state.final_left is None:
+        idle = state.idle = 0 if progress else state.idle + 1
+        seats = state.seats
+        n = len(seats)
+        final_left = state.final_left
+        if final_left is None:
             pieces = state.trains[i] + state.ships[i]
             if pieces <= END_PIECES:
                 state.final_left = [2] * n
-                events.append({"type": "final_round", "seat": seat, "pieces": pieces})
-            elif state.idle >= IDLE_TURNS_PER_PLAYER * n or (progress and not self._any_route_open(state)):
+                events.append({"type": "final_round", "seat": seats[i], "pieces": pieces})
+            elif idle >= IDLE_TURNS_PER_PLAYER * n or (progress and not self._any_route_open(state)):
                 state.final_left = [2] * n
-                events.append({"type": "final_round_stalled", "seat": seat})
+                events.append({"type": "final_round_stalled", "seat": seats[i]})
+            nxt = i + 1 if i + 1 < n else 0  # nobody has finished yet
         else:
-            state.final_left[i] -= 1
-            if not any(state.final_left):
+            final_left[i] -= 1
+            if not any(final_left):
                 events += self._finish(state)
-                return events
-        nxt = (i + 1) % n
-        if state.final_left is not None:
-            while state.final_left[nxt] == 0:
+                return
+            nxt = (i + 1) % n
+            while final_left[nxt] == 0:
                 nxt = (nxt + 1) % n
         state.current = nxt
         state.turn += 1
-        events.append({"type": "turn", "seat": state.seats[nxt]})
-        return events
+        events.append({"type": "turn", "seat": seats[nxt]})
 
     def _any_route_open(self, state: RSState) -> bool:
+        """Whether a route can still be claimed: one not claimed and, with 2-3 players, not the
+        twin of a claimed one."""
         few = len(state.seats) <= 3
+        claimed = state.claimed
         for r in ROUTES:
-            if r.id in state.claimed:
+            if r.id in claimed:
                 continue
-            if few and r.double is not None and r.double in state.claimed:
+            if few and r.double is not None and r.double in claimed:
                 continue
             return True
         return False
@@ -141,9 +153,14 @@ class Flow:
         state.phase = "over"
         state.final_left = [0] * len(state.seats)
         rows: list[dict[str, Any]] = []
+        routes_of: dict[int, list[str]] = {}  # one pass over the claims, in claim order
+        for rid, o in state.claimed.items():
+            if o in routes_of:
+                routes_of[o].append(rid)
+            else:
+                routes_of[o] = [rid]
         for i, seat in enumerate(state.seats):
-            mine = [rid for rid, o in state.claimed.items() if o == i]
-            adj = network(mine)
+            adj = network(routes_of.get(i, []))
             comp = components(adj)
             ticket_total = 0
             completed = 0

@@ -231,7 +231,7 @@ class MoveHandlers(LegalMoves):
                 events.append({"type": "choose_mix_now"})
             return events
         state.last = {"seat": seat, "type": "tickets", "count": len(ids)}
-        events += self._end_turn(state, i, progress=False)
+        self._end_turn(state, i, False, events)
         return events
 
     def _choose_mix(self, state: RSState, seat: str, action: Action) -> list[Event]:
@@ -254,63 +254,72 @@ class MoveHandlers(LegalMoves):
         return events
 
     def _draw(self, state: RSState, seat: str, action: Action) -> list[Event]:
-        i = state.seats.index(seat)
+        """Take a transport card (half the moves of a game, so written for speed: the seat is
+        `state.current`, as a draw is only legal for the seat to move during play; the take's
+        event comes first, any reshuffle and face-up reset after it)."""
+        i = state.current
         second = state.drawn == 1
-        events: list[Event] = []
-        hand = state.hands[i]
+        events: list[Event]
         taken: dict[str, str]
         if action["source"] == "face_up":
-            slot = action["slot"]
             card = action["card"]
-            hand[card] = hand.get(card, 0) + 1
-            new = self._pop(state, action["refill"], events)
-            state.face_up[slot] = new
-            events.insert(0, {"type": "take_face_up", "seat": seat, "card": card, "slot": slot, "new": new})
-            if state.face_up.count(WILD) >= 3:
+            slot = action["slot"]
+            kind = action["refill"]
+            deck = state.train_deck if kind == "train" else state.ship_deck
+            new = deck.pop()
+            events = [{"type": "take_face_up", "seat": seat, "card": card, "slot": slot, "new": new}]
+            if not deck:
+                self._reshuffle(state, kind, events)
+            face_up = state.face_up
+            face_up[slot] = new
+            if face_up.count(WILD) >= 3:
                 self._check_wilds(state, events)
-            ends = card == WILD or second
+            ends = second or card == WILD
             taken = {"face_up": card}
         else:
-            deck_kind = "train" if action["source"] == "train_deck" else "ship"
-            card = self._pop(state, deck_kind, events)
-            hand[card] = hand.get(card, 0) + 1
-            events.insert(0, {"type": "draw_blind", "seat": seat, "deck": deck_kind})
+            kind = "train" if action["source"] == "train_deck" else "ship"
+            events = [{"type": "draw_blind", "seat": seat, "deck": kind}]
+            card = self._pop(state, kind, events)
             ends = second
-            taken = {"blind": deck_kind}
+            taken = {"blind": kind}
+        hand = state.hands[i]
+        hand[card] = hand.get(card, 0) + 1
         if second:
             assert state.last is not None
             state.last["cards"].append(taken)
         else:
             state.last = {"seat": seat, "type": "draw", "cards": [taken]}
-        if not ends and not _cards_to_take(state):
-            ends = True  # no card can be taken as the second one
-        if ends:
-            events += self._end_turn(state, i, progress=False)
+        # the turn also ends when no card can be taken as the second one (`_cards_to_take`)
+        if ends or not (state.train_deck or state.ship_deck or state.train_discard or state.ship_discard):
+            self._end_turn(state, i, False, events)
         else:
             state.drawn = 1
         return events
 
     def _claim(self, state: RSState, seat: str, action: Action) -> list[Event]:
-        i = state.seats.index(seat)
+        """Claim a route. The seat is `state.current` (claims are only legal for the seat to
+        move) and the cards are known held (`push` only takes listed actions, `apply` checked)."""
+        i = state.current
         rid = action["route"]
         route = ROUTES_BY_ID[rid]
-        _, need = _held_cards(state, i, action)
-        paid = sorted(action["cards"])
-        self._discard(state, state.hands[i], need)
+        cards = action["cards"]
+        paid = sorted(cards)
+        self._discard(state, state.hands[i], cards)
+        length = route.length
         if route.kind == "train":
-            state.trains[i] -= route.length
+            state.trains[i] -= length
         else:
-            state.ships[i] -= route.length
-        points = ROUTE_POINTS[route.length]
+            state.ships[i] -= length
+        points = ROUTE_POINTS[length]
         state.scores[i] += points
         state.claimed[rid] = i
         events: list[Event] = [{
             "type": "claim", "seat": seat, "route": rid, "a": route.a, "b": route.b, "kind": route.kind,
-            "length": route.length, "colour": route.colour, "points": points, "cards": paid,
+            "length": length, "colour": route.colour, "points": points, "cards": paid,
         }]
         state.last = {"seat": seat, "type": "claim", "route": rid, "cards": list(paid), "points": points}
         self._after_discard(state, events)
-        events += self._end_turn(state, i, progress=True)
+        self._end_turn(state, i, True, events)
         return events
 
     def _tickets(self, state: RSState, seat: str, action: Action) -> list[Event]:
@@ -322,34 +331,40 @@ class MoveHandlers(LegalMoves):
         return [{"type": "tickets_drawn", "seat": seat, "count": n}]
 
     def _harbor(self, state: RSState, seat: str, action: Action) -> list[Event]:
-        i = state.seats.index(seat)
+        """Build a harbor (the seat is `state.current` and the cards are known held, as in `_claim`)."""
+        i = state.current
         city = action["city"]
-        cards, need = _held_cards(state, i, action)
-        self._discard(state, state.hands[i], need)
+        cards = action["cards"]
+        self._discard(state, state.hands[i], cards)
         state.harbors[city] = i
         state.harbors_left[i] -= 1
-        events: list[Event] = [{"type": "harbor", "seat": seat, "city": city, "cards": sorted(cards)}]
-        state.last = {"seat": seat, "type": "harbor", "city": city, "cards": sorted(cards)}
+        paid = sorted(cards)
+        events: list[Event] = [{"type": "harbor", "seat": seat, "city": city, "cards": paid}]
+        state.last = {"seat": seat, "type": "harbor", "city": city, "cards": list(paid)}
         self._after_discard(state, events)
-        events += self._end_turn(state, i, progress=True)
+        self._end_turn(state, i, True, events)
         return events
 
     def _exchange(self, state: RSState, seat: str, action: Action) -> list[Event]:
-        i = state.seats.index(seat)
+        """Swap pieces with the box (the seat is `state.current`: only legal for the seat to move)."""
+        i = state.current
         n = action["trains"]
+        cost = n if n > 0 else -n
         state.trains[i] += n
         state.box_trains[i] -= n
         state.ships[i] -= n
         state.box_ships[i] += n
-        state.scores[i] -= abs(n)
+        state.scores[i] -= cost
         state.last = {"seat": seat, "type": "exchange", "trains": n}
-        events: list[Event] = [{"type": "exchange", "seat": seat, "trains": n, "ships": -n, "cost": abs(n)}]
-        events += self._end_turn(state, i, progress=False)
+        events: list[Event] = [{"type": "exchange", "seat": seat, "trains": n, "ships": -n, "cost": cost}]
+        self._end_turn(state, i, False, events)
         return events
 
     def _pass(self, state: RSState, seat: str, action: Action) -> list[Event]:
         state.last = {"seat": seat, "type": "pass"}
-        return [{"type": "pass", "seat": seat}] + self._end_turn(state, state.seats.index(seat), progress=False)
+        events: list[Event] = [{"type": "pass", "seat": seat}]
+        self._end_turn(state, state.seats.index(seat), False, events)
+        return events
 
 
 #: the keys of each kind of action (`_keys`)
