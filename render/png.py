@@ -178,16 +178,21 @@ def regions(boxes: Iterable[Box], width: int, height: int) -> list[Box]:
     return out
 
 
-def _write(dirty: dict[int, bytearray], raw: Callable[[int], bytes], part: bytes, box: Box, width: int) -> None:
+def _write(dirty: dict[int, bytearray], raw: Callable[[int], bytes], part: bytes, box: Box, width: int,
+           height: int) -> None:
     """Palette indices `part` (the rectangle `box`) written into the bands they cover, each
-    band copied from `raw(b)` into `dirty` on first touch."""
+    band copied from `raw(b)` into `dirty` on first touch, unless `part` covers all of it (its
+    old bytes are not needed: for a derived layer's band kept deflated only, no inflating)."""
     left, top, right, bottom = box
     w = right - left
     for b in range(top // BAND_ROWS, (bottom - 1) // BAND_ROWS + 1):
+        first, last = max(top, b * BAND_ROWS), min(bottom, (b + 1) * BAND_ROWS)
         band = dirty.get(b)
         if band is None:
+            if w == width and first == b * BAND_ROWS and last == min(height, (b + 1) * BAND_ROWS):
+                dirty[b] = bytearray(part[(first - top) * w:(last - top) * w])
+                continue
             band = dirty[b] = bytearray(raw(b))
-        first, last = max(top, b * BAND_ROWS), min(bottom, (b + 1) * BAND_ROWS)
         if w == width:  # whole rows: one copy per band
             at = (first - b * BAND_ROWS) * width
             band[at:at + (last - first) * width] = part[(first - top) * w:(last - top) * w]
@@ -232,7 +237,7 @@ class StaticLayer:
         dirty: dict[int, bytearray] = {}
         for region in regions(boxes, self.width, self.height):
             part = board.crop(region).quantize(palette=self.palette, dither=Image.Dither.NONE).tobytes()
-            _write(dirty, self._raw, part, region, self.width)
+            _write(dirty, self._raw, part, region, self.width, self.height)
         return dirty
 
     def derive(self, parts: Iterable[tuple[Box, Image.Image]]) -> StaticLayer:
@@ -249,7 +254,7 @@ class StaticLayer:
         dirty: dict[int, bytearray] = {}
         for (left, top, right, bottom), image in parts:
             part = image.quantize(palette=self.palette, dither=Image.Dither.NONE).tobytes()
-            _write(dirty, self._raw, part, (left, top, right, bottom), self.width)
+            _write(dirty, self._raw, part, (left, top, right, bottom), self.width, self.height)
         for b, band in dirty.items():
             new.bands[b] = bytes(band)
             new._deflated[b] = None

@@ -113,6 +113,43 @@ def test_a_derived_layer_keeps_its_own_bands_deflated_only_and_grows_from_them()
     assert _decoded(grown.encode(first, [])).tobytes() == before.tobytes()
 
 
+@pytest.mark.parametrize("height", [100, 90])  # 90: a short last band (rows 80-89)
+def test_whole_bands_drawn_over_are_not_inflated(monkeypatch: pytest.MonkeyPatch, height: int) -> None:
+    """Deriving (or mapping a turn) over bands kept deflated only: a part covering whole rows
+    of a band replaces it without inflating its old bytes; a band it covers in part still
+    is inflated. The pixels equal the whole image mapped in one go."""
+    base = _layer_image(300, height, 8)
+    pal = _palette()
+    layer = png.StaticLayer(base, pal)
+    first = base.copy()
+    ImageDraw.Draw(first).rectangle((0, 16, 299, height - 1), fill=(9, 200, 9))
+    kept = layer.derive([((0, 16, 300, height), first.crop((0, 16, 300, height)))])
+    kept.encode(first, [])
+    assert all(kept.bands[b] is None for b in kept._own)  # held deflated only
+    inflated: list[int] = []
+    real = png._inflate
+
+    def counting(deflated: bytes, width: int) -> bytes:
+        inflated.append(len(deflated))
+        return real(deflated, width)
+
+    monkeypatch.setattr(png, "_inflate", counting)
+    second = first.copy()
+    ImageDraw.Draw(second).ellipse((40, 20, 260, height - 3), fill=(200, 9, 9))
+    again = kept.derive([((0, 32, 300, height), second.crop((0, 32, 300, height)))])
+    assert inflated == []  # bands 2.. covered whole (the last one to the image's bottom)
+    partial = kept.derive([((0, 20, 300, 40), second.crop((0, 20, 300, 40)))])
+    assert len(inflated) == 2  # bands 1 and 2 are covered in part only
+    board = second.copy()
+    ImageDraw.Draw(board).rectangle((0, 16, 299, 31), fill=(9, 200, 9))  # row band 1 as `kept` has it
+    whole = board.quantize(palette=pal, dither=Image.Dither.NONE)
+    assert _decoded(again.encode(board, [(0, 16, 299, 31)])).tobytes() == whole.tobytes()
+    mixed = first.copy()
+    mixed.paste(second.crop((0, 20, 300, 40)), (0, 20))
+    assert _decoded(partial.encode(mixed, [])).tobytes() == mixed.quantize(
+        palette=pal, dither=Image.Dither.NONE).tobytes()
+
+
 def test_a_derived_band_deflated_before_is_taken_from_the_band_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two tables whose derived layers change the same bands to the same bytes (a table's
     first board as another's, a part drawn back as it was): the second deflates nothing,
