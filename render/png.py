@@ -58,14 +58,21 @@ CACHE_BANDS = 6000
 _bands: OrderedDict[tuple[int, bytes], tuple[bytes, int, int]] = OrderedDict()
 _BASE = 65521
 _lock = threading.Lock()
+#: the bands `_inflate` gave last, by the identity of their deflated bytes (the entry holds
+#: those bytes, so the id is not reused while it stands): about 600 bands of a full-width board
+INFLATED_BYTES = 16 << 20
+_inflated: OrderedDict[int, tuple[bytes, bytes]] = OrderedDict()
+_inflated_bytes = 0
 
 
 def _after_fork() -> None:
     """A forked render worker starts with its own empty cache and an unheld lock (the parent's
     lock may have been held by another thread at the moment of the fork)."""
-    global _lock
+    global _lock, _inflated_bytes
     _lock = threading.Lock()
     _bands.clear()
+    _inflated.clear()
+    _inflated_bytes = 0
 
 
 os.register_at_fork(after_in_child=_after_fork)
@@ -84,10 +91,29 @@ def _deflate(band: bytes, width: int) -> tuple[bytes, int, int]:
 
 
 def _inflate(deflated: bytes, width: int) -> bytes:
-    """The band's bytes again from its deflated rows (`_deflate` undone, filter bytes dropped)."""
+    """The band's bytes again from its deflated rows (`_deflate` undone, filter bytes dropped).
+    The last ones inflated are kept a while (`INFLATED_BYTES`): a table's next board derives
+    from its last layer and touches the same bands again."""
+    key = id(deflated)
+    with _lock:
+        found = _inflated.get(key)
+        if found is not None and found[0] is deflated:
+            _inflated.move_to_end(key)
+            return found[1]
     rows = zlib.decompressobj(-15).decompress(deflated)
     step = width + 1
-    return b"".join(rows[i + 1:i + step] for i in range(0, len(rows), step))
+    band = b"".join(rows[i + 1:i + step] for i in range(0, len(rows), step))
+    global _inflated_bytes
+    with _lock:
+        old = _inflated.pop(key, None)
+        if old is not None:
+            _inflated_bytes -= len(old[1])
+        _inflated[key] = (deflated, band)
+        _inflated_bytes += len(band)
+        while _inflated_bytes > INFLATED_BYTES:
+            _, (_, dropped) = _inflated.popitem(last=False)
+            _inflated_bytes -= len(dropped)
+    return band
 
 
 def _adler_combine(a: int, b: int, length_b: int) -> int:

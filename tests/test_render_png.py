@@ -150,6 +150,35 @@ def test_whole_bands_drawn_over_are_not_inflated(monkeypatch: pytest.MonkeyPatch
         palette=pal, dither=Image.Dither.NONE).tobytes()
 
 
+def test_inflated_bands_are_kept_a_while_within_their_byte_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A band inflated again soon (a table's next board) is not decompressed twice; the kept
+    bands stay within `INFLATED_BYTES`, the oldest dropped first."""
+    from collections import OrderedDict
+
+    width = 50
+    bands = [bytes((k * 7 + i) % 251 for i in range(width * png.BAND_ROWS)) for k in range(3)]
+    deflated = [png._deflate(band, width)[0] for band in bands]
+    monkeypatch.setattr(png, "_inflated", OrderedDict())
+    monkeypatch.setattr(png, "_inflated_bytes", 0)
+    monkeypatch.setattr(png, "INFLATED_BYTES", 2 * len(bands[0]))
+    made: list[int] = []
+    real = png.zlib.decompressobj
+
+    def counting(*args: int) -> object:
+        made.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(png.zlib, "decompressobj", counting)
+    assert png._inflate(deflated[0], width) == bands[0]
+    assert png._inflate(deflated[0], width) == bands[0]
+    assert len(made) == 1
+    assert png._inflate(deflated[1], width) == bands[1]
+    assert png._inflate(deflated[2], width) == bands[2]  # over budget: band 0 goes
+    assert png._inflated_bytes <= png.INFLATED_BYTES and len(made) == 3
+    assert png._inflate(deflated[2], width) == bands[2] and len(made) == 3
+    assert png._inflate(deflated[0], width) == bands[0] and len(made) == 4
+
+
 def test_a_derived_band_deflated_before_is_taken_from_the_band_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two tables whose derived layers change the same bands to the same bytes (a table's
     first board as another's, a part drawn back as it was): the second deflates nothing,
