@@ -371,3 +371,38 @@ def test_labels_sit_next_to_their_own_city_and_cover_no_city() -> None:
             for other, (ox, oy) in geom.nodes.items():
                 inside = box[0] - 7 < ox < box[2] + 7 and box[1] - 7 < oy < box[3] + 7
                 assert not inside, (lang, cid, other)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_pasted_cards_equal_drawn_cards(lang: str) -> None:
+    """`paste_card` (a sprite per card, size and wording) gives the very pixels `draw_card` and
+    the card back draw, over a busy background, for every card the market or the last move
+    shows; a position that is not whole is drawn as before."""
+    import random
+
+    from PIL import ImageDraw
+
+    from engine.games.rails_and_sails.mapdata import SHIP_CARDS, TRAIN_CARDS
+    from render.rails_and_sails.sprites import _draw_card_back, draw_card, paste_card
+
+    t = _t(lang)
+    rng = random.Random(5)
+    background = Image.new("RGB", (140, 150))
+    paint = ImageDraw.Draw(background)
+    for _ in range(60):
+        x, y = rng.randrange(140), rng.randrange(150)
+        paint.rectangle((x, y, x + rng.randrange(4, 30), y + rng.randrange(4, 30)),
+                        fill=(rng.randrange(256), rng.randrange(256), rng.randrange(256)))
+    cards: list[str | None] = [None, *sorted(set(TRAIN_CARDS) | set(SHIP_CARDS))]
+    for w, h in ((76, 104), (24, 32)):
+        for card in cards:
+            for x, y in ((7, 9), (30, 21), (12.5, 9)):
+                drawn, pasted = background.copy(), background.copy()
+                draw_card(drawn, x, y, card, t, w, h)
+                paste_card(pasted, x, y, card, t, w, h)
+                assert pasted.tobytes() == drawn.tobytes(), (card, w, h, x, y)
+        for kind in ("train", "ship"):
+            drawn, pasted = background.copy(), background.copy()
+            _draw_card_back(drawn, 11, 13, kind, w, h)
+            paste_card(pasted, 11, 13, kind, t, w, h, back=True)
+            assert pasted.tobytes() == drawn.tobytes(), (kind, w, h)

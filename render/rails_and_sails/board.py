@@ -29,13 +29,12 @@ from render.rails_and_sails.geometry import (
 from render.rails_and_sails.sprites import (
     CARD_W,
     _draw_anchor,
-    _draw_card_back,
     _draw_space,
     _draw_symbol,
     _icon_ship,
     _icon_train,
     _wrap_arrow,
-    draw_card,
+    paste_card,
 )
 from render.rails_and_sails.static import _label_sprites, _palette, _static
 from render.rails_and_sails.texts import (
@@ -256,7 +255,7 @@ def _draw_market(board: Image.Image, view: dict[str, Any], t: Translator) -> Non
     for k in range(6):
         card = face_up[k] if k < len(face_up) else None
         cx = x0 + k * (CARD_W + 10)
-        draw_card(board, cx, top + 30, card, t)
+        paste_card(board, cx, top + 30, card, t)
     decks = view.get("decks") or {}
     body = font(22, "regular")
     bold = font(26, "bold")
@@ -339,9 +338,9 @@ def _draw_last_move(board: Image.Image, draw: ImageDraw.ImageDraw, view: dict[st
     cx = x0 + 14 + draw_text(draw, (x0 + 14, y0 + 20), shown, font=f, fill=INK, anchor="lm") + 12
     for card in _last_cards(view):
         if card.startswith("back:"):
-            _draw_card_back(board, cx, y0 + 4, card[5:], 24, 32)
+            paste_card(board, cx, y0 + 4, card[5:], t, 24, 32, back=True)
         else:
-            draw_card(board, cx, y0 + 4, card, t, 24, 32)
+            paste_card(board, cx, y0 + 4, card, t, 24, 32)
         cx += 30
 
 

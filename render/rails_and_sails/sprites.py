@@ -270,3 +270,31 @@ def draw_card(img: Image.Image, x: float, y: float, card: str | None, t: Transla
         _draw_anchor(draw, x + 16 * u, y + h - 16 * u, 11 * u, (255, 255, 255))
 
 
+def paste_card(img: Image.Image, x: float, y: float, card: str | None, t: Translator, w: int = CARD_W,
+               h: int = CARD_H, back: bool = False) -> None:
+    """`draw_card` (or `_draw_card_back` with `back`, `card` then the deck's kind) from a sprite
+    drawn once per card, size and wording: the market and the last move show the same few
+    cards turn after turn. Every pixel a card draws is opaque but its texts, which lie on the
+    card's own fill, so the sprite pasted through its alpha gives the very pixels drawing
+    gives (`tests/test_rails_render.py`). Where `x` or `y` is not whole, drawn as before."""
+    if x != int(x) or y != int(y):
+        if back:
+            _draw_card_back(img, x, y, card or "train", w, h)
+        else:
+            draw_card(img, x, y, card, t, w, h)
+        return
+    wording = _t(t, "wild") if card and card.endswith("wild") else ""
+    key = (card, w, h, back, wording)
+    sprite = _CARD_SPRITES.get(key)
+    if sprite is None:
+        sprite = Image.new("RGBA", (w + 1, h + 1), (0, 0, 0, 0))
+        if back:
+            _draw_card_back(sprite, 0, 0, card or "train", w, h)
+        else:
+            draw_card(sprite, 0, 0, card, t, w, h)
+        _CARD_SPRITES[key] = sprite
+    img.paste(sprite, (int(x), int(y)), sprite)
+
+
+#: (card, width, height, a back?, the wild's word) -> the card drawn on a transparent image
+_CARD_SPRITES: dict[tuple[str | None, int, int, bool, str], Image.Image] = {}
