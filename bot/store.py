@@ -86,6 +86,30 @@ class GameRecord:
     def seat_record(self, seat: str) -> SeatRecord | None:
         return next((s for s in self.seats if s.seat == seat), None)
 
+    @classmethod
+    def from_row(cls, row: Any, seats: list[SeatRecord]) -> GameRecord:
+        """A record from a `games` row, read by column name (an SQLite or a PostgreSQL row)."""
+        return cls(
+            id=row["id"], channel_id=row["channel_id"], guild_id=row["guild_id"], game_id=row["game_id"],
+            status=row["status"], version=row["version"],
+            state=json.loads(row["state"]) if row["state"] else None,
+            options=json.loads(row["options"]), settings=json.loads(row["settings"]), seed=row["seed"],
+            host_id=row["host_id"], created_at=row["created_at"], updated_at=row["updated_at"],
+            remind_at=row["remind_at"], timeout_at=row["timeout_at"], seats=seats,
+            ai_pending=bool(row["ai_pending"]),
+        )
+
+    def follow_commit(self, version: int, state: dict[str, Any], status: str, remind_at: float | None,
+                      timeout_at: float | None, updated_at: float, ai_pending: bool) -> None:
+        """The record follows the row `commit_action` wrote (even if its caller was cancelled
+        after the commit)."""
+        self.version = version
+        self.state = state
+        self.status = status
+        self.remind_at, self.timeout_at = remind_at, timeout_at
+        self.updated_at = updated_at
+        self.ai_pending = ai_pending
+
 
 @dataclass
 class ActionRecord:
@@ -245,17 +269,9 @@ def _games_on(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...], one: 
 
 
 def _record(row: sqlite3.Row, seats: list[sqlite3.Row]) -> GameRecord:
-    return GameRecord(
-        id=row["id"], channel_id=row["channel_id"], guild_id=row["guild_id"], game_id=row["game_id"],
-        status=row["status"], version=row["version"],
-        state=json.loads(row["state"]) if row["state"] else None,
-        options=json.loads(row["options"]), settings=json.loads(row["settings"]), seed=row["seed"],
-        host_id=row["host_id"], created_at=row["created_at"], updated_at=row["updated_at"],
-        remind_at=row["remind_at"], timeout_at=row["timeout_at"],
-        seats=[SeatRecord(position=r["position"], seat=r["seat"], user_id=r["user_id"], name=r["name"],
-                          is_bot=bool(r["is_bot"]), dm=bool(r["dm"]), lang=r["lang"]) for r in seats],
-        ai_pending=bool(row["ai_pending"]),
-    )
+    return GameRecord.from_row(row, [
+        SeatRecord(position=r["position"], seat=r["seat"], user_id=r["user_id"], name=r["name"],
+                   is_bot=bool(r["is_bot"]), dm=bool(r["dm"]), lang=r["lang"]) for r in seats])
 
 
 def _transaction(conn: sqlite3.Connection, body: Callable[[sqlite3.Connection], T]) -> T:
@@ -573,13 +589,7 @@ class SQLiteStore(SQLiteSocial, Store):
                 " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ? FROM actions WHERE game=?", log_row)
 
         def committed(_: None) -> None:
-            """The record follows the row (even if the caller was cancelled after the commit)."""
-            game.version = new_version
-            game.state = state
-            game.status = status
-            game.remind_at, game.timeout_at = remind_at, timeout_at
-            game.updated_at = now
-            game.ai_pending = bool(pending)
+            game.follow_commit(new_version, state, status, remind_at, timeout_at, now, bool(pending))
 
         await self._write_now(body, committed)
         return new_version

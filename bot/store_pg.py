@@ -206,18 +206,6 @@ class PostgresStore(PostgresSocial, Store):
         return await asyncio.shield(run())
 
     # -- reading --------------------------------------------------------------
-    @staticmethod
-    def _record(row: asyncpg.Record, seats: list[SeatRecord]) -> GameRecord:
-        return GameRecord(
-            id=row["id"], channel_id=row["channel_id"], guild_id=row["guild_id"], game_id=row["game_id"],
-            status=row["status"], version=row["version"],
-            state=json.loads(row["state"]) if row["state"] else None,
-            options=json.loads(row["options"]), settings=json.loads(row["settings"]), seed=row["seed"],
-            host_id=row["host_id"], created_at=row["created_at"], updated_at=row["updated_at"],
-            remind_at=row["remind_at"], timeout_at=row["timeout_at"], seats=seats,
-            ai_pending=bool(row["ai_pending"]),
-        )
-
     async def _games_on(self, conn: Conn, sql: str, *params: Any) -> list[GameRecord]:
         rows = await conn.fetch(sql, *params)
         if not rows:
@@ -228,7 +216,7 @@ class PostgresStore(PostgresSocial, Store):
             seats[s["game"]].append(SeatRecord(position=s["position"], seat=s["seat"], user_id=s["user_id"],
                                                name=s["name"], is_bot=bool(s["is_bot"]), dm=bool(s["dm"]),
                                                lang=s["lang"]))
-        return [self._record(r, seats[r["id"]]) for r in rows]
+        return [GameRecord.from_row(r, seats[r["id"]]) for r in rows]
 
     async def _many_games(self, sql: str, *params: Any) -> list[GameRecord]:
         """Games and their seats from one snapshot (a commit between the two reads cannot
@@ -242,7 +230,7 @@ class PostgresStore(PostgresSocial, Store):
         if row is None:
             return None
         seats = sorted(json.loads(row["seat_rows"] or "[]"))
-        return self._record(row, [SeatRecord(position=p, seat=seat, user_id=user, name=name, is_bot=bool(bot),
+        return GameRecord.from_row(row, [SeatRecord(position=p, seat=seat, user_id=user, name=name, is_bot=bool(bot),
                                              dm=bool(dm), lang=lang)
                                   for p, seat, user, name, bot, dm, lang in seats])
 
@@ -408,13 +396,7 @@ class PostgresStore(PostgresSocial, Store):
                 " $4 FROM moved", *params)
             if done != "INSERT 0 1":
                 return False
-            # the record follows the row (even if the caller was cancelled meanwhile)
-            game.version = new_version
-            game.state = state
-            game.status = status
-            game.remind_at, game.timeout_at = remind_at, timeout_at
-            game.updated_at = now
-            game.ai_pending = bool(pending)
+            game.follow_commit(new_version, state, status, remind_at, timeout_at, now, bool(pending))
             return True
 
         if not await asyncio.shield(run()):

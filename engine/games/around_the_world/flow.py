@@ -12,20 +12,13 @@ from engine.rng import Rng
 from . import data as D
 from .state import State
 
-_MASK = (1 << 64) - 1
-
 
 def shuffle(rng: int, items: list[str]) -> int:
-    """`Rng(rng).shuffle(items)`, returning the generator's next state: the same draws with
-    `Rng.below` inlined (the decks are shuffled at every start and reshuffled often)."""
-    z0 = rng & _MASK
-    for i in range(len(items) - 1, 0, -1):
-        z0 = (z0 + 0x9E3779B97F4A7C15) & _MASK
-        z = ((z0 ^ (z0 >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        j = (((z ^ (z >> 31)) >> 32) * (i + 1)) >> 32
-        items[i], items[j] = items[j], items[i]
-    return z0
+    """`Rng(rng).shuffle(items)`, returning the generator's next state (the decks are shuffled
+    at every start and reshuffled often; `Rng.shuffle` has `below` inlined)."""
+    generator = Rng(rng)
+    generator.shuffle(items)
+    return generator.state
 
 
 class Flow:

@@ -289,8 +289,7 @@ class MoveHandlers(LegalMoves):
             state.last["cards"].append(taken)
         else:
             state.last = {"seat": seat, "type": "draw", "cards": [taken]}
-        # the turn also ends when no card can be taken as the second one (`_cards_to_take`)
-        if ends or not (state.train_deck or state.ship_deck or state.train_discard or state.ship_discard):
+        if ends or not _cards_to_take(state):  # no card can be taken as the second one
             self._end_turn(state, i, False, events)
         else:
             state.drawn = 1
