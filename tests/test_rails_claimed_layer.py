@@ -16,6 +16,8 @@ from PIL import Image
 from bot.games import get as game_spec
 from engine import registry
 from render.rails_and_sails import _palette, board_image, claimed, geometry, render_board
+from render.rails_and_sails import board as board_module
+from render.rails_and_sails.board import board_layers
 
 T = game_spec("rails-and-sails").ui.translator("en")
 
@@ -116,3 +118,24 @@ def test_wrap_arrows_as_pieces_equal_arrows_drawn() -> None:
                 pasted.paste(sprite, (x0, y0), sprite)
             assert drawn.tobytes() == pasted.tobytes()
             assert claimed.redrawn(base, (0, 0, drawn.width, drawn.height), (item,)).tobytes() == drawn.tobytes()
+
+
+def test_boards_drawn_on_the_reused_canvas_equal_fresh_boards() -> None:
+    """A PNG's board is drawn on the thread's canvas (`board._canvas`), which keeps what the
+    boards before drew outside the rectangles each maps: two tables in turn, claims (their
+    frames on the map), harbors and a finished game among them, each PNG equals the board
+    drawn from nothing."""
+    names = {f"p{i + 1}": f"P{i + 1}" for i in range(2)}
+    whole_games = [_views(2, 700 + seed, 3) for seed in range(2)]
+    games = [views[20:44] for views in whole_games]
+    order = [view for pair in zip(*games, strict=True) for view in pair] + [whole_games[0][-1], games[1][3]]
+    assert any((v.get("last") or {}).get("type") == "claim" for v in order)
+    assert any(v.get("harbors") for v in order) and any(v.get("over") for v in order)
+    on_canvas = 0
+    for view in order:
+        board, _layer, _boxes = board_layers(view, names=names, translator=T, whole=False)
+        on_canvas += board is getattr(board_module._canvases, "board", None)  # not when a layer grew a lot
+        expected = _fresh(view, names).quantize(palette=_palette(), dither=Image.Dither.NONE)
+        png = Image.open(io.BytesIO(render_board(view, names=names, translator=T))).convert("RGB")
+        assert png.tobytes() == expected.convert("RGB").tobytes()
+    assert on_canvas >= len(order) * 2 // 3

@@ -4,6 +4,7 @@ the header, the players (or the final scores), the market and the legend."""
 from __future__ import annotations
 
 import math
+import threading
 from functools import lru_cache
 from typing import Any
 
@@ -372,6 +373,25 @@ def _panel_bottom(view: dict[str, Any]) -> int:
     return min(HEIGHT, max(PANEL_TOP + 220, math.ceil(PANEL_TOP + 54 + row_h * n) + 4))
 
 
+#: per thread, the image a board is drawn on when only its PNG is wanted (see `_canvas`)
+_canvases = threading.local()
+
+
+def _canvas(base: Image.Image, mapped: list[Box]) -> Image.Image:
+    """An image the board's size that is `base` inside the rectangles `mapped` (the PNG reads
+    the board only there, `render.png.regions`), to draw a board on: elsewhere it holds what
+    the thread's earlier boards left, which no PNG reads. One per thread, reused: a fresh copy
+    of the whole base (6 MB, new memory every turn) was a twentieth of a board, restoring
+    the rectangles a quarter of that."""
+    board: Image.Image | None = getattr(_canvases, "board", None)
+    if board is None or board.size != base.size or board.mode != base.mode:
+        board = _canvases.board = base.copy()
+        return board
+    for region in mapped:
+        board.paste(base.crop(region), region[:2])
+    return board
+
+
 def board_layers(view: dict[str, Any], *, names: dict[str, str], translator: Translator,
                  whole: bool = True) -> tuple[Image.Image, StaticLayer, list[Box]]:
     """The board, the layer it starts from (the static layer with this game's claimed routes,
@@ -379,7 +399,8 @@ def board_layers(view: dict[str, Any], *, names: dict[str, str], translator: Tra
     the panels, and on the map the highlight and the harbors. Outside them the board is the
     layer exactly, which `render.png` relies on. Without `whole`, only the rectangles the PNG
     maps (`render.png.regions` of the boxes) are sure: the routes are pasted only there, the
-    city names only where they share rows with a box. The PNG takes the rest from the layer."""
+    city names only where they share rows with a box. The PNG takes the rest from the layer;
+    the image is then the thread's canvas (`_canvas`), good until the thread's next board."""
     t = translator
     labels = city_labels(t)
     legend = _legend_texts(t)
@@ -406,8 +427,9 @@ def board_layers(view: dict[str, Any], *, names: dict[str, str], translator: Tra
         board = base.copy()
         claimed.draw_items(board, drawn)
     else:  # the routes only where the PNG takes the board's pixels (see `claimed`)
-        board = base.copy()
-        claimed.paste_into(board, regions(boxes, WIDTH, HEIGHT), drawn)
+        mapped = regions(boxes, WIDTH, HEIGHT)
+        board = _canvas(base, mapped)
+        claimed.paste_into(board, mapped, drawn)
     if outlines:  # the frames' pieces: the pixels drawing them gives, pasted (`highlight`)
         highlight.paste(board, route)
     draw = Draw(board)

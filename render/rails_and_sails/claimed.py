@@ -24,7 +24,6 @@ out, so pasting it gives the very pixels drawing it there gives.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 
@@ -60,7 +59,10 @@ class Claimed:
     has: frozenset[Item] = field(default=frozenset(), compare=False)
 
 
-_kept: OrderedDict[tuple[Hashable, tuple[Item, ...]], Claimed] = OrderedDict()
+#: the kept layers by (static layer, items), least recently used first: a plain dict, as
+#: iterating an `OrderedDict` looks each key up again, hashing these long keys (2 us a layer,
+#: a millisecond per claim turn on a worker keeping hundreds)
+_kept: dict[tuple[Hashable, tuple[Item, ...]], Claimed] = {}
 #: (route, player) -> its wrap arrows as pieces (empty for a route that does not wrap)
 _ARROWS: dict[tuple[str, int], Pieces] = {}
 
@@ -117,7 +119,21 @@ def _arrow_pieces(route_id: str, player: int) -> Pieces:
 
 def boxes(item: Item) -> list[Box]:
     """Where an item draws (its pasted pieces, its arrows)."""
-    return [(x0, y0, x0 + sprite.width, y0 + sprite.height) for x0, y0, sprite in _pieces(item)]
+    return [box for box, _sprite in _placed(item)]
+
+
+#: item -> its pieces with the box each covers (see `_placed`)
+_PLACED: dict[Item, list[tuple[Box, Image.Image]]] = {}
+
+
+def _placed(item: Item) -> list[tuple[Box, Image.Image]]:
+    """`_pieces` of an item, each with the box it covers, kept (every board tests every
+    claimed route's pieces against the rectangles it maps: 130 routes x 5 players at most)."""
+    found = _PLACED.get(item)
+    if found is None:
+        found = _PLACED[item] = [((x0, y0, x0 + sprite.width, y0 + sprite.height), sprite)
+                                 for x0, y0, sprite in _pieces(item)]
+    return found
 
 
 def draw_items(image: Image.Image, drawn: tuple[Item, ...]) -> None:
@@ -160,10 +176,12 @@ def paste_into(board: Image.Image, regions: list[Box], drawn: tuple[Item, ...]) 
     """On `board` (the base), the routes right inside `regions`: every piece that touches one
     pasted once, in order (outside the regions the board may differ from the layer)."""
     for item in drawn:
-        for x0, y0, sprite in _pieces(item):
-            box = (x0, y0, x0 + sprite.width, y0 + sprite.height)
-            if any(touches(box, region) for region in regions):
-                board.paste(sprite, (x0, y0), sprite)
+        for box, sprite in _placed(item):
+            left, top, right, bottom = box
+            for r_left, r_top, r_right, r_bottom in regions:  # `touches`, inlined: the hot loop
+                if left < r_right and r_left < right and top < r_bottom and r_top < bottom:
+                    board.paste(sprite, (left, top), sprite)
+                    break
 
 
 def _with_labels(part: Image.Image, region: Box, labels: Pieces) -> Image.Image:
@@ -199,12 +217,12 @@ def layer(key: Hashable, base: Image.Image, base_layer: StaticLayer, drawn: tupl
     new picture the caller may draw on), else None. A kept layer that grows into this one is
     dropped (most likely the same table's layer of its previous claim), unless it has no
     routes (every new table's)."""
-    found = _kept.get((key, drawn))
+    found = _kept.pop((key, drawn), None)
     if found is not None:
-        _kept.move_to_end((key, drawn))
+        _kept[key, drawn] = found  # now the most recently used
         return found, None
     wanted = frozenset(drawn)
-    start = max((c for (k, _d), c in _kept.items() if k == key and c.has <= wanted),
+    start = max((c for (k, _d), c in _kept.items() if k is key and c.has <= wanted),
                 key=lambda c: len(c.items), default=None)
     if start is None:
         start = Claimed((), base_layer)
@@ -213,7 +231,7 @@ def layer(key: Hashable, base: Image.Image, base_layer: StaticLayer, drawn: tupl
         _kept.pop((key, start.items), None)
     _kept[(key, drawn)] = made
     while len(_kept) > KEEP:
-        _kept.popitem(last=False)
+        del _kept[next(iter(_kept))]
     return made, image
 
 
