@@ -406,3 +406,24 @@ def test_pasted_cards_equal_drawn_cards(lang: str) -> None:
             _draw_card_back(drawn, 11, 13, kind, w, h)
             paste_card(pasted, 11, 13, kind, t, w, h, back=True)
             assert pasted.tobytes() == drawn.tobytes(), (kind, w, h)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_fixed_words_pasted_equal_words_drawn(lang: str, midgame, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The panel's column heads and deck names are pasted from a piece drawn once per language
+    (`board._paste_fixed`): every board, running or finished, has the pixels of drawing them."""
+    from render.rails_and_sails import board as board_module
+
+    rs, state = midgame
+    finished = play(5, 100_000, seed=8)
+    views = [rs.view(state, None), finished[0].view(finished[1], None), {"seats": ["p1", "p2"]}]
+    t = _t(lang)
+    pasted = [R.board_image(view, names=NAMES, translator=t) for view in views]
+    assert board_module._FIXED  # the pieces were made and used
+
+    def draw_them(board, base, drawing, words) -> None:  # noqa: ANN001 - the function it replaces
+        drawing(board, words)
+
+    monkeypatch.setattr(board_module, "_paste_fixed", draw_them)
+    for view, image in zip(views, pasted, strict=True):
+        assert image.tobytes() == R.board_image(view, names=NAMES, translator=t).tobytes()

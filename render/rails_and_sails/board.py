@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from render.common import INK, MUTED, Draw, advance, draw_text, draw_token, font, text_length
 from render.png import Box, StaticLayer, regions
@@ -196,24 +197,39 @@ def _draw_final(board: Image.Image, view: dict[str, Any], names: dict[str, str],
                       fill=INK, anchor="mm")
 
 
-def _draw_players(board: Image.Image, view: dict[str, Any], names: dict[str, str], t: Translator) -> None:
+#: the players' table: where each column's centre is
+_PLAYER_COLS = {"score": 360, "trains": 450, "ships": 540, "harbors": 630, "cards": 720, "tickets": 810}
+_PLAYER_HEADS = ("score", "trains", "ships", "harbors", "cards", "tickets")
+
+
+def _draw_player_heads(board: Image.Image, words: tuple[str, ...]) -> None:
+    """The players' column heads with small icons (`words`: `_PLAYER_HEADS` translated)."""
+    draw = Draw(board)
+    top = PANEL_TOP + 10
+    head = font(19, "semibold")
+    cols = _PLAYER_COLS
+    score, trains, ships, harbors, cards, tickets = words
+    draw.text((cols["score"], top + 12), score, font=head, fill=MUTED, anchor="mm")
+    _icon_train(draw, cols["trains"], top + 4, MUTED)
+    draw.text((cols["trains"], top + 22), trains, font=head, fill=MUTED, anchor="mm")
+    _icon_ship(draw, cols["ships"], top + 4, MUTED)
+    draw.text((cols["ships"], top + 22), ships, font=head, fill=MUTED, anchor="mm")
+    draw.text((cols["harbors"], top + 22), harbors, font=head, fill=MUTED, anchor="mm")
+    _draw_anchor(draw, cols["harbors"], top + 3, 8, (255, 255, 255))
+    draw.text((cols["cards"], top + 12), cards, font=head, fill=MUTED, anchor="mm")
+    draw.text((cols["tickets"], top + 12), tickets, font=head, fill=MUTED, anchor="mm")
+
+
+def _draw_players(board: Image.Image, base: Image.Image, view: dict[str, Any], names: dict[str, str],
+                  t: Translator) -> None:
     draw = Draw(board)
     seats = view.get("seats", [])
     top = PANEL_TOP + 10
     head = font(19, "semibold")
     body = font(24, "regular")
     bold = font(24, "bold")
-    cols = {"score": 360, "trains": 450, "ships": 540, "harbors": 630, "cards": 720, "tickets": 810}
-    # column heads with small icons
-    draw.text((cols["score"], top + 12), _t(t, "score"), font=head, fill=MUTED, anchor="mm")
-    _icon_train(draw, cols["trains"], top + 4, MUTED)
-    draw.text((cols["trains"], top + 22), _t(t, "trains"), font=head, fill=MUTED, anchor="mm")
-    _icon_ship(draw, cols["ships"], top + 4, MUTED)
-    draw.text((cols["ships"], top + 22), _t(t, "ships"), font=head, fill=MUTED, anchor="mm")
-    draw.text((cols["harbors"], top + 22), _t(t, "harbors"), font=head, fill=MUTED, anchor="mm")
-    _draw_anchor(draw, cols["harbors"], top + 3, 8, (255, 255, 255))
-    draw.text((cols["cards"], top + 12), _t(t, "cards"), font=head, fill=MUTED, anchor="mm")
-    draw.text((cols["tickets"], top + 12), _t(t, "tickets"), font=head, fill=MUTED, anchor="mm")
+    cols = _PLAYER_COLS
+    _paste_fixed(board, base, _draw_player_heads, tuple(_t(t, key) for key in _PLAYER_HEADS))
     n = max(1, len(seats))
     row_h = min(40, (PANEL_H - 50) / n)
     current = view.get("current")
@@ -246,27 +262,21 @@ def _draw_players(board: Image.Image, view: dict[str, Any], names: dict[str, str
 
 
 
-def _draw_market(board: Image.Image, view: dict[str, Any], t: Translator) -> None:
+_MARKET_X = 900
+#: the market's deck rows, beside the face-up cards
+_DECKS_X = _MARKET_X + 6 * (CARD_W + 10) + 30
+_MARKET_WORDS = ("face_up", "train_deck", "ship_deck", "ticket_deck")
+
+
+def _draw_market_words(board: Image.Image, words: tuple[str, ...]) -> None:
+    """The market's heading and its decks' icons and names (`words`: `_MARKET_WORDS`
+    translated): a deck row's count and discards are drawn after, as they change."""
     draw = Draw(board)
-    x0 = 900
     top = PANEL_TOP + 10
-    head = font(19, "semibold")
-    draw.text((x0, top + 12), _t(t, "face_up"), font=head, fill=MUTED, anchor="lm")
-    face_up = list(view.get("face_up") or [])
-    for k in range(6):
-        card = face_up[k] if k < len(face_up) else None
-        cx = x0 + k * (CARD_W + 10)
-        paste_card(board, cx, top + 30, card, t)
-    decks = view.get("decks") or {}
+    draw.text((_MARKET_X, top + 12), words[0], font=font(19, "semibold"), fill=MUTED, anchor="lm")
     body = font(22, "regular")
-    bold = font(26, "bold")
-    dx = x0 + 6 * (CARD_W + 10) + 30
-    rows = [
-        ("train", _t(t, "train_deck"), decks.get("train"), decks.get("train_discard")),
-        ("ship", _t(t, "ship_deck"), decks.get("ship"), decks.get("ship_discard")),
-        ("tickets", _t(t, "ticket_deck"), decks.get("tickets"), None),
-    ]
-    for i, (kind, label, n, discard) in enumerate(rows):
+    dx = _DECKS_X
+    for i, (kind, label) in enumerate(zip(("train", "ship", "tickets"), words[1:], strict=True)):
         y = top + 40 + i * 42
         if kind == "train":
             _icon_train(draw, dx + 12, y, INK)
@@ -275,9 +285,58 @@ def _draw_market(board: Image.Image, view: dict[str, Any], t: Translator) -> Non
         else:
             draw.rectangle((dx + 2, y - 9, dx + 22, y + 9), fill=(245, 240, 220), outline=INK, width=2)
         draw.text((dx + 34, y), _fit(label, body, 150), font=body, fill=INK, anchor="lm")
+
+
+def _draw_market(board: Image.Image, base: Image.Image, view: dict[str, Any], t: Translator) -> None:
+    draw = Draw(board)
+    top = PANEL_TOP + 10
+    _paste_fixed(board, base, _draw_market_words, tuple(_t(t, key) for key in _MARKET_WORDS))
+    face_up = list(view.get("face_up") or [])
+    for k in range(6):
+        card = face_up[k] if k < len(face_up) else None
+        cx = _MARKET_X + k * (CARD_W + 10)
+        paste_card(board, cx, top + 30, card, t)
+    decks = view.get("decks") or {}
+    bold = font(26, "bold")
+    dx = _DECKS_X
+    rows = [
+        (decks.get("train"), decks.get("train_discard")),
+        (decks.get("ship"), decks.get("ship_discard")),
+        (decks.get("tickets"), None),
+    ]
+    for i, (n, discard) in enumerate(rows):
+        y = top + 40 + i * 42
         draw.text((dx + 222, y), "–" if n is None else str(n), font=bold, fill=INK, anchor="rm")
         if discard is not None:
             draw.text((dx + 230, y), f"+{discard} {_t(t, 'discard')}", font=font(17), fill=MUTED, anchor="lm")
+
+
+#: (id of a base, what is drawn, its words) -> (the base, the piece: x, y, image; None if
+#: drawing changed nothing); see `_paste_fixed`
+_FIXED: dict[tuple[int, Callable[..., None], tuple[str, ...]],
+             tuple[Image.Image, tuple[int, int, Image.Image] | None]] = {}
+
+
+def _paste_fixed(board: Image.Image, base: Image.Image, drawing: Callable[[Image.Image, tuple[str, ...]], None],
+                 words: tuple[str, ...]) -> None:
+    """`drawing(board, words)` for the panel's fixed words (column heads, deck names): the same
+    every turn of a language, so drawn once on the base and the rectangle they changed kept,
+    then pasted (opaque). The same pixels as drawing them, as nothing is under them but the
+    base when they are drawn: the map ends above the panel, and the panel's other things are
+    drawn beside them or after them."""
+    key = (id(base), drawing, words)
+    found = _FIXED.get(key)
+    if found is None or found[0] is not base:
+        drawn = base.copy()
+        drawing(drawn, words)
+        box = ImageChops.difference(drawn, base).getbbox()
+        found = (base, (box[0], box[1], drawn.crop(box)) if box else None)
+        if len(_FIXED) >= 64:  # a few per language and base
+            _FIXED.clear()
+        _FIXED[key] = found
+    piece = found[1]
+    if piece is not None:
+        board.paste(piece[2], piece[:2])
 
 
 def _draw_legend(board: Image.Image, t: Translator) -> int:
@@ -445,8 +504,8 @@ def board_layers(view: dict[str, Any], *, names: dict[str, str], translator: Tra
     if view.get("over") and (view.get("result") or {}).get("ranking"):
         _draw_final(board, view, names, t)
     else:
-        _draw_players(board, view, names, t)
-    _draw_market(board, view, t)
+        _draw_players(board, base, view, names, t)
+    _draw_market(board, base, view, t)
     return board, kept.layer, boxes
 
 
