@@ -119,14 +119,24 @@ def perform(job: RenderJob | MemoryRender) -> bytes:
 def draw(job: RenderJob, spec: GameSpec | None = None, translator: Translator | None = None) -> bytes:
     """The PNG for `job`. Workers look the game up themselves; in-process callers pass the spec
     and translator they hold (a test's swapped renderer)."""
-    spec = spec or _registered(job.game_id)
-    t = translator or spec.ui.translator(job.lang)
+    if spec is None:
+        spec = _registered(job.game_id)
+        t = translator or _translator(job.game_id, job.lang)
+    else:
+        t = translator or spec.ui.translator(job.lang)
     if job.image == "hand":
         if job.seat is None:
             raise ValueError("a hand image needs its seat")
         return spec.renderer.render_hand(job.view, job.seat, names=job.names, lang=job.lang, translator=t)
     return spec.renderer.render_board(job.view, names=job.names, lang=job.lang, events=job.events or [],
                                       translator=t)
+
+
+@functools.cache
+def _translator(game_id: str, lang: str) -> Translator:
+    """A worker's translator of a game and language, one for the process: the catalogs do not
+    change, and renderers keep words looked up per translator (rails: the city names)."""
+    return _registered(game_id).ui.translator(lang)
 
 
 @functools.cache
@@ -210,7 +220,7 @@ def _warm_steps() -> Iterator[None]:
                 yield from prepare(spec.rules.max_players)
             views = _warm_views(spec)
             for lang in LANGUAGES:
-                t = spec.ui.translator(lang)
+                t = _translator(line.id, lang)
                 for public, events, own, seat in views:
                     names = {s: s for s in public.get("seats", [])} if isinstance(public, dict) else {}
                     draw(RenderJob(spec.id, "board", public, names, lang, events=events), spec, t)

@@ -447,8 +447,24 @@ def _canvas(base: Image.Image, mapped: list[Box]) -> Image.Image:
         board = _canvases.board = base.copy()
         return board
     for region in mapped:
-        board.paste(base.crop(region), region[:2])
+        board.paste(_base_part(base, region), region[:2])
     return board
+
+
+#: (id of a base, a rectangle) -> (the base, its pixels there); see `_base_part`
+_PARTS: dict[tuple[int, Box], tuple[Image.Image, Image.Image]] = {}
+
+
+def _base_part(base: Image.Image, region: Box) -> Image.Image:
+    """`base.crop(region)`, kept: a board's rectangles are mostly the same ones (the header,
+    the panel, a city's harbor, a route's frames), and cutting them anew was a twentieth of
+    a board. Bounded (about 2 MB for the header and panel of a base, little for the rest)."""
+    found = _PARTS.get((id(base), region))
+    if found is None or found[0] is not base:
+        if len(_PARTS) >= 1024:
+            _PARTS.clear()
+        found = _PARTS[id(base), region] = (base, base.crop(region))
+    return found[1]
 
 
 def board_layers(view: dict[str, Any], *, names: dict[str, str], translator: Translator,
@@ -461,8 +477,7 @@ def board_layers(view: dict[str, Any], *, names: dict[str, str], translator: Tra
     city names only where they share rows with a box. The PNG takes the rest from the layer;
     the image is then the thread's canvas (`_canvas`), good until the thread's next board."""
     t = translator
-    labels = city_labels(t)
-    legend = _legend_texts(t)
+    labels, legend = _words(t)
     base, base_layer = _base(labels, legend)
     boxes: list[Box] = [(0, 0, WIDTH, MAP_TOP + 4), (0, PANEL_TOP - 4, WIDTH, _panel_bottom(view))]
     geom = geometry()
@@ -516,6 +531,23 @@ _LEGEND_KEYS = tuple(f"img.legend.{k}" for k in ("train", "ship", "rough", "harb
 def _legend_texts(t: Translator) -> tuple[tuple[str, str], ...]:
     """The legend's words in the image's language (they key its cached drawing)."""
     return tuple((key, t(key)) for key in _LEGEND_KEYS)
+
+
+#: id of a translator -> (it, its city names, its legend words); see `_words`
+_WORDS: dict[int, tuple[Translator, Labels, tuple[tuple[str, str], ...]]] = {}
+
+
+def _words(t: Translator) -> tuple[Labels, tuple[tuple[str, str], ...]]:
+    """The city names and legend words of `t` (`city_labels`, `_legend_texts`), kept per
+    translator: a render worker draws with one per language (`bot.render_pool.draw`), and
+    looking the 60-odd words up was a fiftieth of a board. Keyed by identity, holding the
+    translator so that its id is not reused."""
+    found = _WORDS.get(id(t))
+    if found is None or found[0] is not t:
+        if len(_WORDS) >= 32:  # translators made per board (tests, in-process callers)
+            _WORDS.clear()
+        found = _WORDS[id(t)] = (t, city_labels(t), _legend_texts(t))
+    return found[1], found[2]
 
 
 class _Words:
