@@ -39,6 +39,18 @@ def load_catalog(directory: str, lang: str) -> dict[str, str]:
     return _flatten(data)
 
 
+@cache
+def _texts(lang: str, dirs: tuple[str, ...]) -> dict[str, str]:
+    """Every text a translator finds, merged once: its language's catalogs, the game's before
+    the platform's, then English for what they lack (a turn looks up dozens of texts, each
+    was up to four catalog lookups)."""
+    merged: dict[str, str] = {}
+    for language in (DEFAULT_LANGUAGE, lang):
+        for directory in reversed(dirs):
+            merged.update(load_catalog(directory, language))
+    return merged
+
+
 def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, str]:
     flat: dict[str, str] = {}
     for key, value in data.items():
@@ -76,17 +88,16 @@ class Translator:
         self.lang = normalise_language(lang)
         self._dirs = [str(game_dir)] if game_dir else []
         self._dirs.append(str(_PLATFORM_DIR))
+        self._texts = _texts(self.lang, tuple(self._dirs))
 
     def has(self, key: str) -> bool:
-        return any(key in load_catalog(d, lang) for lang in (self.lang, DEFAULT_LANGUAGE) for d in self._dirs)
+        return key in self._texts
 
     def __call__(self, key: str, /, **params: Any) -> str:
-        for lang in (self.lang, DEFAULT_LANGUAGE):
-            for directory in self._dirs:
-                text = load_catalog(directory, lang).get(key)
-                if text is not None:
-                    return text.format_map(_SafeDict(params))
-        return key
+        text = self._texts.get(key)
+        if text is None:
+            return key
+        return text.format_map(_SafeDict(params)) if params or "{" in text else text
 
     def for_game(self, game_dir: str | Path | None) -> Translator:
         return Translator(self.lang, game_dir)
