@@ -1,14 +1,17 @@
 """Burst: many channels press a move at the same moment. How fast does the table keep up?
 
     .venv/bin/python bench/bench_burst.py [--channels 200] [--game rails-and-sails] [--rounds 2]
-        [--warmup 4] [--processes N] [--rev REV [--ab-rounds 4]] [--profile FILE]
+        [--warmup 4] [--drawn 2] [--processes N] [--rev REV [--ab-rounds 4]] [--profile FILE]
 
 Through the table service as the Discord adapter drives it (SQLite in a temp dir, images from
 the render pool as the bot makes it: `--processes` workers, default one per core, 0 = threads
 in the bot's process; workers are warm before the clock starts). `--channels` games of two
-humans are set up, then every channel's player to act presses a move (the AI's choice for
-that seat, sent as the public quick-button press would be) at once; each press is timed from
-the call until its replies (ack and turn message with the board image) are ready. Prints
+humans are set up (other people in every channel: `players_of`), then every channel's player
+to act presses a move (the AI's choice for that seat, sent as the public quick-button press
+would be) at once; each press is timed from the call until its replies (ack and turn message
+with the board image) are ready. The timed bursts are of tables in progress: `--drawn` untimed
+bursts with boards come first (a busy server's games have had boards drawn before; `--drawn 0`
+times each table's first boards instead, as right after a restart). Prints
 turns/s over the burst, the median / p95 / max latency of a press, and the CPU time per turn
 of the bot's process and of the render processes (robust on a busy machine), with the rate two
 idle cores could sustain from those. Targets (issue "Fast
@@ -39,7 +42,14 @@ from bot.replies import User, Where  # noqa: E402
 from bot.service import TableService  # noqa: E402
 from bot.store import SQLiteStore  # noqa: E402
 
-PLAYERS = [User(1, "Ann", "en"), User(2, "Ben", "en")]
+FIRST_NAMES = ("Ann", "Ben", "Chloé", "Dmitri", "Eun-ji", "Farid", "Greta", "Hugo")
+
+
+def players_of(channel: int) -> list[User]:
+    """The two players of a channel: people of their own in every channel, as on a real
+    server (the same two names everywhere let tables share the header's pictures)."""
+    names = [f"{FIRST_NAMES[(channel + k) % len(FIRST_NAMES)]} {channel}" for k in (0, 3)]
+    return [User(2 * channel + 1 + k, name, "en") for k, name in enumerate(names)]
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -77,7 +87,8 @@ async def choose(service: TableService, store: SQLiteStore, where: Where) -> tup
     assert record is not None
     loaded = service._load(record)
     seat = loaded.rules.to_act(loaded.state)[0]
-    user = next(p for p in PLAYERS if (s := record.seat_of_user(p.id)) is not None and s.seat == seat)
+    user = next(p for p in players_of(where.channel_id) if (s := record.seat_of_user(p.id)) is not None
+                and s.seat == seat)
     action = loaded.spec.ai(loaded.rules.view(loaded.state, seat), seat, loaded.rules.legal_actions(loaded.state, seat))
     return record.id, user, seat, action
 
@@ -120,13 +131,16 @@ async def bursts(args: argparse.Namespace, store: SQLiteStore, service: TableSer
         await pool.start()
     places = [Where(channel_id=1000 + i, guild_id=1, guild_locale="en") for i in range(args.channels)]
     for i, where in enumerate(places):
-        await service.new_game(PLAYERS[0], where, args.game, seed=i + 1)
-        await service.join(PLAYERS[1], where)
-        await service.start(PLAYERS[0], where)
+        first, second = players_of(where.channel_id)
+        await service.new_game(first, where, args.game, seed=i + 1)
+        await service.join(second, where)
+        await service.start(first, where)
     for _ in range(args.warmup):  # past the set-up's secret choices, which post no board
         await burst(service, store, places)
     if pool is not None:
         await pool.ready()
+    for _ in range(args.drawn):  # tables in progress: the workers have drawn their boards before
+        await burst(service, store, places)
     mode = f"{pool.processes} render processes" if pool is not None else "renders in threads"
     rates: list[float] = []
     latencies: list[float] = []
@@ -175,6 +189,8 @@ def main() -> None:
     parser.add_argument("--game", default="rails-and-sails")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--warmup", type=int, default=4, help="untimed bursts first (rails: the set-up choices)")
+    parser.add_argument("--drawn", type=int, default=2,
+                        help="untimed bursts with boards before the timed ones (0: time each table's first boards)")
     parser.add_argument("--processes", type=int, default=cores(),
                         help="render processes (default: one per core; 0: threads)")
     parser.add_argument("--profile", help="write a cProfile of the timed bursts to this file")
