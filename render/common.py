@@ -64,6 +64,9 @@ class Face:
     index: int = 0
 
 
+#: Source Sans Pro in each weight, the faces every text tries first
+_PRIMARY_FACES: dict[str, Face] = {w: Face("font_source_sans_pro", "files/" + file) for w, file in _FONT_FILES.items()}
+
 _N = "manimgx_fonts"
 #: Fallback faces after Source Sans Pro, tried in this order. Noto Sans first (Latin,
 #: Greek and Cyrillic beyond Source Sans), then the other scripts, monochrome Noto Emoji
@@ -98,7 +101,7 @@ FALLBACK_FACES: tuple[Face, ...] = (
 
 
 def primary_face(weight: Weight) -> Face:
-    return Face("font_source_sans_pro", "files/" + _FONT_FILES[weight])
+    return _PRIMARY_FACES[weight]
 
 
 def _face_path(face: Face) -> str:
@@ -227,6 +230,17 @@ def _face_for(ch: str, weight: Weight) -> Face:
 @lru_cache(maxsize=4096)
 def text_runs(text: str, weight: Weight = "regular") -> tuple[tuple[Face, str], ...]:
     """`text` cut into runs, each drawn with one face that has its characters."""
+    primary = primary_face(weight)
+    if all(map(face_cmap(primary).__contains__, map(ord, text))):
+        # the common case, decided at C speed (every turn has new texts: names in moves): every
+        # character is in the primary face, so `_cut_runs` would give it all of them
+        return ((primary, text),) if text else ()
+    return _cut_runs(text, weight)
+
+
+def _cut_runs(text: str, weight: Weight) -> tuple[tuple[Face, str], ...]:
+    """`text_runs` character by character: marks stay with their base, spaces and punctuation
+    take the face around them, any other character the first face that has it."""
     faces: list[Face | None] = []
     for ch in text:
         if faces and _attaches(ch):

@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from engine import registry
@@ -55,6 +57,16 @@ def test_each_character_goes_to_a_face_that_has_it(name: str, weight: C.Weight) 
             assert ord(ch) in C.face_cmap(face), (name, ch, face)
             if not ch.isspace():  # an independent check through Pillow: not the .notdef box
                 assert bytes(f.getmask(ch)) != notdef, (name, ch, face)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=st.sampled_from(
+    [chr(c) for c in range(32, 127)] + list("éÅ–’\u0301\u200d\ufe0fΩЖ日م👍🏽⛵\t")), max_size=14),
+       weight=st.sampled_from(["regular", "semibold", "bold"]))
+def test_texts_wholly_in_source_sans_are_one_run_as_cutting_them_gives(text: str, weight: C.Weight) -> None:
+    """`text_runs` answers a text whose every character Source Sans has at once: the same runs
+    as cutting it character by character (`_cut_runs`)."""
+    assert C.text_runs.__wrapped__(text, weight) == C._cut_runs(text, weight)
 
 
 def test_source_sans_lacks_what_the_fallbacks_bring() -> None:
