@@ -71,21 +71,7 @@ class LegalMoves(Flow):
                 return _keep_options(state.pending[i], 1)
             if state.drawn:
                 return self._draw_options(state, second=True)
-            acts = self._draw_options(state, second=False)
-            claims, harbor_payments = self._claims(state, i)
-            acts += claims
-            if state.ticket_deck:
-                acts.append(_TICKETS)
-            if harbor_payments and state.harbors_left[i] > 0:
-                acts += [
-                    _harbor_action(city, cards)
-                    for city in self._harbor_cities(state, i)
-                    for cards in harbor_payments
-                ]
-            acts += self._exchange_options(state, i)
-            if not acts:
-                acts.append(_PASS)
-            return acts
+            return self._turn_actions(state, i)
         if phase == "setup_tickets":
             return _keep_options(state.pending[i], SETUP_KEEP) if state.pending[i] else []
         if phase == "setup_pieces":
@@ -93,6 +79,31 @@ class LegalMoves(Flow):
                 return []
             return list(_CHOOSE_MIX)
         return []
+
+    def _turn_actions(self, state: RSState, i: int) -> list[Action]:
+        """What seat i may do at the start of its turn: draw, claim, take tickets, build a
+        harbor, exchange pieces (or pass when nothing else is possible)."""
+        acts = self._draw_options(state, second=False)
+        claims, harbor_payments = self._claims(state, i)
+        acts += claims
+        if state.ticket_deck:
+            acts.append(_TICKETS)
+        if harbor_payments and state.harbors_left[i] > 0:
+            acts += [
+                _harbor_action(city, cards)
+                for city in self._harbor_cities(state, i)
+                for cards in harbor_payments
+            ]
+        # the exchanges: ships -> trains, then trains -> ships (the static actions, not copied)
+        up = min(state.box_trains[i], state.ships[i])
+        if up > 0:
+            acts += _EXCHANGE_UP[:up]
+        down = min(state.box_ships[i], state.trains[i])
+        if down > 0:
+            acts += _EXCHANGE_DOWN[:down]
+        if not acts:
+            acts.append(_PASS)
+        return acts
 
     @staticmethod
     def _draw_options(state: RSState, second: bool) -> list[Action]:
@@ -194,16 +205,6 @@ class LegalMoves(Flow):
         harbors = state.harbors
         owned = compress(claimed, map(i.__eq__, claimed.values()))  # seat i's routes, in C
         return sorted({c for rid in owned for c in _HARBOR_ENDS[rid] if c not in harbors})
-
-    def _exchange_options(self, state: RSState, i: int) -> list[Action]:
-        if state.phase != "play":
-            return []
-        up = min(state.box_trains[i], state.ships[i])  # ships -> trains
-        down = min(state.box_ships[i], state.trains[i])  # trains -> ships
-        acts: list[Action] = list(_EXCHANGE_UP[:up]) if up > 0 else []
-        if down > 0:
-            acts += _EXCHANGE_DOWN[:down]
-        return acts
 
 
 def _keep_options(pending: list[str], minimum: int) -> list[Action]:
