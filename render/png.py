@@ -103,7 +103,14 @@ def _inflate(deflated: bytes, width: int) -> bytes:
     rows = zlib.decompressobj(-15).decompress(deflated)
     step = width + 1
     band = b"".join(rows[i + 1:i + step] for i in range(0, len(rows), step))
+    _keep_inflated(deflated, band)
+    return band
+
+
+def _keep_inflated(deflated: bytes, band: bytes) -> None:
+    """Remember that `deflated` inflates to `band` (see `_inflate`), the oldest forgotten first."""
     global _inflated_bytes
+    key = id(deflated)
     with _lock:
         old = _inflated.pop(key, None)
         if old is not None:
@@ -113,7 +120,6 @@ def _inflate(deflated: bytes, width: int) -> bytes:
         while _inflated_bytes > INFLATED_BYTES:
             _, (_, dropped) = _inflated.popitem(last=False)
             _inflated_bytes -= len(dropped)
-    return band
 
 
 def _adler_combine(a: int, b: int, length_b: int) -> int:
@@ -309,7 +315,13 @@ class StaticLayer:
         stored = self._deflated[b]
         if stored is None:
             raw = self._raw(b)
-            stored = self._deflated[b] = _band(raw, self.width) if b in self._own else _deflate(raw, self.width)
+            if b in self._own:
+                stored = self._deflated[b] = _band(raw, self.width)
+                # `compact` drops the raw band next, and the table's next board derives from this
+                # layer, touching the same bands: keep them as if inflated (no zlib round trip)
+                _keep_inflated(stored[0], raw)
+            else:
+                stored = self._deflated[b] = _deflate(raw, self.width)
         return stored
 
     def encode(self, board: Image.Image, boxes: Iterable[Box]) -> bytes:

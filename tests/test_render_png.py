@@ -179,6 +179,39 @@ def test_inflated_bands_are_kept_a_while_within_their_byte_budget(monkeypatch: p
     assert png._inflate(deflated[0], width) == bands[0] and len(made) == 4
 
 
+def test_a_layers_own_bands_deflated_at_encode_need_no_inflating_next_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A derived layer's own bands are deflated when its board is encoded, then kept deflated
+    only; the table's next board derives from it over the same bands in part. Those bands
+    come back from the inflated cache (put there when deflated): nothing is decompressed,
+    and the next PNG is the image mapped in one go."""
+    from collections import OrderedDict
+
+    monkeypatch.setattr(png, "_inflated", OrderedDict())
+    monkeypatch.setattr(png, "_inflated_bytes", 0)
+    base = _layer_image(300, 90, 13)
+    pal = _palette()
+    layer = png.StaticLayer(base, pal)
+    first = base.copy()
+    ImageDraw.Draw(first).rectangle((30, 20, 200, 60), fill=(9, 9, 200))
+    kept = layer.derive([((30, 20, 201, 61), first.crop((30, 20, 201, 61)))])
+    kept.encode(first, [])
+    assert all(kept.bands[b] is None for b in kept._own)  # held deflated only
+    made: list[int] = []
+    real = png.zlib.decompressobj
+
+    def counting(*args: int) -> object:
+        made.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(png.zlib, "decompressobj", counting)
+    second = first.copy()
+    ImageDraw.Draw(second).ellipse((50, 25, 150, 55), fill=(200, 9, 9))
+    nxt = kept.derive([((50, 25, 151, 56), second.crop((50, 25, 151, 56)))])
+    assert made == []
+    assert _decoded(nxt.encode(second, [])).tobytes() == second.quantize(
+        palette=pal, dither=Image.Dither.NONE).tobytes()
+
+
 def test_a_derived_band_deflated_before_is_taken_from_the_band_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two tables whose derived layers change the same bands to the same bytes (a table's
     first board as another's, a part drawn back as it was): the second deflates nothing,
