@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import multiprocessing
 import random
+from collections import OrderedDict
 
 import pytest
 from PIL import Image, ImageDraw
@@ -150,17 +151,14 @@ def test_whole_bands_drawn_over_are_not_inflated(monkeypatch: pytest.MonkeyPatch
         palette=pal, dither=Image.Dither.NONE).tobytes()
 
 
-def test_inflated_bands_are_kept_a_while_within_their_byte_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A band inflated again soon (a table's next board) is not decompressed twice; the kept
-    bands stay within `INFLATED_BYTES`, the oldest dropped first."""
-    from collections import OrderedDict
-
-    width = 50
-    bands = [bytes((k * 7 + i) % 251 for i in range(width * png.BAND_ROWS)) for k in range(3)]
-    deflated = [png._deflate(band, width)[0] for band in bands]
+def _fresh_inflated(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An empty cache of inflated bands for this test."""
     monkeypatch.setattr(png, "_inflated", OrderedDict())
     monkeypatch.setattr(png, "_inflated_bytes", 0)
-    monkeypatch.setattr(png, "INFLATED_BYTES", 2 * len(bands[0]))
+
+
+def _count_decompressions(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that grows by one each time `render.png` starts decompressing a band."""
     made: list[int] = []
     real = png.zlib.decompressobj
 
@@ -169,6 +167,18 @@ def test_inflated_bands_are_kept_a_while_within_their_byte_budget(monkeypatch: p
         return real(*args)
 
     monkeypatch.setattr(png.zlib, "decompressobj", counting)
+    return made
+
+
+def test_inflated_bands_are_kept_a_while_within_their_byte_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A band inflated again soon (a table's next board) is not decompressed twice; the kept
+    bands stay within `INFLATED_BYTES`, the oldest dropped first."""
+    width = 50
+    bands = [bytes((k * 7 + i) % 251 for i in range(width * png.BAND_ROWS)) for k in range(3)]
+    deflated = [png._deflate(band, width)[0] for band in bands]
+    _fresh_inflated(monkeypatch)
+    monkeypatch.setattr(png, "INFLATED_BYTES", 2 * len(bands[0]))
+    made = _count_decompressions(monkeypatch)
     assert png._inflate(deflated[0], width) == bands[0]
     assert png._inflate(deflated[0], width) == bands[0]
     assert len(made) == 1
@@ -184,10 +194,7 @@ def test_a_layers_own_bands_deflated_at_encode_need_no_inflating_next_turn(monke
     only; the table's next board derives from it over the same bands in part. Those bands
     come back from the inflated cache (put there when deflated): nothing is decompressed,
     and the next PNG is the image mapped in one go."""
-    from collections import OrderedDict
-
-    monkeypatch.setattr(png, "_inflated", OrderedDict())
-    monkeypatch.setattr(png, "_inflated_bytes", 0)
+    _fresh_inflated(monkeypatch)
     base = _layer_image(300, 90, 13)
     pal = _palette()
     layer = png.StaticLayer(base, pal)
@@ -196,14 +203,7 @@ def test_a_layers_own_bands_deflated_at_encode_need_no_inflating_next_turn(monke
     kept = layer.derive([((30, 20, 201, 61), first.crop((30, 20, 201, 61)))])
     kept.encode(first, [])
     assert all(kept.bands[b] is None for b in kept._own)  # held deflated only
-    made: list[int] = []
-    real = png.zlib.decompressobj
-
-    def counting(*args: int) -> object:
-        made.append(1)
-        return real(*args)
-
-    monkeypatch.setattr(png.zlib, "decompressobj", counting)
+    made = _count_decompressions(monkeypatch)
     second = first.copy()
     ImageDraw.Draw(second).ellipse((50, 25, 150, 55), fill=(200, 9, 9))
     nxt = kept.derive([((50, 25, 151, 56), second.crop((50, 25, 151, 56)))])

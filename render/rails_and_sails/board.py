@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -50,6 +50,8 @@ from render.rails_and_sails.texts import (
     _t,
     city_labels,
 )
+
+T = TypeVar("T")
 
 
 def _seat_index(view: dict[str, Any]) -> dict[str, int]:
@@ -311,10 +313,26 @@ def _draw_market(board: Image.Image, base: Image.Image, view: dict[str, Any], t:
             draw.text((dx + 230, y), f"+{discard} {_t(t, 'discard')}", font=font(17), fill=MUTED, anchor="lm")
 
 
-#: (id of a base, what is drawn, its words) -> (the base, the piece: x, y, image; None if
-#: drawing changed nothing); see `_paste_fixed`
-_FIXED: dict[tuple[int, Callable[..., None], tuple[str, ...]],
-             tuple[Image.Image, tuple[int, int, Image.Image] | None]] = {}
+Piece = tuple[int, int, Image.Image]
+#: what `_kept_for` keeps, by the identity of what it was made from and a key
+Kept = dict[tuple[int, Hashable], tuple[object, T]]
+
+
+def _kept_for(store: Kept[T], owner: object, key: Hashable, make: Callable[[], T], limit: int) -> T:
+    """`make()`, kept in `store` for `owner` and `key`. `owner` (a base image, a translator)
+    is keyed by identity, as comparing it is slow or meaningless, and held in the entry so
+    that its id is not reused while the entry stands; the store is cleared when it holds
+    `limit` entries (a few per language and base are in use at a time)."""
+    found = store.get((id(owner), key))
+    if found is None or found[0] is not owner:
+        if len(store) >= limit:
+            store.clear()
+        found = store[id(owner), key] = (owner, make())
+    return found[1]
+
+
+#: (base, what is drawn and its words) -> the piece drawn (None if it changed nothing)
+_FIXED: Kept[Piece | None] = {}
 
 
 def _paste_fixed(board: Image.Image, base: Image.Image, drawing: Callable[[Image.Image, tuple[str, ...]], None],
@@ -324,17 +342,14 @@ def _paste_fixed(board: Image.Image, base: Image.Image, drawing: Callable[[Image
     then pasted (opaque). The same pixels as drawing them, as nothing is under them but the
     base when they are drawn: the map ends above the panel, and the panel's other things are
     drawn beside them or after them."""
-    key = (id(base), drawing, words)
-    found = _FIXED.get(key)
-    if found is None or found[0] is not base:
+
+    def make() -> Piece | None:
         drawn = base.copy()
         drawing(drawn, words)
         box = ImageChops.difference(drawn, base).getbbox()
-        found = (base, (box[0], box[1], drawn.crop(box)) if box else None)
-        if len(_FIXED) >= 64:  # a few per language and base
-            _FIXED.clear()
-        _FIXED[key] = found
-    piece = found[1]
+        return (box[0], box[1], drawn.crop(box)) if box else None
+
+    piece = _kept_for(_FIXED, base, (drawing, words), make, 64)
     if piece is not None:
         board.paste(piece[2], piece[:2])
 
@@ -451,20 +466,15 @@ def _canvas(base: Image.Image, mapped: list[Box]) -> Image.Image:
     return board
 
 
-#: (id of a base, a rectangle) -> (the base, its pixels there); see `_base_part`
-_PARTS: dict[tuple[int, Box], tuple[Image.Image, Image.Image]] = {}
+#: (base, a rectangle) -> the base's pixels there; see `_base_part`
+_PARTS: Kept[Image.Image] = {}
 
 
 def _base_part(base: Image.Image, region: Box) -> Image.Image:
     """`base.crop(region)`, kept: a board's rectangles are mostly the same ones (the header,
     the panel, a city's harbor, a route's frames), and cutting them anew was a twentieth of
     a board. Bounded (about 2 MB for the header and panel of a base, little for the rest)."""
-    found = _PARTS.get((id(base), region))
-    if found is None or found[0] is not base:
-        if len(_PARTS) >= 1024:
-            _PARTS.clear()
-        found = _PARTS[id(base), region] = (base, base.crop(region))
-    return found[1]
+    return _kept_for(_PARTS, base, region, lambda: base.crop(region), 1024)
 
 
 def board_layers(view: dict[str, Any], *, names: dict[str, str], translator: Translator,
@@ -533,21 +543,16 @@ def _legend_texts(t: Translator) -> tuple[tuple[str, str], ...]:
     return tuple((key, t(key)) for key in _LEGEND_KEYS)
 
 
-#: id of a translator -> (it, its city names, its legend words); see `_words`
-_WORDS: dict[int, tuple[Translator, Labels, tuple[tuple[str, str], ...]]] = {}
+#: translator -> its city names and legend words; see `_words`
+_WORDS: Kept[tuple[Labels, tuple[tuple[str, str], ...]]] = {}
 
 
 def _words(t: Translator) -> tuple[Labels, tuple[tuple[str, str], ...]]:
     """The city names and legend words of `t` (`city_labels`, `_legend_texts`), kept per
     translator: a render worker draws with one per language (`bot.render_pool.draw`), and
-    looking the 60-odd words up was a fiftieth of a board. Keyed by identity, holding the
-    translator so that its id is not reused."""
-    found = _WORDS.get(id(t))
-    if found is None or found[0] is not t:
-        if len(_WORDS) >= 32:  # translators made per board (tests, in-process callers)
-            _WORDS.clear()
-        found = _WORDS[id(t)] = (t, city_labels(t), _legend_texts(t))
-    return found[1], found[2]
+    looking the 60-odd words up was a fiftieth of a board. Translators made per board (tests,
+    in-process callers) only fill the store until it is cleared."""
+    return _kept_for(_WORDS, t, None, lambda: (city_labels(t), _legend_texts(t)), 32)
 
 
 class _Words:
