@@ -1,6 +1,7 @@
 """Benchmark of rails-and-sails (a script, not a test): random playouts, state size, AI reports.
 
 Run: .venv/bin/python bench/bench_rails.py [--full [--quick] [--ai GAMES]]   (default: the playout rate only)
+     .venv/bin/python bench/bench_rails.py --bounds [GAMES]   (what the playout rate could reach, see `playout_bounds`)
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench_playouts import playout_line  # noqa: E402
+from bench_playouts import TARGETS, playout_line  # noqa: E402
+from bench_playouts import random_game as playout_game  # noqa: E402
 
 from engine import Rng, registry  # noqa: E402
 
@@ -148,7 +150,63 @@ def ai_selfplay(rules, players: int, games: int):
     }
 
 
+def playout_bounds(games: int = 40, repetitions: int = 5) -> None:
+    """Upper bounds of the random-playout rate: the same seeded games (those of
+    bench_playouts.py) replayed with a part of the work answered from a recording of a first
+    run, at the cost of one `next()` -- (a) the claim listing (`_claims`) free, (b) all of
+    `legal_actions` free, leaving `push`, `to_act`, `is_over` and the harness. No listing of
+    claims, however it is cached or invalidated, can beat (a); no listing at all can beat (b).
+    The three are interleaved per repetition (machine noise hits them alike); medians."""
+    rules = type(registry.get("rails-and-sails"))()  # a private instance: patched below
+    seats = ["p1", "p2", "p3", "p4"]
+
+    def run() -> tuple[float, int]:
+        t0, steps = time.process_time(), 0
+        for g in range(games):
+            steps += playout_game(rules, seats, g)
+        return games / (time.process_time() - t0), steps
+
+    def recording(name: str) -> list:
+        real = getattr(rules, name)
+        out: list = []
+        setattr(rules, name, lambda *args: out.append(real(*args)) or out[-1])
+        try:
+            run()
+        finally:
+            delattr(rules, name)
+        return out
+
+    for g in range(games // 4):  # warm the memo caches, as in a running bot
+        playout_game(rules, seats, 999_999 - g)
+    recorded = {"_claims": recording("_claims"), "legal_actions": recording("legal_actions")}
+    labels = {"": "as built", "_claims": "claim listing free", "legal_actions": "legal_actions free"}
+    rates: dict[str, list[float]] = {k: [] for k in labels}
+    steps = 0
+    for _ in range(repetitions):
+        for name in labels:
+            if name:
+                answers = iter(recorded[name])
+                setattr(rules, name, lambda *args, nxt=answers.__next__: nxt())
+            try:
+                rate, steps = run()
+            finally:
+                if name:
+                    delattr(rules, name)
+            rates[name].append(rate)
+    target = TARGETS["rails-and-sails"]
+    print(f"rails-and-sails random 4-player playouts, {games} seeded games ({steps / games:.0f} steps/game), "
+          f"{repetitions} interleaved repetitions (target ≥ {target}):")
+    for name, label in labels.items():
+        median = statistics.median(rates[name])
+        print(f"  {label:>20}: {median:6,.0f} games/s  {1e6 / (median * steps / games):5.1f} µs/step  "
+              f"[{', '.join(f'{r:,.0f}' for r in rates[name])}]")
+
+
 def main() -> None:
+    if "--bounds" in sys.argv:
+        at = sys.argv.index("--bounds") + 1
+        playout_bounds(int(sys.argv[at]) if at < len(sys.argv) else 40)
+        return
     playout_line("rails-and-sails")  # the standard figure (a few seconds); the reports below only with --full
     if "--full" not in sys.argv:
         return
