@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import importlib
 import json
-import logging
 import sqlite3
 import time
 from abc import ABC, abstractmethod
@@ -24,19 +23,12 @@ from typing import Any, TypeVar, cast
 import aiosqlite
 
 from bot.store_migrations import COPY_TABLES as COPY_TABLES  # re-exported: admin and tests import it from here
-from bot.store_migrations import MIGRATIONS
+from bot.store_migrations import MIGRATIONS, split_sql
 from bot.store_social import SocialStore, SQLiteSocial
+from bot.store_wal import WalCheckpointer
 
 ACTIVE_STATUSES = ("lobby", "running")
 T = TypeVar("T")
-log = logging.getLogger(__name__)
-#: A WAL checkpoint copies the log back into the database file and syncs both: milliseconds
-#: of fsync, which SQLite's automatic checkpoint (every 1,000 pages) puts on whichever commit
-#: crosses the line -- the slowest 1 % of turns. `SQLiteStore` checkpoints from a second
-#: connection in the background every `CHECKPOINT_EVERY` commits instead, and keeps the
-#: automatic one only as a backstop, at `WAL_BACKSTOP_PAGES` (should its checkpoints fail).
-CHECKPOINT_EVERY = 64
-WAL_BACKSTOP_PAGES = 16_000
 
 
 class StoreError(Exception):
@@ -310,12 +302,7 @@ class SQLiteStore(SQLiteSocial, Store):
         self.durable = durable
         self._db: aiosqlite.Connection | None = None
         self._lock = asyncio.Lock()  # one transaction at a time on the shared connection
-        # background WAL checkpoints (a file only: ":memory:" has no WAL), see CHECKPOINT_EVERY
-        self._in_file = self.path != ":memory:" and not self.path.startswith("file::memory:")
-        self._since_checkpoint = 0
-        self._checkpointer: aiosqlite.Connection | None = None
-        self._checkpointing: asyncio.Task[None] | None = None
-        self.checkpoints = 0  # background checkpoints done (tests, diagnostics)
+        self.checkpoints = WalCheckpointer(self.path, durable=durable)  # off the commit path
 
     @property
     def db(self) -> aiosqlite.Connection:
@@ -332,42 +319,14 @@ class SQLiteStore(SQLiteSocial, Store):
         await self._db.execute(f"PRAGMA synchronous={'FULL' if self.durable else 'NORMAL'}")
         await self._db.execute("PRAGMA foreign_keys=ON")
         await self._db.execute("PRAGMA busy_timeout=5000")
-        if self._in_file:
-            await self._db.execute(f"PRAGMA wal_autocheckpoint={WAL_BACKSTOP_PAGES}")
+        await self.checkpoints.configure(self._db)
         await self._migrate()
 
     async def close(self) -> None:
-        if self._checkpointing is not None:
-            await asyncio.shield(self._checkpointing)
-        if self._checkpointer is not None:
-            await self._checkpointer.close()
-            self._checkpointer = None
+        await self.checkpoints.close()
         if self._db is not None:
             await self._db.close()  # the last connection to close checkpoints the rest
             self._db = None
-
-    def _committed(self) -> None:
-        """After each write transaction: every `CHECKPOINT_EVERY` commits, start a background
-        checkpoint (one at a time) so that no commit pays for one."""
-        self._since_checkpoint += 1
-        if self._since_checkpoint >= CHECKPOINT_EVERY and self._checkpointing is None and self._in_file:
-            self._since_checkpoint = 0
-            self._checkpointing = asyncio.get_running_loop().create_task(self._checkpoint())
-
-    async def _checkpoint(self) -> None:
-        """A PASSIVE checkpoint on the store's second connection (its own thread): it copies
-        what it can without waiting for or blocking the writer; the next one copies the rest.
-        A failure is logged, never a turn's problem (the backstop still checkpoints)."""
-        try:
-            if self._checkpointer is None:
-                self._checkpointer = await aiosqlite.connect(self.path, isolation_level=None)
-                await self._checkpointer.execute(f"PRAGMA synchronous={'FULL' if self.durable else 'NORMAL'}")
-            await self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
-            self.checkpoints += 1
-        except (sqlite3.Error, ValueError) as exc:
-            log.warning("background WAL checkpoint of %s failed: %s", self.path, exc)
-        finally:
-            self._checkpointing = None
 
     async def _migrate(self) -> None:
         async def body() -> None:
@@ -377,7 +336,7 @@ class SQLiteStore(SQLiteSocial, Store):
             assert row is not None  # PRAGMA user_version always yields one row
             for number, sql in enumerate(MIGRATIONS, start=1):
                 if number > row[0]:
-                    for statement in _split_sql(sql):
+                    for statement in split_sql(sql):
                         await self.db.execute(statement)
                     await self.db.execute(f"PRAGMA user_version={number}")
 
@@ -398,7 +357,7 @@ class SQLiteStore(SQLiteSocial, Store):
                     if self.db.in_transaction:
                         await self.db.execute("ROLLBACK")
                     raise
-                self._committed()
+                self.checkpoints.committed()
                 return result
 
         return await asyncio.shield(run())
@@ -420,7 +379,7 @@ class SQLiteStore(SQLiteSocial, Store):
         async def run() -> T:
             async with self._lock:
                 result = await self._on_thread(_transaction, body)
-                self._committed()
+                self.checkpoints.committed()
             if done is not None:
                 done(result)
             return result
@@ -716,11 +675,6 @@ class SQLiteStore(SQLiteSocial, Store):
 def _every(columns: Sequence[str]) -> str:
     """`1, 2, …, n`: an ORDER BY over every selected column (a total order for any table)."""
     return ", ".join(str(n) for n in range(1, len(columns) + 1))
-
-
-def _split_sql(script: str) -> list[str]:
-    """The migrations' statements, one by one (no semicolons inside statements)."""
-    return [part.strip() for part in script.split(";") if part.strip()]
 
 
 def store_from_url(url: str | None, *, durable: bool = False, pool_size: int = 10) -> Store:

@@ -92,3 +92,8 @@ MIGRATIONS: list[str] = [
 #: the tables `python -m bot.admin migrate` copies, parents first
 COPY_TABLES = ("games", "seats", "actions", "user_prefs", "meta", "game_results", "result_seats", "ratings",
                "follows")
+
+
+def split_sql(script: str) -> list[str]:
+    """The migrations' statements, one by one (no semicolons inside statements)."""
+    return [part.strip() for part in script.split(";") if part.strip()]

@@ -29,8 +29,8 @@ from bot.store import (
     VersionConflict,
     _dumps,
     _every,
-    _split_sql,
 )
+from bot.store_migrations import split_sql
 from bot.store_pg_social import Conn, PostgresSocial
 from bot.store_social import PG_MIGRATION_6
 
@@ -187,7 +187,7 @@ class PostgresStore(PostgresSocial, Store):
                 await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
             for number, sql in enumerate(PG_MIGRATIONS, start=1):
                 if number > current:
-                    for statement in _split_sql(sql):
+                    for statement in split_sql(sql):
                         await conn.execute(statement)
                     await conn.execute("UPDATE schema_version SET version=$1", number)
 

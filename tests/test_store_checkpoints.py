@@ -12,14 +12,15 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot import store as store_module
-from bot.store import CHECKPOINT_EVERY, WAL_BACKSTOP_PAGES, SQLiteStore
+from bot import store_wal
+from bot.store import SQLiteStore
+from bot.store_wal import CHECKPOINT_EVERY, WAL_BACKSTOP_PAGES
 from tests.test_store_games import commit, new_game, start
 
 
 async def settled(store: SQLiteStore) -> None:
     """Wait for the background checkpoint in flight, if any."""
-    while store._checkpointing is not None:
+    while store.checkpoints.running:
         await asyncio.sleep(0.01)
 
 
@@ -40,7 +41,7 @@ async def test_commits_leave_checkpoints_to_the_background_and_lose_nothing(tmp_
         assert row is not None and row[0] == WAL_BACKSTOP_PAGES  # a commit checkpoints only as a backstop
         game_id = await play(store, 3 * CHECKPOINT_EVERY)
         await settled(store)
-        assert store.checkpoints >= 2
+        assert store.checkpoints.done >= 2
         # the background checkpoints copied the log into the database file: after one more
         # checkpoint nothing is left to copy (log frames == checkpointed frames)
         with closing(sqlite3.connect(path)) as other:
@@ -48,7 +49,7 @@ async def test_commits_leave_checkpoints_to_the_background_and_lose_nothing(tmp_
         assert busy == 0 and logged == copied
     finally:
         await store.close()
-    assert store._checkpointer is None
+    assert not store.checkpoints.connected
     assert not Path(f"{path}-wal").exists()  # the last connection closed cleanly
     reopened = SQLiteStore(path)
     await reopened.open()
@@ -62,9 +63,9 @@ async def test_close_waits_for_a_checkpoint_in_flight(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "games.sqlite3")
     await store.open()
     await play(store, CHECKPOINT_EVERY)
-    assert store._checkpointing is not None  # the commit that reached CHECKPOINT_EVERY started one
+    assert store.checkpoints.running  # the commit that reached CHECKPOINT_EVERY started one
     await store.close()
-    assert store._checkpointing is None and store._checkpointer is None and store.checkpoints == 1
+    assert not store.checkpoints.running and not store.checkpoints.connected and store.checkpoints.done == 1
 
 
 async def test_a_failing_checkpoint_is_logged_changes_nothing_and_is_tried_again(
@@ -79,14 +80,14 @@ async def test_a_failing_checkpoint_is_logged_changes_nothing_and_is_tried_again
             raise sqlite3.OperationalError("disk I/O error")
         return real_connect(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(store_module.aiosqlite, "connect", connect)
+    monkeypatch.setattr(store_wal.aiosqlite, "connect", connect)
     store = SQLiteStore(tmp_path / "games.sqlite3")
     await store.open()
     try:
-        with caplog.at_level(logging.WARNING, logger="bot.store"):
+        with caplog.at_level(logging.WARNING, logger="bot.store_wal"):
             game_id = await play(store, CHECKPOINT_EVERY)
             await settled(store)
-        assert failures == 1 and store.checkpoints == 0
+        assert failures == 1 and store.checkpoints.done == 0
         assert "background WAL checkpoint" in caplog.text and "disk I/O error" in caplog.text
         assert len(await store.actions(game_id)) == CHECKPOINT_EVERY  # every commit went through
         game = await store.get_game(game_id)
@@ -94,7 +95,7 @@ async def test_a_failing_checkpoint_is_logged_changes_nothing_and_is_tried_again
         for n in range(CHECKPOINT_EVERY):
             await commit(store, game, CHECKPOINT_EVERY + n)
         await settled(store)
-        assert store.checkpoints == 1  # the next one, CHECKPOINT_EVERY commits later, worked
+        assert store.checkpoints.done == 1  # the next one, CHECKPOINT_EVERY commits later, worked
     finally:
         await store.close()
 
@@ -104,6 +105,6 @@ async def test_a_store_in_memory_never_checkpoints() -> None:
     await store.open()
     try:
         await play(store, 2 * CHECKPOINT_EVERY)
-        assert store._checkpointing is None and store.checkpoints == 0
+        assert not store.checkpoints.running and store.checkpoints.done == 0
     finally:
         await store.close()

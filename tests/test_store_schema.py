@@ -15,6 +15,7 @@ import pytest
 
 import bot.store as store_module
 from bot.store import MIGRATIONS, SeatRecord, SQLiteStore, StoreError, store_from_url
+from bot.store_migrations import split_sql
 from bot.store_pg import _DUE as DUE_PG
 from bot.store_pg import PG_MIGRATIONS, PostgresStore
 from tests.pg import drop_pg_database, fresh_pg_dsn
@@ -203,7 +204,7 @@ async def test_opening_a_fresh_file_while_another_process_migrates_it(tmp_path: 
         await asyncio.sleep(0.5)  # it reads user_version (0), then waits on the write lock
         assert not opening.done()
         for sql in MIGRATIONS:
-            for statement in store_module._split_sql(sql):
+            for statement in split_sql(sql):
                 other.execute(statement)
         other.execute(f"PRAGMA user_version={len(MIGRATIONS)}")
         other.execute("COMMIT")
