@@ -28,7 +28,7 @@ class WalCheckpointer:
     def __init__(self, path: str, *, durable: bool) -> None:
         self.path = path
         self.durable = durable
-        self.enabled = path != ":memory:" and not path.startswith("file::memory:")
+        self.enabled = path != ":memory:"  # the store opens no URIs: this is its one in-memory name
         self.done = 0  # background checkpoints done (tests, diagnostics)
         self._since = 0
         self._connection: aiosqlite.Connection | None = None
@@ -37,6 +37,10 @@ class WalCheckpointer:
     @property
     def running(self) -> bool:
         return self._running is not None
+
+    @property
+    def connected(self) -> bool:
+        return self._connection is not None
 
     async def configure(self, writer: aiosqlite.Connection) -> None:
         """Leave the writer's automatic checkpoint as a backstop only."""
@@ -73,7 +77,3 @@ class WalCheckpointer:
         if self._connection is not None:
             await self._connection.close()
             self._connection = None
-
-    @property
-    def connected(self) -> bool:
-        return self._connection is not None

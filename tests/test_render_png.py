@@ -90,16 +90,24 @@ def test_a_drawing_outside_the_boxes_is_not_seen() -> None:
     assert _decoded(layer.encode(board, [(0, 0, 10, 10)])).tobytes() == _decoded(layer.encode(base, [])).tobytes()
 
 
+def _derived_over_a_box(height: int, seed: int, box: tuple[int, int, int, int], fill: tuple[int, int, int]
+                        ) -> tuple[Image.Image, png.StaticLayer, Image.Image, png.StaticLayer]:
+    """The palette and layer of a 300-wide layer image; the image with `box` filled on top;
+    and the layer derived over that box."""
+    base = _layer_image(300, height, seed)
+    pal = _palette()
+    layer = png.StaticLayer(base, pal)
+    drawn = base.copy()
+    ImageDraw.Draw(drawn).rectangle(box, fill=fill)
+    x0, y0, x1, y1 = box[0], box[1], box[2] + 1, box[3] + 1
+    return pal, layer, drawn, layer.derive([((x0, y0, x1, y1), drawn.crop((x0, y0, x1, y1)))])
+
+
 def test_a_derived_layer_keeps_its_own_bands_deflated_only_and_grows_from_them() -> None:
     """`derive` shares untouched bands; after an encode the bands it changed are held only
     deflated, and deriving from it again (or mapping a turn over them) inflates them: the
     pixels equal the whole image mapped in one go."""
-    base = _layer_image(300, 100, 5)
-    pal = _palette()
-    layer = png.StaticLayer(base, pal)
-    first = base.copy()
-    ImageDraw.Draw(first).rectangle((10, 20, 200, 40), fill=(9, 200, 9))
-    grown = layer.derive([((10, 20, 201, 41), first.crop((10, 20, 201, 41)))])
+    pal, layer, first, grown = _derived_over_a_box(100, 5, (10, 20, 200, 40), (9, 200, 9))
     assert grown.bands[0] is layer.bands[0] and grown._own == {1, 2}
     grown.encode(first, [])
     assert grown.bands[1] is None and grown.bands[2] is None and grown.own_bytes() < 2 * 300 * png.BAND_ROWS
@@ -195,12 +203,7 @@ def test_a_layers_own_bands_deflated_at_encode_need_no_inflating_next_turn(monke
     come back from the inflated cache (put there when deflated): nothing is decompressed,
     and the next PNG is the image mapped in one go."""
     _fresh_inflated(monkeypatch)
-    base = _layer_image(300, 90, 13)
-    pal = _palette()
-    layer = png.StaticLayer(base, pal)
-    first = base.copy()
-    ImageDraw.Draw(first).rectangle((30, 20, 200, 60), fill=(9, 9, 200))
-    kept = layer.derive([((30, 20, 201, 61), first.crop((30, 20, 201, 61)))])
+    pal, layer, first, kept = _derived_over_a_box(90, 13, (30, 20, 200, 60), (9, 9, 200))
     kept.encode(first, [])
     assert all(kept.bands[b] is None for b in kept._own)  # held deflated only
     made = _count_decompressions(monkeypatch)
