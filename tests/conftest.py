@@ -13,8 +13,8 @@ from bot.replies import User, Where
 from bot.service import TableService
 from bot.settings import Settings
 from bot.store import Store, store_from_url
-from tests import fakegame
-from tests.pg import drop_pg_database, fresh_pg_dsn, stop_pg_server
+from tests.support import fakegame
+from tests.support.pg import drop_pg_database, fresh_pg_dsn, stop_pg_server
 
 #: the store backends; a module runs its store tests on both with
 #: `backend = pytest.fixture(params=BACKENDS)(lambda request: request.param)`
@@ -49,7 +49,7 @@ def fake_game() -> Iterator[None]:
 async def h(fake_game: None, tmp_path):  # type: ignore[no-untyped-def]
     """The real bot behind a recording fake HTTP layer (tests/discord_harness.py); every
     test using it also fails if the bot logged an error or broke the interaction protocol."""
-    from tests.discord_harness import Harness
+    from tests.support.discord_harness import Harness
 
     harness = await Harness.create(tmp_path)
     yield harness

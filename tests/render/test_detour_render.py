@@ -1,0 +1,129 @@
+"""detour: board and hand images (size, weight, determinism, nothing secret drawn)."""
+
+from __future__ import annotations
+
+import copy
+import io
+
+import pytest
+from PIL import Image
+
+from engine import registry
+from render import detour as R
+from tests.support.render_support import translator
+
+
+def TR(lang: str):  # noqa: N802
+    return translator("detour", lang)
+
+
+EN = TR("en")
+
+RULES = registry.get("detour")
+NAMES = {"p1": "Alice", "p2": "Bob", "p3": "Chloé", "p4": "Dieter"}
+
+
+def _midgame(players: int, steps: int, seed: int = 3):
+    seats = [f"p{i + 1}" for i in range(players)]
+    state = RULES.new_game(seats, seed)
+    events: list[dict] = []
+    n = 0
+    while not RULES.is_over(state) and n < steps:
+        seat = RULES.to_act(state)[0]
+        events = RULES.apply(state, seat, RULES.ai_action(state, seat))
+        n += 1
+    return state, events
+
+
+def _png(data: bytes) -> Image.Image:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return Image.open(io.BytesIO(data))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_board_size_and_weight(players: int, lang: str) -> None:
+    state, events = _midgame(players, 25)
+    data = R.render_board(RULES.view(state, None), names=NAMES, translator=TR(lang), events=events)
+    img = _png(data)
+    assert img.width >= 1200 and 600 <= img.height <= 1200
+    assert len(data) < 500_000
+
+
+def test_board_is_deterministic_and_depends_on_the_view() -> None:
+    state, events = _midgame(4, 30)
+    view = RULES.view(state, None)
+    a = R.render_board(view, names=NAMES, events=events, translator=EN)
+    b = R.render_board(copy.deepcopy(view), names=NAMES, events=events, translator=EN)
+    assert a == b
+    moved = copy.deepcopy(view)
+    moved["pawns"][0]["space"] = 15 if moved["pawns"][0]["space"] != 15 else 14
+    assert R.render_board(moved, names=NAMES, events=events, translator=EN) != a
+    assert R.render_board(view, names=NAMES, translator=TR("de"), events=events) != a
+
+
+def test_board_never_shows_a_secret_choice() -> None:
+    """Two games differing only in a card chosen secretly draw the same board."""
+    s1 = RULES.new_game(["p1", "p2", "p3"], 4)
+    s2 = copy.deepcopy(s1)
+    RULES.apply(s1, "p1", {"type": "choose", "card": 10})
+    RULES.apply(s2, "p1", {"type": "choose", "card": 5})
+    v1, v2 = RULES.view(s1, None), RULES.view(s2, None)
+    assert "private" not in v1
+    assert R.render_board(v1, names=NAMES, translator=EN) == R.render_board(v2, names=NAMES, translator=EN)
+
+
+def test_board_shows_who_has_chosen() -> None:
+    s = RULES.new_game(["p1", "p2", "p3"], 4)
+    before = R.render_board(RULES.view(s, None), names=NAMES, translator=EN)
+    RULES.apply(s, "p2", {"type": "choose", "card": 6})
+    assert R.render_board(RULES.view(s, None), names=NAMES, translator=EN) != before
+
+
+def test_finished_game_board() -> None:
+    state, events = _midgame(3, 10_000)
+    assert RULES.is_over(state)
+    data = R.render_board(RULES.view(state, None), names=NAMES, events=events, translator=EN)
+    assert _png(data).width >= 1200
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_hand_image(players: int) -> None:
+    state, _ = _midgame(players, 5)
+    view = RULES.view(state, "p1")
+    data = R.render_hand(view, "p1", names=NAMES, translator=TR("fr"))
+    img = _png(data)
+    assert img.width == 1200
+    assert len(data) < 500_000
+    assert R.render_hand(view, "p1", names=NAMES, translator=TR("fr")) == data
+    if players == 2:
+        assert img.height > 800  # two colours, two rows of cards
+
+
+def test_hand_marks_the_secret_choice_only_for_its_owner() -> None:
+    s = RULES.new_game(["p1", "p2", "p3"], 4)
+    plain = R.render_hand(RULES.view(s, "p1"), "p1", names=NAMES, translator=EN)
+    RULES.apply(s, "p1", {"type": "choose", "card": 8})
+    assert R.render_hand(RULES.view(s, "p1"), "p1", names=NAMES, translator=EN) != plain
+    # p2's hand image does not change because of p1's secret choice
+    s2 = RULES.new_game(["p1", "p2", "p3"], 4)
+    assert R.render_hand(RULES.view(s, "p2"), "p2", names=NAMES, translator=EN) == R.render_hand(
+        RULES.view(s2, "p2"), "p2", names=NAMES, translator=EN)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_board_palette_keeps_the_player_colours(players: int) -> None:
+    """The fixed palette keeps every pawn's colour (to within a shade) and the paper."""
+    from render.common import PAPER, PLAYER_COLOURS
+
+    state, events = _midgame(players, 12)
+    img = _png(R.render_board(RULES.view(state, None), names=NAMES, events=events, translator=EN)).convert("RGB")
+    colours = [c for _, c in img.getcolors(maxcolors=1 << 16)]
+
+    def present(want: tuple[int, int, int]) -> bool:
+        return any(max(abs(a - b) for a, b in zip(c, want, strict=True)) <= 3 for c in colours)
+
+    pawns = 4 if players == 2 else players
+    assert all(present(PLAYER_COLOURS[i]) for i in range(pawns))
+    assert present(PAPER)
+    assert not present((255, 0, 255))  # and it does not invent colours
