@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.multiproc_driver import Process  # noqa: E402
+from tests.support.multiproc_driver import Process  # noqa: E402
 
 HOST, GUEST = 1, 2
 WARM_PER_PROCESS = 4  # tables each process draws once before the timed burst
@@ -110,7 +110,7 @@ async def main(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         url = args.url or f"sqlite:///{Path(tmp) / 'processes.sqlite3'}"
         if args.pg:
-            from tests.pg import fresh_pg_dsn, stop_pg_server
+            from tests.support.pg import fresh_pg_dsn, stop_pg_server
 
             url = fresh_pg_dsn()
         try:

@@ -14,11 +14,11 @@ from bot.games import ui_for
 from bot.i18n import Translator
 from bot.service import action_hash
 from engine import registry
-from tests.support.discord_harness import ALICE, BOB, CAROL, CHANNEL_ID, EVE, FakeUser, Harness, active, text
-from tests.service.test_beyond_games import rating_line
 from tests.adapters.test_discord_fullgame import fixed_seed, latest_public
 from tests.adapters.test_discord_games import via_menu
 from tests.adapters.test_discord_social import same_message, stats_of
+from tests.service.test_beyond_games import rating_line
+from tests.support.discord_harness import ALICE, BOB, CAROL, CHANNEL_ID, EVE, FakeUser, Harness, active, text
 
 # (game, the table's language, its host, the other person); the host speaks the table's language
 GAMES = [

@@ -24,6 +24,7 @@ from bot.i18n import normalise_language
 from bot.replay import verify
 from bot.service import action_hash
 from engine import registry
+from tests.adapters.test_discord_fullgame import assert_final, fixed_seed, latest_public, payload_of
 from tests.support.discord_harness import (
     ALICE,
     BOB,
@@ -38,7 +39,6 @@ from tests.support.discord_harness import (
     refusal,
     text,
 )
-from tests.adapters.test_discord_fullgame import assert_final, fixed_seed, latest_public, payload_of
 
 USERS = {u.id: u for u in (ALICE, BOB, CAROL, DAVE)}
 ATW = "around-the-world"

@@ -15,8 +15,8 @@ from bot.replies import User, Where
 from bot.service import ASK_LIMIT, TableService
 from bot.settings import Settings
 from bot.store import SQLiteStore
-from tests.support import fakegame
 from tests.conftest import ALICE, BOB, HERE, Clock
+from tests.support import fakegame
 
 pytestmark = pytest.mark.usefixtures("fake_game")
 

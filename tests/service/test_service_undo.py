@@ -12,8 +12,8 @@ from bot.replies import Button, Reply
 from bot.service import TableService, parse_custom_id
 from bot.settings import Settings
 from bot.store import SQLiteStore
-from tests.support import fakegame
 from tests.conftest import ALICE, BOB, EVE, HERE, Clock
+from tests.support import fakegame
 
 pytestmark = pytest.mark.usefixtures("fake_game")
 
