@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from bot.discord_app import PassepartoutBot
+    from bot.adapters.discord import PassepartoutBot
     from bot.settings import Settings
     from bot.store import Store
 
 
 def create_bot(settings: Settings | None = None, store: Store | None = None, **kwargs: Any) -> PassepartoutBot:
     """Build the whole bot (commands, components, store, scheduler) without connecting."""
-    from bot.discord_app import create_bot as _create
+    from bot.adapters.discord import create_bot as _create
     from bot.settings import load_settings
 
     return _create(settings or load_settings(), store, **kwargs)

@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     if not token:
         print("No DISCORD_TOKEN in the environment or .env: opening the local table instead.\n"
               "(Put your bot token in .env to connect to Discord; see README.)\n", file=sys.stderr)
-        from bot.local import main as local_main
+        from bot.adapters.local import main as local_main
 
         return local_main(argv if argv is not None else [])
     import aiohttp

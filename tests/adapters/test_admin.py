@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import admin
+from bot.adapters import admin
 from tests.support.local_driver import run_lines
 
 

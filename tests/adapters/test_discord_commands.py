@@ -8,8 +8,9 @@ from typing import Any
 import discord
 import pytest
 
-from bot import discord_app, games
-from bot.discord_app import CatalogTranslator
+from bot import games
+from bot.adapters.discord import client as discord_app
+from bot.adapters.discord import CatalogTranslator
 from bot.i18n import Translator
 from bot.settings import Settings
 from tests.support import fakegame

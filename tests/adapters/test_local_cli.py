@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bot import local
-from bot.local import FakeClock, LocalTable
+from bot.adapters import local
+from bot.adapters.local import FakeClock, LocalTable
 from bot.service import TableService
 from bot.settings import Settings
 from bot.store import SQLiteStore

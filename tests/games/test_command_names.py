@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot import create_bot
-from bot.discord_app import CatalogTranslator
+from bot.adapters.discord import CatalogTranslator
 from bot.settings import Settings
 
 

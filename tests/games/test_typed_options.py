@@ -41,7 +41,7 @@ async def test_rails_claim_by_a_label_and_an_unknown_one_lists_moves(tmp_path: P
 async def test_a_claim_named_by_its_label_is_played(tmp_path: Path) -> None:
     import io
 
-    from bot.local import FakeClock, LocalTable
+    from bot.adapters.local import FakeClock, LocalTable
     from bot.service import TableService
     from bot.settings import Settings
     from bot.store import SQLiteStore

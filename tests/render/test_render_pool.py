@@ -328,7 +328,7 @@ async def test_the_discord_bot_renders_in_its_pool_and_stops_it_on_close(tmp_pat
 
 def test_the_local_table_stops_its_pool_at_the_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    import bot.local
+    import bot.adapters.local
 
     pools: list[Recording] = []
 
@@ -336,12 +336,12 @@ def test_the_local_table_stops_its_pool_at_the_end(tmp_path: Path, monkeypatch: 
         pools.append(Recording(processes, warm=False))
         return pools[-1]
 
-    monkeypatch.setattr(bot.local, "pool_for", cold_pool)
+    monkeypatch.setattr(bot.adapters.local, "pool_for", cold_pool)
     monkeypatch.setenv("RENDER_PROCESSES", "1")
     script = tmp_path / "moves.txt"
     script.write_text("alice /game new game:detour\nalice /game addbot\nalice /game addbot\nalice /game start\n",
                       encoding="utf-8")
-    assert bot.local.main(["--script", str(script), "--no-env"]) == 0
+    assert bot.adapters.local.main(["--script", str(script), "--no-env"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
     assert any(line.get("files") for line in lines), lines
     [pool] = pools

@@ -21,7 +21,7 @@ from PIL import Image
 
 from bot.games import ui_for
 from bot.i18n import Translator
-from bot.local import FakeClock
+from bot.adapters.local import FakeClock
 from bot.replies import Button, Reply
 from bot.service import TableService
 from bot.settings import Settings

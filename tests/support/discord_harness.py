@@ -38,7 +38,7 @@ from discord.http import HTTPClient, Route
 from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bot import create_bot
-from bot.discord_app import CatalogTranslator, PassepartoutBot
+from bot.adapters.discord import CatalogTranslator, PassepartoutBot
 from bot.settings import Settings
 from bot.store import SQLiteStore
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from bot.games import ui_for
 from bot.i18n import Translator
-from bot.local import FakeClock, LocalTable
+from bot.adapters.local import FakeClock, LocalTable
 from bot.replies import Button, Reply, Select
 from bot.service import TableService, action_hash
 from bot.settings import Settings

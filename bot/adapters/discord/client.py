@@ -470,7 +470,7 @@ class CheckedTree(app_commands.CommandTree):
 
 
 def _catalog_files() -> list[Path]:
-    root = Path(__file__).parent
+    root = Path(__file__).resolve().parents[2]  # bot/
     return sorted(root.glob("i18n/locales/*.json")) + sorted(root.glob("games/*/locales/*.json"))
 
 
