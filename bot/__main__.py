@@ -20,18 +20,28 @@ VOICE_WARNINGS = ("PyNaCl is not installed, voice will NOT be supported",
 
 
 class _RedactToken(logging.Filter):
-    """Belt and braces: no log line ever shows the token."""
+    """Belt and braces: no log line ever shows the token, neither in its message nor in the
+    traceback logged with it (an exception's text, or the text of its cause, may hold it)."""
 
     def __init__(self, token: str | None) -> None:
         super().__init__()
         self.token = token
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if self.token:
-            message = record.getMessage()
-            if self.token in message:
-                record.msg = message.replace(self.token, "[token]")
-                record.args = ()
+        token = self.token
+        if not token:
+            return True
+        message = record.getMessage()
+        if token in message:
+            record.msg = message.replace(token, "[token]")
+            record.args = ()
+        if record.exc_info and not record.exc_text:
+            # formatted here, once, as the handler's formatter would (it reuses exc_text)
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text and token in record.exc_text:
+            record.exc_text = record.exc_text.replace(token, "[token]")
+        if record.stack_info and token in record.stack_info:
+            record.stack_info = record.stack_info.replace(token, "[token]")
         return True
 
 
@@ -90,6 +100,8 @@ def main(argv: list[str] | None = None) -> int:
         from bot.adapters.local import main as local_main
 
         return local_main(argv if argv is not None else [])
+    import asyncio
+
     import aiohttp
     import discord
 
@@ -99,7 +111,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         bot = create_bot(settings)
         log.debug("starting with %r", settings)
-        bot.run(token, log_handler=None)
+        # until Discord ends the connection, or SIGTERM / SIGINT stop the bot cleanly (status 0)
+        asyncio.run(bot.serve(token))
+    except KeyboardInterrupt:  # Ctrl-C before the bot was listening for it
+        return 0
     except discord.LoginFailure:
         return _fail("Discord refused the login: DISCORD_TOKEN is not a valid bot token. Copy it again from the "
                      "developer portal (Bot -> Reset Token) into .env.", token)

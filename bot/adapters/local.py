@@ -32,10 +32,13 @@ import re
 import shlex
 import sqlite3
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from bot import games
+from bot.adapters.commands import BY_NAME, GAME_COMMANDS, Option
+from bot.adapters.stopping import Stopped, StopRequest
 from bot.gameui import Param
 from bot.i18n import LANGUAGES, Translator
 from bot.render_pool import pool_for
@@ -49,9 +52,11 @@ log = logging.getLogger("passepartout.local")
 DEFAULT_DB = "local.sqlite3"
 _OPTION = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*):(.*)$", re.DOTALL)
 
-GAME_COMMANDS = ("new", "join", "leave", "start", "addbot", "status", "hand", "log", "rules", "settings",
-                 "resign", "cancel", "list", "undo", "rematch", "follow", "unfollow", "stats", "leaderboard",
-                 "replay")
+@dataclass(frozen=True)
+class _Unreadable:
+    """A typed option the table could not read: the note to show instead of a call."""
+
+    replies: list[Reply]
 
 
 class FakeClock:
@@ -235,58 +240,48 @@ class LocalTable:
                 values[param.name] = converted
         return await svc.guarded(user, svc.command(user, where, command, sub, values))
 
-    async def _game(self, user: User, sub: str, o: dict[str, str]) -> list[Reply]:
-        svc, where = self.service, self.where
-        if sub == "new":
-            return await svc.new_game(user, where, o.get("game", ""), options=o.get("options"),
-                                      language=o.get("language"))
-        if sub in ("addbot", "log") and "count" in o and not o["count"].strip().isdigit():
-            return self._local_error(user.name, "local.number", option="count", value=o["count"])
-        if sub == "addbot":
-            return await svc.addbot(user, where, int(o.get("count", "1")))
-        if sub == "log":
-            return await svc.log_(user, where, int(o.get("count", "15")))
-        if sub == "rules":
-            return await svc.rules_help(user, where, o.get("game"))
-        if sub == "replay":
-            return await svc.replay(user, where, o.get("game"))
-        if sub == "settings":
-            dm = o.get("dm")
-            hours = {key: _number(o[key]) for key in ("reminder_hours", "timeout_hours") if key in o}
-            if None in hours.values():
-                return svc.refuse(user, "error.bad_hours")
-            return await svc.settings_cmd(
-                user, where, dm=None if dm is None else dm.lower() in ("1", "true", "yes", "on"),
-                language=o.get("language"), reminder_hours=hours.get("reminder_hours"),
-                timeout_hours=hours.get("timeout_hours"),
-            )
-        simple = {"join": svc.join, "leave": svc.leave, "start": svc.start, "status": svc.status,
-                  "hand": svc.hand, "resign": svc.resign, "cancel": svc.cancel, "undo": svc.undo,
-                  "rematch": svc.rematch}
-        if sub in simple:
-            return await simple[sub](user, where)
-        if sub == "list":
-            return await svc.games_list(user)
-        return await self._social(user, sub, o)
+    async def _game(self, user: User, sub: str, typed: dict[str, str]) -> list[Reply]:
+        """`/game <sub> option:value …`, read and dispatched by the declaration both adapters
+        share (`bot.adapters.commands`); options it does not declare are ignored, as before."""
+        entry = BY_NAME.get(sub)
+        if entry is None:
+            return self.service.refuse(user, "error.unknown_command")
+        values: dict[str, Any] = {}
+        for option in entry.options:
+            raw = typed.get(option.name)
+            if raw is None:
+                continue
+            read = self._read(user, option, raw)
+            if isinstance(read, _Unreadable):
+                return read.replies
+            values[option.name] = read
+        return await entry.call(self.service, user, self.where, values)
 
-    async def _social(self, user: User, sub: str, o: dict[str, str]) -> list[Reply]:
-        """follow [thread:<name>], unfollow, stats [player:<name>], leaderboard [game:<id>]. A
-        local thread is a name: it is on this table's server and the table may post in it."""
-        svc, where = self.service, self.where
-        if sub == "follow":
-            name = o.get("thread", "").strip()
-            thread = ThreadTarget(user_id_for("thread:" + name), where.guild_id, name) if name else None
-            if thread is not None:
-                self.threads[thread.id] = name
-            return await svc.follow(user, where, thread)
-        if sub == "unfollow":
-            return await svc.unfollow(user, where)
-        if sub == "stats":
-            player = o.get("player", "").strip()
-            return await svc.stats(user, where, self.user(player) if player else None)
-        if sub == "leaderboard":
-            return await svc.leaderboard(user, where, o.get("game") or None)
-        return svc.refuse(user, "error.unknown_command")
+    def _read(self, user: User, option: Option, raw: str) -> Any:
+        """A typed option value in the type the service takes, or `_Unreadable` with the note
+        for the person who typed it. A local thread or player is a name: a thread is on this
+        table's server and the table may post in it; a player is a local user."""
+        text = raw.strip()
+        if option.kind == "int":
+            if not text.isdigit():
+                return _Unreadable(self._local_error(user.name, "local.number", option=option.name, value=raw))
+            return int(text)
+        if option.kind == "hours":
+            hours = _number(raw)
+            return _Unreadable(self.service.refuse(user, "error.bad_hours")) if hours is None else hours
+        if option.kind == "bool":
+            return raw.lower() in ("1", "true", "yes", "on")
+        if option.required:
+            return raw
+        if not text:  # an optional option typed empty is left out
+            return option.default
+        if option.kind == "thread":
+            thread = ThreadTarget(user_id_for("thread:" + text), self.where.guild_id, text)
+            self.threads[thread.id] = text
+            return thread
+        if option.kind == "user":
+            return self.user(text)
+        return raw
 
     async def _component(self, user: User, name: str, target: str, *, select: bool) -> list[Reply]:
         """Find the button/select option `target` among what `name` can see, newest first: a
@@ -356,6 +351,8 @@ class LocalTable:
         for uid, name in self.names.items():
             text = text.replace(f"<@{uid}>", f"@{name}")
         data["text"] = text
+        if any(a.description for a in reply.files):  # each image's alt text, in the order of "files"
+            data["alt"] = [a.description for a in reply.files]
         if reply.follow is not None:
             data["follower"] = data["user"]
             if reply.to == "thread" and reply.channel_id is not None:
@@ -376,7 +373,8 @@ class LocalTable:
         for embed in reply.embeds:
             lines += [f"▌ {embed.title}"] if embed.title else []
             lines += [f"▌ {line}" for line in embed.description.split("\n")]
-        lines += [f"   🖼  {p}" for p in paths]
+        lines += [f"   🖼  {p}" + (f" — {a.description}" if a.description else "")
+                  for p, a in zip(paths, reply.files, strict=True)]
         buttons = [c for row in reply.rows for c in row if isinstance(c, Button) and not c.disabled]
         if buttons:
             lines.append("   buttons (!press <n>): " + "  ".join(f"[{i}] {b.label}" for i, b in enumerate(buttons, 1)))
@@ -395,10 +393,9 @@ def _localised_names() -> tuple[dict[str, str], dict[str, str]]:
     for lang in LANGUAGES:
         t = Translator(lang)
         groups[t("name.game")] = "game"
-        for sub in GAME_COMMANDS:
-            key = f"name.game.{sub}"
-            if t.has(key):
-                subs[t(key)] = sub
+        for entry in GAME_COMMANDS:
+            if t.has(entry.name_key):
+                subs[t(entry.name_key)] = entry.name
     return groups, subs
 
 
@@ -469,26 +466,30 @@ async def _open_table(args: argparse.Namespace, db: str) -> LocalTable:
     return LocalTable(service, clock, out_dir=out, lang=args.lang, pretty=not args.script and not args.json)
 
 
-async def _run_script(table: LocalTable, lines: list[str]) -> int:
+async def _run_script(table: LocalTable, lines: list[str], stop: StopRequest) -> None:
+    """Every line in turn; after a stop signal the line in hand finishes and no other starts."""
     await table._deliver(await table.service.tick())  # as at any start: finish what a crash interrupted
     await table.post_memories()
     for line in lines:
+        if stop.requested:
+            raise Stopped
         await table.run_line(line)
-    return 0
 
 
-def _interactive(runner: asyncio.Runner, table: LocalTable, db: str) -> int:
-    """Read lines in the main thread (so Ctrl-C stops at once) and run each on the runner's loop."""
+def _interactive(runner: asyncio.Runner, table: LocalTable, db: str, stop: StopRequest) -> int:
+    """Read lines in the main thread (so a stop signal at the prompt stops at once) and run each
+    on the runner's loop (a stop signal then lets the line finish first)."""
     print("Passepartout local table. Type `@alice` to become alice, then `/game new game:detour`.")
     print("Games:", ", ".join(sorted(games.specs())), "— `/game rules game:<id>` explains one.")
     print(f"Games are kept in {db}" if db != ":memory:" else "A throwaway table in memory.",
           "— Ctrl-D or Ctrl-C quits.")
-    runner.run(table.resume())
+    runner.run(stop.bounded(table.resume()))
     current = "alice"
     table.user(current)
     while True:
         try:
-            line = input(f"[{current}]> ")
+            with stop.waiting():
+                line = input(f"[{current}]> ")
         except EOFError:
             print()
             return 0
@@ -497,7 +498,7 @@ def _interactive(runner: asyncio.Runner, table: LocalTable, db: str) -> int:
             current = line[1:].split()[0]
             table.user(current)
             continue
-        runner.run(table.run_line(line, current))
+        runner.run(stop.bounded(table.run_line(line, current)))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -523,7 +524,7 @@ def main(argv: list[str] | None = None) -> int:
                   file=sys.stderr)
             return 2
     db = ":memory:" if args.memory or (args.script and not args.db) else (args.db or DEFAULT_DB)
-    with asyncio.Runner() as runner:
+    with StopRequest() as stop, asyncio.Runner() as runner:
         try:
             table = runner.run(_open_table(args, db))
         except SettingsError as exc:  # e.g. a SHARD_IDS beyond SHARD_COUNT in .env: say which
@@ -534,11 +535,12 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         try:
             if args.script:
-                return runner.run(_run_script(table, lines))
-            return _interactive(runner, table, db)
-        except KeyboardInterrupt:
+                runner.run(stop.bounded(_run_script(table, lines, stop)))
+                return 0
+            return _interactive(runner, table, db, stop)
+        except (Stopped, asyncio.CancelledError):  # SIGTERM or SIGINT (Ctrl-C): a clean stop, status 0
             print("\nStopped." + (f" The games are kept in {db}." if db != ":memory:" else ""), file=sys.stderr)
-            return 130 if args.script else 0
+            return 0
         finally:
             if table.service.render_pool is not None:
                 runner.run(table.service.render_pool.close())

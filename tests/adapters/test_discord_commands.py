@@ -9,8 +9,8 @@ import discord
 import pytest
 
 from bot import games
-from bot.adapters.discord import client as discord_app
 from bot.adapters.discord import CatalogTranslator
+from bot.adapters.discord import client as discord_client
 from bot.i18n import Translator
 from bot.settings import Settings
 from tests.support import fakegame
@@ -90,7 +90,8 @@ async def test_sync_only_when_the_definitions_changed(fake_game: None, tmp_path:
         assert {"game", "countdown"} <= names
         game = next(c for c in put.payload if c["name"] == "game")
         assert set(game["description_localizations"]) >= {"de", "fr"}  # sent translated
-        assert game["dm_permission"] is False  # guild only
+        # servers only, declared as contexts (0: a server's channels) and installs (0: a server install)
+        assert all(c["contexts"] == [0] and c["integration_types"] == [0] for c in put.payload)
         # unchanged: no second sync
         assert await h.bot.sync_commands_if_needed() is False
         assert len(h.synced()) == 1
@@ -181,7 +182,7 @@ async def test_an_unexpected_error_in_a_command_is_apologised_for_privately(
     def broken(interaction: Any) -> Any:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(discord_app, "_where", broken)
+    monkeypatch.setattr(discord_client, "where_of", broken)
     cmd = h.slash(ALICE, "game status")
     await h.run(cmd)
     assert [a.content for a in h.ephemeral_for(ALICE)] == [refusal(ALICE, "error.internal")]
@@ -199,7 +200,7 @@ async def test_an_unexpected_error_in_a_button_is_apologised_for_privately(
     def broken(interaction: Any) -> Any:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(discord_app, "_where", broken)
+    monkeypatch.setattr(discord_client, "where_of", broken)
     mark = h.mark()
     try:
         await h.run(h.click(ALICE, turn, turn.button("Take 1").custom_id))  # type: ignore[arg-type]

@@ -54,7 +54,10 @@ SEND_MESSAGES = 1 << 11
 MANAGE_CHANNELS = 1 << 4
 USE_APPLICATION_COMMANDS = 1 << 31
 MEMBER_PERMISSIONS = VIEW_CHANNEL | SEND_MESSAGES | USE_APPLICATION_COMMANDS
-BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 15) | (1 << 14)  # + attach files, embed links
+ATTACH_FILES = 1 << 15
+SEND_MESSAGES_IN_THREADS = 1 << 38
+BOT_PERMISSIONS = MEMBER_PERMISSIONS | ATTACH_FILES | (1 << 14)  # + attach files, embed links
+PUBLIC_THREAD = 11  # a channel type
 
 EPHEMERAL = 64
 # tasks discord.py creates for an interaction (tree invoker, dynamic items, views, events)
@@ -593,14 +596,17 @@ class Harness:
         return response
 
     # -- interaction payloads -------------------------------------------------------------
-    def _base(self, user: FakeUser, kind: int, channel_id: int = CHANNEL_ID) -> dict[str, Any]:
+    def _base(self, user: FakeUser, kind: int, channel_id: int = CHANNEL_ID, *, app_permissions: int | None = None,
+              channel_type: int = 0) -> dict[str, Any]:
+        """`app_permissions`: the bot's permissions in the channel as Discord sends them (default:
+        all it needs); `channel_type`: 0 a text channel, `PUBLIC_THREAD` a thread of it."""
         self._users.setdefault(user.id, user)
         iid = snowflake()
         token = f"aW50ZXJhY3Rpb246{iid}x{next(_ids)}"
         payload: dict[str, Any] = {
             "id": str(iid), "application_id": str(APP_ID), "type": kind, "token": token, "version": 1,
             "guild_id": str(GUILD_ID), "channel_id": str(channel_id),
-            "channel": {"id": str(channel_id), "type": 0, "guild_id": str(GUILD_ID),
+            "channel": {"id": str(channel_id), "type": channel_type, "guild_id": str(GUILD_ID),
                         "name": {CHANNEL_ID: "around-the-world", OTHER_CHANNEL_ID: "lounge"}.get(channel_id, "new"),
                         "position": 0,
                         "permission_overwrites": [], "nsfw": False, "parent_id": None, "flags": 0,
@@ -608,10 +614,15 @@ class Harness:
                         "permissions": str(user.permissions)},
             "member": user.member(),
             "locale": user.locale, "guild_locale": self.guild_locale,
-            "app_permissions": str(BOT_PERMISSIONS),
+            "app_permissions": str(BOT_PERMISSIONS if app_permissions is None else app_permissions),
             "entitlements": [], "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024,
         }
+        if channel_type == PUBLIC_THREAD:  # a thread of the game's channel, as Discord describes one
+            payload["channel"].update({
+                "parent_id": str(CHANNEL_ID), "owner_id": str(user.id), "member_count": 1, "message_count": 0,
+                "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "locked": False,
+                                    "archive_timestamp": _iso()}})
         return payload
 
     def _dm_base(self, user: FakeUser, kind: int, dm_channel_id: int) -> dict[str, Any]:
@@ -674,10 +685,11 @@ class Harness:
         return {"id": str(snowflake()), "name": chain[0].name, "type": 1, "options": options}
 
     def slash(self, user: FakeUser, path: str, *, channel_id: int = CHANNEL_ID, guild_command: bool = False,
-              **values: Any) -> dict[str, Any]:
+              app_permissions: int | None = None, channel_type: int = 0, **values: Any) -> dict[str, Any]:
         """APPLICATION_COMMAND (type 2), e.g. `slash(alice, "game new", game="countdown")`;
-        `guild_command`: the command was synced to this guild (DEV_GUILD_ID), so `data.guild_id` is set."""
-        payload = self._base(user, 2, channel_id)
+        `guild_command`: the command was synced to this guild (DEV_GUILD_ID), so `data.guild_id` is set;
+        `app_permissions`, `channel_type`: as for `_base`."""
+        payload = self._base(user, 2, channel_id, app_permissions=app_permissions, channel_type=channel_type)
         payload["data"] = self._command_data(path, values, None)
         if guild_command:
             payload["data"]["guild_id"] = str(GUILD_ID)
@@ -691,9 +703,9 @@ class Harness:
         return self._register(payload, user)
 
     def click(self, user: FakeUser, message: Sent | dict[str, Any], custom_id: str, *,
-              channel_id: int = CHANNEL_ID) -> dict[str, Any]:
+              channel_id: int = CHANNEL_ID, app_permissions: int | None = None) -> dict[str, Any]:
         """MESSAGE_COMPONENT (type 3) for a button of `message`."""
-        return self._component(user, message, custom_id, 2, None, channel_id)
+        return self._component(user, message, custom_id, 2, None, channel_id, app_permissions)
 
     def choose(self, user: FakeUser, message: Sent | dict[str, Any], custom_id: str, values: list[str], *,
                channel_id: int = CHANNEL_ID) -> dict[str, Any]:
@@ -701,12 +713,12 @@ class Harness:
         return self._component(user, message, custom_id, 3, values, channel_id)
 
     def _component(self, user: FakeUser, message: Sent | dict[str, Any], custom_id: str, component_type: int,
-                   values: list[str] | None, channel_id: int) -> dict[str, Any]:
+                   values: list[str] | None, channel_id: int, app_permissions: int | None = None) -> dict[str, Any]:
         msg = message.message if isinstance(message, Sent) else message
         if int(msg["channel_id"]) in self._dm_channels:
             payload = self._dm_base(user, 3, int(msg["channel_id"]))
         else:
-            payload = self._base(user, 3, channel_id)
+            payload = self._base(user, 3, channel_id, app_permissions=app_permissions)
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component_type}
         if values is not None:
             data["values"] = list(values)
