@@ -85,7 +85,7 @@ async def choose(service: TableService, store: SQLiteStore, where: Where) -> tup
     the burst times the table's work only): game id, user, seat, action."""
     record = await store.active_game(where.channel_id)
     assert record is not None
-    loaded = service._load(record)
+    loaded = service.load(record)
     seat = loaded.rules.to_act(loaded.state)[0]
     user = next(p for p in players_of(where.channel_id) if (s := record.seat_of_user(p.id)) is not None
                 and s.seat == seat)
@@ -99,9 +99,13 @@ async def press(service: TableService, store: SQLiteStore, where: Where,
     (negative: the answer carried no image, e.g. a rails draw that leaves the board alone)."""
     game_pk, user, seat, action = move
     start = time.perf_counter()
-    async with service._lock(where.channel_id):
-        fresh = service._load(await store.get_game(game_pk))  # type: ignore[arg-type]
-        replies = await service._act(fresh, user, seat, action)
+    if hasattr(service, "parts"):  # the service as composed parts
+        lock, act, load = service.parts.tables.lock, service.parts.turns.act, service.load
+    else:  # a revision before it (--rev)
+        lock, act, load = service._lock, service._act, service._load  # type: ignore[attr-defined]
+    async with lock(where.channel_id):
+        fresh = load(await store.get_game(game_pk))  # type: ignore[arg-type]
+        replies = await act(fresh, user, seat, action)
     assert replies and replies[0].text.startswith("✅"), replies[0].text
     took = time.perf_counter() - start
     return took if any(r.files for r in replies) else -took

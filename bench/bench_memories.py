@@ -49,7 +49,7 @@ def playout(game_id: str, seed: int) -> dict[str, Any]:
 
 def worker() -> None:
     """Draw the job on stdin (in whichever tree is first on sys.path) and print the figures."""
-    from bot.table.memories import MemoryJob, render_memory
+    from bot.features.memories import MemoryJob, render_memory
 
     raw = json.load(sys.stdin)
     job = MemoryJob(raw["game_id"], tuple(raw["seats"]), raw["names"], raw["seed"], raw["options"],

@@ -33,6 +33,7 @@ code_root()
 from bot.replies import User, Where  # noqa: E402
 from bot.service import TableService, action_hash, custom_id  # noqa: E402
 from bot.store import SQLiteStore  # noqa: E402
+from bot.table.shared import RateLimiter  # noqa: E402
 
 HERE = Where(channel_id=1, guild_id=1, guild_locale="en")
 PLAYERS = [User(1, "Ann", "en"), User(2, "Ben", "en")]
@@ -40,6 +41,16 @@ PLAYERS = [User(1, "Ann", "en"), User(2, "Ben", "en")]
 
 def unguarded(service: TableService) -> None:
     """Every status call renders on its own, at once, unlimited: the service before."""
+    if hasattr(service, "parts"):  # the service as composed parts
+        images = service.parts.images
+
+        async def draw_now(key: object, spec: Any, job: Any, t: Any) -> bytes:
+            return await images.draw(spec, job, t, urgent=True)
+
+        images._side_render = draw_now  # type: ignore[method-assign]
+        service.parts.answers.asks.too_often = lambda user_id: False  # type: ignore[method-assign]
+        return
+
     async def render_now(key: object, *args: Any, **kw: Any) -> bytes:
         if hasattr(service, "_draw"):  # (loaded, job, t): a revision with the render pool
             loaded, job, t = args
@@ -53,7 +64,7 @@ def unguarded(service: TableService) -> None:
 async def one_move(service: TableService, store: SQLiteStore, watchers: list[User]) -> float:
     record = await store.active_game(HERE.channel_id)
     assert record is not None
-    loaded = service._load(record)
+    loaded = service.load(record)
     seat = loaded.rules.to_act(loaded.state)[0]
     user = next(p for p in PLAYERS if record.seat_of_user(p.id).seat == seat)  # type: ignore[union-attr]
     action = loaded.rules.ai_action(loaded.state, seat)
@@ -102,7 +113,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         times: dict[str, list[float]] = {mode: [] for mode in tables}
         for _ in range(args.rounds):
             for mode, (store, service) in tables.items():
-                service._asked.clear()
+                if hasattr(service, "parts"):
+                    service.parts.answers.asks = RateLimiter()
+                else:
+                    service._asked.clear()  # type: ignore[attr-defined]
                 times[mode].append(await one_move(service, store, [] if mode == "quiet" else watchers))
         for store, _ in tables.values():
             await store.close()

@@ -86,7 +86,7 @@ class RenderJob:
 @dataclass(frozen=True)
 class MemoryRender:
     """A game-end memory to draw in a worker: `render(kind, job)`, a module-level function
-    (pickled by name: `bot.table.memories.render_memory`, which this module does not import),
+    (pickled by name: `bot.features.memories.render_memory`, which this module does not import),
     of `job` (plain values). `frames` bounds how many boards it draws, which sets its time
     limit (`memory_timeout`)."""
 

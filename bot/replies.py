@@ -13,6 +13,9 @@ from typing import Literal
 #: "thread": a thread someone follows a game in (`channel_id`), outside the game's channel
 Destination = Literal["channel", "ephemeral", "dm", "thread"]
 ButtonStyle = Literal["primary", "secondary", "success", "danger"]
+#: what a reply says about the request: it was done, it was refused (nothing changed), or it
+#: only shows something
+Outcome = Literal["ok", "refused", "info"]
 
 
 @dataclass(frozen=True)
@@ -28,17 +31,22 @@ class Where:
     guild_id: int | None = None
     guild_locale: str | None = None
     can_manage: bool = False  # the user has Manage Channels here
+    #: permissions the bot lacks in this channel to post a game there (e.g. "send_messages"),
+    #: as the adapter read them from the interaction; a game is not written while any is missing
+    missing_permissions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class ThreadTarget:
-    """A thread someone picked to follow a game in, as the adapter saw it: its server, and
-    whether the bot may post there (the service refuses a thread it cannot use)."""
+    """A thread someone picked to follow a game in, as the adapter saw it: its server,
+    whether the bot may post there, and whether the person who picked it can see it (Discord
+    sends their permissions in it with the pick); the service refuses a thread that fails either."""
 
     id: int
     guild_id: int | None
     name: str
     can_post: bool = True
+    user_can_view: bool = True
 
 
 @dataclass(frozen=True)
@@ -82,18 +90,24 @@ EMBEDS_TOTAL_LIMIT = 6000
 EMBEDS_PER_MESSAGE = 10
 
 
-@dataclass
+@dataclass(frozen=True)
 class Attachment:
     filename: str
     data: bytes
+    #: alt text for screen readers, in the game's language
+    description: str | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Reply:
     """One message. `user_id` is the recipient of an ephemeral reply or DM; `mentions`
     are the users a channel message pings (nobody else is pinged). `follow`: this is a
     follower's copy of the game with that id, for `user_id` by DM or in the thread
-    `channel_id`; when it cannot be delivered the adapter ends that follow."""
+    `channel_id`; when it cannot be delivered the adapter ends that follow.
+
+    `outcome` says whether the request was done, refused (then `refusal` is the message
+    key and nothing was written) or only answered; a step that decorates a reply makes a
+    new one (`dataclasses.replace`)."""
 
     to: Destination
     text: str
@@ -104,6 +118,8 @@ class Reply:
     mentions: list[int] = field(default_factory=list)
     embeds: list[Embed] = field(default_factory=list)
     follow: int | None = None
+    outcome: Outcome = "info"
+    refusal: str | None = None
 
     def as_json(self, image_paths: list[str] | None = None) -> dict[str, object]:
         """The local table's line format."""

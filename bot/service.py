@@ -1,18 +1,29 @@
 """The table service: every behaviour of the bot, independent of Discord.
 
-A command comes in as (who, where, what) and goes out as a list of `Reply`
-values. The Discord adapter and the local table are thin translators around
-`TableService`, so tests of the service test what Discord users get. The work is
-split by job into `bot/table/` (lobby, play, messages, AI seats, scheduler); this
-module composes them and keeps the names callers import.
+A command comes in as (who, where, what) and goes out as a list of `Reply` values. The
+Discord adapter and the local table are thin translators around `TableService`, so tests of
+the service test what Discord users get. `TableService` is only the facade: the parts it
+delegates to (`bot/table/`) and the features (`bot/features/`) are put together in
+`bot.wiring`. A `Refusal` raised anywhere below becomes the asker's private reply here, in
+one place; nothing was written when one is raised.
 """
 
 from __future__ import annotations
 
-from bot.table.base import refusing
-from bot.table.follow import FollowMixin
-from bot.table.ids import PREFIX, _menu_payload, action_hash, custom_id, parse_custom_id
-from bot.table.messages import rules_embeds
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from typing import Any
+
+from bot import wiring
+from bot.gameui import GameUI
+from bot.i18n import Translator
+from bot.render_pool import RenderPool
+from bot.replies import Reply, ThreadTarget, User, Where
+from bot.settings import Settings
+from bot.store import GameRecord, Store
+from bot.table.answers import rules_embeds
+from bot.table.ids import PREFIX, action_hash, custom_id, menu_payload, parse_custom_id
 from bot.table.shared import (
     AI_NAMES,
     AI_USER_BASE,
@@ -26,14 +37,179 @@ from bot.table.shared import (
     parse_options,
 )
 
+log = logging.getLogger("passepartout.service")
 
-class TableService(FollowMixin):
-    """The one facade the adapters and tests call: lobby, play, messages, AI seats, the
-    scheduler, undo, rematch, ratings and followers (each part in `bot/table/`, built on the ones it uses)."""
+
+class TableService:
+    """The one facade the adapters and tests call."""
+
+    def __init__(self, store: Store, settings: Settings | None = None, *,
+                 clock: Callable[[], float] = time.time,
+                 render_in_thread: bool = True, render_pool: RenderPool | None = None) -> None:
+        self.parts = wiring.build(store, settings or Settings(), clock, render_in_thread=render_in_thread,
+                                  render_pool=render_pool)
+
+    # -- what the adapters read -------------------------------------------------------
+    @property
+    def store(self) -> Store:
+        return self.parts.tables.store
+
+    @property
+    def settings(self) -> Settings:
+        return self.parts.tables.settings
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.parts.tables.clock
+
+    @property
+    def render_pool(self) -> RenderPool | None:
+        return self.parts.images.render_pool
+
+    @property
+    def memories(self) -> bool:
+        """Whether a game's summary and timelapse are made when it ends."""
+        return self.parts.memories.enabled
+
+    @memories.setter
+    def memories(self, on: bool) -> None:
+        self.parts.memories.enabled = on
+
+    @property
+    def memories_waiting(self) -> bool:
+        return self.parts.memories.waiting
+
+    def t(self, lang: str | None, ui: GameUI | None = None) -> Translator:
+        return self.parts.talk.t(lang, ui)
+
+    def user_t(self, user: User, ui: GameUI | None = None) -> Translator:
+        return self.parts.talk.user_t(user, ui)
+
+    def game_t(self, record: GameRecord, ui: GameUI | None = None) -> Translator:
+        return self.parts.talk.game_t(record, ui)
+
+    def refuse(self, user: User, key: str, ui: GameUI | None = None, **params: Any) -> list[Reply]:
+        return self.parts.talk.refuse(user, key, ui, **params)
+
+    def load(self, record: GameRecord) -> Loaded:
+        return self.parts.tables.load(record)
+
+    async def _answer(self, user: User, call: Coroutine[Any, Any, list[Reply]]) -> list[Reply]:
+        try:
+            return await call
+        except Refusal as refusal:
+            return self.parts.talk.refused(user, refusal)
+
+    async def guarded(self, user: User, call: Awaitable[list[Reply]]) -> list[Reply]:
+        """Run a handler; any unexpected error becomes a private apology, never a traceback."""
+        try:
+            return await call
+        except Refusal as refusal:
+            return self.parts.talk.refused(user, refusal)
+        except Exception:
+            log.exception("handler failed")
+            return self.refuse(user, "error.internal")
+
+    # -- the lobby ----------------------------------------------------------------------
+    async def new_game(self, user: User, where: Where, game_id: str, *, options: str | dict[str, Any] | None = None,
+                       language: str | None = None, seed: int | None = None) -> list[Reply]:
+        return await self._answer(user, self.parts.lobby.new_game(user, where, game_id, options=options,
+                                                                  language=language, seed=seed))
+
+    async def join(self, user: User, where: Where) -> list[Reply]:
+        return await self._answer(user, self.parts.lobby.join(user, where))
+
+    async def leave(self, user: User, where: Where) -> list[Reply]:
+        return await self._answer(user, self.parts.lobby.leave(user, where))
+
+    async def addbot(self, user: User, where: Where, count: int = 1) -> list[Reply]:
+        return await self._answer(user, self.parts.lobby.addbot(user, where, count))
+
+    async def start(self, user: User, where: Where) -> list[Reply]:
+        return await self._answer(user, self.parts.lobby.start(user, where))
+
+    async def cancel(self, user: User, where: Where) -> list[Reply]:
+        return await self._answer(user, self.parts.lobby.cancel(user, where))
+
+    async def settings_cmd(self, user: User, where: Where, *, dm: bool | None = None, language: str | None = None,
+                           reminder_hours: float | None = None, timeout_hours: float | None = None) -> list[Reply]:
+        return await self._answer(user, self.parts.lobby.settings(
+            user, where, dm=dm, language=language, reminder_hours=reminder_hours, timeout_hours=timeout_hours))
+
+    # -- looking -----------------------------------------------------------------------
+    async def games_list(self, user: User) -> list[Reply]:
+        return await self._answer(user, self.parts.answers.games_list(user))
+
+    async def status(self, user: User, where: Where) -> list[Reply]:
+        return await self._answer(user, self.parts.answers.status(user, where))
+
+    async def hand(self, user: User, where: Where) -> list[Reply]:
+        return await self._answer(user, self.parts.answers.hand(user, where))
+
+    async def log_(self, user: User, where: Where, count: int = 15) -> list[Reply]:
+        return await self._answer(user, self.parts.answers.log(user, where, count))
+
+    async def rules_help(self, user: User, where: Where, game_id: str | None = None) -> list[Reply]:
+        return await self._answer(user, self.parts.answers.rules(user, where, game_id))
+
+    # -- playing -----------------------------------------------------------------------
+    async def command(self, user: User, where: Where, group: str, name: str, values: dict[str, Any]) -> list[Reply]:
+        return await self._answer(user, self.parts.play.command(user, where, group, name, values))
+
+    async def component(self, user: User, where: Where, value: str, values: list[str] | None = None) -> list[Reply]:
+        return await self._answer(user, self.parts.play.component(user, where, value, values))
+
+    async def menu(self, user: User, where: Where, payload: str = "", *, stale: bool = False) -> list[Reply]:
+        return await self._answer(user, self.parts.play.menu(user, where, payload, stale=stale))
+
+    async def autocomplete(self, user: User, where: Where, group: str, name: str, param: str,
+                           current: str) -> list[tuple[str, str]]:
+        return await self.parts.play.autocomplete(user, where, group, name, param, current)
+
+    async def resign(self, user: User, where: Where) -> list[Reply]:
+        return await self._answer(user, self.parts.play.resign(user, where))
+
+    async def undo(self, user: User, where: Where, *, game_pk: int | None = None,
+                   version: int | None = None) -> list[Reply]:
+        return await self._answer(user, self.parts.undo.undo(user, where, game_pk=game_pk, version=version))
+
+    async def rematch(self, user: User, where: Where, *, game_pk: int | None = None) -> list[Reply]:
+        return await self._answer(user, self.parts.rematch.rematch(user, where, game_pk=game_pk))
+
+    # -- followers, ratings, replays ---------------------------------------------------------
+    async def follow(self, user: User, where: Where, thread: ThreadTarget | None = None) -> list[Reply]:
+        return await self._answer(user, self.parts.following.follow(user, where, thread))
+
+    async def unfollow(self, user: User, where: Where) -> list[Reply]:
+        return await self._answer(user, self.parts.following.unfollow(user, where))
+
+    async def drop_follow(self, game_pk: int, user_id: int) -> None:
+        await self.parts.following.drop(game_pk, user_id)
+
+    async def stats(self, user: User, where: Where, player: User | None = None) -> list[Reply]:
+        return await self._answer(user, self.parts.ratings.stats(user, where, player))
+
+    async def leaderboard(self, user: User, where: Where, game_id: str | None = None) -> list[Reply]:
+        return await self._answer(user, self.parts.ratings.leaderboard(user, where, game_id))
+
+    async def replay(self, user: User, where: Where, game: str | None = None) -> list[Reply]:
+        return await self._answer(user, self.parts.memories.replay(user, where, game))
+
+    async def replay_choices(self, user: User, where: Where, current: str) -> list[tuple[str, str]]:
+        return await self.parts.memories.replay_choices(user, where, current)
+
+    # -- time ---------------------------------------------------------------------------
+    async def tick(self) -> list[Reply]:
+        """The scheduler's work across all games (the adapters call it every minute and once at start)."""
+        return await self.parts.scheduler.tick()
+
+    def post_game_memories(self) -> AsyncIterator[Reply]:
+        """The summary and timelapse of every game that ended since the last call."""
+        return self.parts.memories.post()
 
 
 __all__ = [
     "AI_NAMES", "AI_USER_BASE", "ASK_LIMIT", "ASK_WINDOW", "MAX_AI_STEPS", "PREFIX", "RENDER_CACHE_SIZE",
-    "STAND_IN_MAX_ACTIONS", "Loaded", "Refusal", "TableService", "_menu_payload", "action_hash", "custom_id",
-    "parse_custom_id", "parse_options", "refusing", "rules_embeds",
+    "STAND_IN_MAX_ACTIONS", "Loaded", "Refusal", "TableService", "action_hash", "custom_id", "menu_payload",
+    "parse_custom_id", "parse_options", "rules_embeds",
 ]

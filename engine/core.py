@@ -362,6 +362,9 @@ class Rules(ABC):
     #: what `progress` measures, named for the summary chart's axis (the platform catalog's
     #: ``memories.unit.<progress_unit>``): ``"days_travelled"``, ``"days_used"`` or ``"points"``
     progress_unit: ClassVar[str] = "points"
+    #: whether a larger `progress` is better (points, days travelled); the summary's "biggest
+    #: leap" highlight only means something then
+    progress_gains: ClassVar[bool] = True
 
     def progress(self, state: Any) -> dict[str, float]:
         """Each seat's standing in the race so far (the summary chart's y value, read after

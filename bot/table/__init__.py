@@ -1,20 +1,14 @@
-"""The table service, split by job. `bot.service.TableService` composes the parts:
+"""The table service's parts, each with the collaborators it is given (put together in
+`bot.wiring`; `bot.service.TableService` is the facade over them):
 
-- `shared`: limits, `Refusal`, option parsing, `Loaded`, text helpers
-- `ids`: custom ids of buttons and selects, and parsing them back
-- `base`: `TableBase` — store, locks, translators, loading games, the refusal mechanism
-- `messages`: what the table says — turn/board/hand replies, buttons, event lines,
-  mentions, results, status/hand/log/rules answers
-- `ai`: AI seats and stand-ins, played through each game's `GameSpec.ai`
-- `lobby`: new/join/leave/addbot/start/cancel and settings
-- `play`: game commands, buttons, menus, autocomplete, acting, resigning
-- `scheduler`: reminders, timeouts, crash recovery, idle lobbies
-- `undo`: taking back one's last move(s) (`/game undo`, the Undo button)
-- `rematch`: the Rematch button of a finished game, invitations and their deadline
-
-- `ratings`: rating finished games once per server (openskill), `/game stats`, `/game leaderboard`
-- `follow`: followers' copies of each public turn message, `/game follow`, `/game unfollow`
-
-Each part is a class built on the ones it needs (base <- messages <- ai <- lobby <- play
-<- scheduler <- undo <- rematch <- ratings <- follow), so every call between parts is an ordinary, checked method call.
+- `tables`: the games of the channels — loading, one lock per channel, lobby saves, deadlines
+- `talk`: translators, private replies and refusals
+- `images`: boards and hands drawn off the event loop (render pool or thread), a small cache
+- `messages`: the lobby and board messages, a hand, event lines, mentions, results
+- `answers`: what someone asks to see — status, hand, log, rules, the list of games
+- `turns`: moves, AI seats and stand-ins, each committed and published as a `Change`
+- `publish`: `Publisher.publish(change)`, the after-change steps in order
+- `lobby`, `play`, `scheduler`: the commands of a lobby, of a running game, and the tick
+- `hooks`: the registry features plug into (`bot/features/`)
+- `change`, `ids`, `shared`: the values they pass around
 """

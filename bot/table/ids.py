@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from bot.gameui import action_key
@@ -25,6 +26,31 @@ def custom_id(game_pk: int, version: int, kind: str, payload: str = "") -> str:
 _CUSTOM_ID = re.compile(r"pp:([0-9]{1,15}):([0-9]{1,12}):([a-z]{1,12}):(.{0,80})", re.ASCII | re.DOTALL)
 
 
+@dataclass(frozen=True)
+class Press:
+    """A pressed button or chosen select option, read once from its custom id."""
+
+    game_pk: int
+    #: the game version the component was made for (a private menu's: its owner's move count)
+    version: int
+    kind: str
+    payload: str
+    #: the chosen values of a select
+    values: tuple[str, ...] = ()
+
+    @property
+    def chosen(self) -> str:
+        """A select's first chosen value, else the payload (a button's)."""
+        return (self.values or ("",))[0] if self.kind.endswith("sel") else self.payload
+
+
+def parse_press(value: object, values: list[str] | None = None) -> Press | None:
+    parsed = parse_custom_id(value)
+    if parsed is None:
+        return None
+    return Press(*parsed, values=tuple(v for v in values or () if isinstance(v, str)))
+
+
 def parse_custom_id(value: object) -> tuple[int, int, str, str] | None:
     """Total: any string a client may send (custom ids are not to be trusted) gives the
     parts, or None."""
@@ -34,7 +60,7 @@ def parse_custom_id(value: object) -> tuple[int, int, str, str] | None:
     return int(match[1]), int(match[2]), match[3], match[4]
 
 
-def _menu_payload(payload: str) -> tuple[str | None, int]:
+def menu_payload(payload: str) -> tuple[str | None, int]:
     """A menu button's payload `g=<group>;p=<page>` -> (group or None, page)."""
     group: str | None = None
     page = 0

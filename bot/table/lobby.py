@@ -1,5 +1,6 @@
-"""The lobby: opening a table, taking and leaving seats, adding AI players, starting or
-cancelling the game, and the table's and players' settings."""
+"""`Lobby`: opening a table, taking and leaving seats, adding AI players, starting or
+cancelling the game, and the table's and players' settings. Features may take over a join
+or a start (a rematch's invitations) through the hooks, under the same channel lock."""
 
 from __future__ import annotations
 
@@ -11,20 +12,35 @@ from bot import games
 from bot.i18n import LANGUAGES, normalise_language
 from bot.replies import Reply, User, Where
 from bot.store import ChannelBusy, GameRecord, SeatRecord
-from bot.table.ai import AISeatsMixin
-from bot.table.base import refusing
+from bot.table.hooks import Hooks
+from bot.table.messages import Messages
 from bot.table.shared import AI_NAMES, AI_USER_BASE, Loaded, Refusal, _fmt_hours, parse_options
+from bot.table.tables import Tables
+from bot.table.talk import Talk
+from bot.table.turns import Turns
 from bot.text import clean, echo, md
 from engine import IllegalAction
 
 
-class LobbyMixin(AISeatsMixin):
-    """Seating and settings; a started game is handed to the AI seats and the turn message."""
+def is_host(record: GameRecord, user: User, where: Where) -> bool:
+    return record.host_id == user.id or where.can_manage
 
-    # -- lobby ----------------------------------------------------------------
-    @refusing
-    async def new_game(self, user: User, where: Where, game_id: str, *, options: str | dict[str, Any] | None = None,
-                       language: str | None = None, seed: int | None = None) -> list[Reply]:
+
+def next_position(record: GameRecord) -> int:
+    return max((s.position for s in record.seats), default=-1) + 1
+
+
+class Lobby:
+    def __init__(self, tables: Tables, talk: Talk, messages: Messages, turns: Turns, hooks: Hooks) -> None:
+        self.tables = tables
+        self.talk = talk
+        self.messages = messages
+        self.turns = turns
+        self.hooks = hooks
+
+    async def new_game(self, user: User, where: Where, game_id: str, *,
+                       options: str | dict[str, Any] | None = None, language: str | None = None,
+                       seed: int | None = None) -> list[Reply]:
         offered = games.specs()
         if game_id not in offered:
             raise Refusal("error.unknown_game", game=echo(game_id, 40), games=", ".join(sorted(offered)))
@@ -33,65 +49,73 @@ class LobbyMixin(AISeatsMixin):
         try:
             opts = spec.rules.validate_options(opts)
         except IllegalAction as exc:
-            raise Refusal("error.bad_options", detail=self._illegal_text(exc, spec.ui, user)) from exc
+            raise Refusal("error.bad_options", detail=self.talk.illegal_text(exc, spec.ui, user)) from exc
         if language is not None and normalise_language(language) != language.split("-")[0].lower():
             raise Refusal("error.bad_language", languages=", ".join(LANGUAGES))
-        lang = normalise_language(language or where.guild_locale or self.settings.default_language)
-        settings = {
+        settings = self.tables.settings
+        lang = normalise_language(language or where.guild_locale or settings.default_language)
+        game_settings = {
             "language": lang,
-            "reminder_hours": self.settings.reminder_hours,
-            "timeout_hours": self.settings.timeout_hours,
+            "reminder_hours": settings.reminder_hours,
+            "timeout_hours": settings.timeout_hours,
         }
+        store = self.tables.store
         host = SeatRecord(position=0, user_id=user.id, name=clean(user.name), lang=normalise_language(user.locale),
-                          dm=await self.store.user_dm(user.id))
-        async with self._lock(where.channel_id):
+                          dm=await store.user_dm(user.id))
+        async with self.tables.lock(where.channel_id):
             try:
-                record = await self.store.create_game(
+                record = await store.create_game(
                     channel_id=where.channel_id, guild_id=where.guild_id, game_id=game_id, host=host,
-                    options=opts, settings=settings, expires_at=self._lobby_expiry(),
+                    options=opts, settings=game_settings, expires_at=self.tables.lobby_expiry(),
                     seed=seed if seed is not None else random.SystemRandom().randrange(1, 2**31),
                 )
             except ChannelBusy:
-                existing = await self.store.active_game(where.channel_id)
-                title = games.get(existing.game_id).ui.translator(self.user_t(user).lang)("title") if existing else "?"
+                existing = await store.active_game(where.channel_id)
+                title = (games.get(existing.game_id).ui.translator(self.talk.user_t(user).lang)("title")
+                         if existing else "?")
                 raise Refusal("error.channel_busy", title=title) from None
-        return [self._lobby_message(record)]
+        return [self.messages.lobby(record)]
 
-    async def _lobby(self, user: User, where: Where) -> GameRecord:
-        return await self._active(where, "lobby")
-
-    async def _edit_lobby(self, user: User, where: Where, edit: Callable[[GameRecord], None]) -> GameRecord:
+    async def _edit(self, where: Where, edit: Callable[[GameRecord], None]) -> GameRecord:
         """Read the channel's lobby under its lock, let `edit` change it (or raise Refusal),
         and save it with a version check (else Refusal)."""
-        async with self._lock(where.channel_id):
-            record = await self._lobby(user, where)
+        async with self.tables.lock(where.channel_id):
+            record = await self.tables.active(where, "lobby")
             edit(record)
-            record.timeout_at = self._lobby_expiry()
-            await self._save_lobby(record)
+            record.timeout_at = self.tables.lobby_expiry()
+            await self.tables.save_lobby(record)
         return record
 
-    @refusing
-    async def join(self, user: User, where: Where) -> list[Reply]:
-        dm = await self.store.user_dm(user.id)
+    async def _taken_over(self, takeovers: list[Any], user: User, where: Where) -> list[Reply] | None:
+        """A feature's answer to this join/start (caller holds the channel lock), or None."""
+        record = await self.tables.store.active_game(where.channel_id)
+        if record is None or record.status != "lobby":
+            return None
+        for takeover in takeovers:
+            replies = await takeover(user, where, record)
+            if replies is not None:
+                return replies
+        return None
 
-        def edit(record: GameRecord) -> None:
+    async def join(self, user: User, where: Where) -> list[Reply]:
+        dm = await self.tables.store.user_dm(user.id)
+        async with self.tables.lock(where.channel_id):
+            taken = await self._taken_over(self.hooks.on_join, user, where)
+            if taken is not None:
+                return taken
+            record = await self.tables.active(where, "lobby")
             rules = games.get(record.game_id).rules
             if record.seat_of_user(user.id):
                 raise Refusal("error.already_joined")
             if len(record.seats) >= rules.max_players:
                 raise Refusal("error.table_full", max=rules.max_players)
-            record.seats.append(SeatRecord(position=self._next_position(record), user_id=user.id, name=clean(user.name),
+            record.seats.append(SeatRecord(position=next_position(record), user_id=user.id, name=clean(user.name),
                                            lang=normalise_language(user.locale), dm=dm))
+            record.timeout_at = self.tables.lobby_expiry()
+            await self.tables.save_lobby(record)
+        note = self.talk.game_t(record, games.get(record.game_id).ui)("lobby.joined", name=md(clean(user.name)))
+        return [self.messages.lobby(record, note)]
 
-        record = await self._edit_lobby(user, where, edit)
-        note = self.game_t(record, games.get(record.game_id).ui)("lobby.joined", name=md(clean(user.name)))
-        return [self._lobby_message(record, note)]
-
-    @staticmethod
-    def _next_position(record: GameRecord) -> int:
-        return max((s.position for s in record.seats), default=-1) + 1
-
-    @refusing
     async def leave(self, user: User, where: Where) -> list[Reply]:
         def edit(record: GameRecord) -> None:
             seat = record.seat_of_user(user.id)
@@ -104,13 +128,12 @@ class LobbyMixin(AISeatsMixin):
             elif record.host_id == user.id:
                 record.host_id = humans[0].user_id
 
-        record = await self._edit_lobby(user, where, edit)
-        t = self.game_t(record, games.get(record.game_id).ui)
+        record = await self._edit(where, edit)
+        t = self.talk.game_t(record, games.get(record.game_id).ui)
         if record.status == "cancelled":
             return [Reply("channel", t("lobby.closed"), channel_id=record.channel_id)]
-        return [self._lobby_message(record, t("lobby.left", name=md(clean(user.name))))]
+        return [self.messages.lobby(record, t("lobby.left", name=md(clean(user.name))))]
 
-    @refusing
     async def addbot(self, user: User, where: Where, count: int = 1) -> list[Reply]:
         """Add up to `count` AI seats: as many as fit, saying so when fewer than asked."""
         added: list[str] = []
@@ -130,30 +153,29 @@ class LobbyMixin(AISeatsMixin):
                 name = next((nm for nm in AI_NAMES if nm not in used), f"AI {n + 1}")
                 used.add(name)
                 added.append(name)
-                record.seats.append(SeatRecord(position=self._next_position(record), user_id=AI_USER_BASE - n,
+                record.seats.append(SeatRecord(position=next_position(record), user_id=AI_USER_BASE - n,
                                                name=name, is_bot=True))
 
-        record = await self._edit_lobby(user, where, edit)
-        t = self.game_t(record, games.get(record.game_id).ui)
+        record = await self._edit(where, edit)
+        t = self.talk.game_t(record, games.get(record.game_id).ui)
         note = t.plural("lobby.bots_added", len(added), names=", ".join(f"**{md(n)}**" for n in added))
         if len(added) < count:
             note += " " + t.plural("lobby.bots_short", len(added), asked=count)
-        return [self._lobby_message(record, note)]
+        return [self.messages.lobby(record, note)]
 
-    def _is_host(self, record: GameRecord, user: User, where: Where) -> bool:
-        return record.host_id == user.id or where.can_manage
-
-    @refusing
     async def start(self, user: User, where: Where) -> list[Reply]:
-        async with self._lock(where.channel_id):
-            record = await self._lobby(user, where)
-            if not self._is_host(record, user, where):
+        async with self.tables.lock(where.channel_id):
+            record = await self.tables.active(where, "lobby")
+            if not is_host(record, user, where):
                 raise Refusal("error.host_only")
-            return await self._start_locked(record)
+            taken = await self._taken_over(self.hooks.on_start, user, where)
+            if taken is not None:
+                return taken
+            return await self.start_locked(await self.tables.active(where, "lobby"))
 
-    async def _start_locked(self, record: GameRecord) -> list[Reply]:
+    async def start_locked(self, record: GameRecord, *, note: str | None = None) -> list[Reply]:
         """Start the lobby `record`; the caller holds the channel lock and checked who asks
-        (a rematch starts itself once everyone is in)."""
+        (a rematch starts itself once everyone is in). `note`: the first line of the message."""
         spec = games.get(record.game_id)
         rules = spec.rules
         if not rules.min_players <= len(record.seats) <= rules.max_players:
@@ -165,65 +187,62 @@ class LobbyMixin(AISeatsMixin):
         state = rules.new_game(seats, record.seed, record.options)
         record.state = rules.dump(state)
         record.status = "running"
-        record.remind_at, record.timeout_at = self._deadlines(record)
+        record.remind_at, record.timeout_at = self.tables.deadlines(record)
         loaded = Loaded(record, spec, state)
-        record.ai_pending = self._ai_must_move(loaded)
-        await self._save_lobby(record)
+        record.ai_pending = self.turns.ai_must_move(loaded)
+        await self.tables.save_lobby(record)
         events = [{"type": "game_started"}]
-        ai_events = await self._run_ai_safely(loaded)
-        return await self._after_change(loaded, events + ai_events)
+        ai_events = await self.turns.run_ai_safely(loaded)
+        return await self.turns.publish(loaded, "start", events + ai_events, note=note)
 
-    @refusing
     async def cancel(self, user: User, where: Where) -> list[Reply]:
-        async with self._lock(where.channel_id):
-            record = await self.store.active_game(where.channel_id)
+        async with self.tables.lock(where.channel_id):
+            record = await self.tables.store.active_game(where.channel_id)
             if record is None:
-                return self.refuse(user, "error.no_game")
-            if not self._is_host(record, user, where):
-                return self.refuse(user, "error.host_only")
+                raise Refusal("error.no_game")
+            if not is_host(record, user, where):
+                raise Refusal("error.host_only")
             record.status = "cancelled"
             record.remind_at = record.timeout_at = None
-            await self._save_lobby(record)
-        t = self.game_t(record, games.get(record.game_id).ui)
+            await self.tables.save_lobby(record)
+        t = self.talk.game_t(record, games.get(record.game_id).ui)
         return [Reply("channel", t("game.cancelled", name=md(clean(user.name)), title=t("title")),
                       channel_id=record.channel_id)]
 
-    async def settings_cmd(self, user: User, where: Where, *, dm: bool | None = None, language: str | None = None,
-                           reminder_hours: float | None = None, timeout_hours: float | None = None) -> list[Reply]:
+    async def settings(self, user: User, where: Where, *, dm: bool | None = None, language: str | None = None,
+                       reminder_hours: float | None = None, timeout_hours: float | None = None) -> list[Reply]:
         """Show or change settings. Everything is checked first; then the user's DM choice and
         the game's settings are written in one transaction (a refusal writes nothing)."""
-        t = self.user_t(user)
-        try:
-            game_changes = _game_setting_changes(language, reminder_hours, timeout_hours)
-        except Refusal as refusal:
-            return self.refused(user, refusal)
-        async with self._lock(where.channel_id):
-            record = await self.store.active_game(where.channel_id)
+        t = self.talk.user_t(user)
+        game_changes = _game_setting_changes(language, reminder_hours, timeout_hours)
+        store = self.tables.store
+        async with self.tables.lock(where.channel_id):
+            record = await store.active_game(where.channel_id)
             if record is None and game_changes:
-                return self.refuse(user, "error.no_game")
-            if record is not None and game_changes and not self._is_host(record, user, where):
-                return self.refuse(user, "error.host_only")
+                raise Refusal("error.no_game")
+            if record is not None and game_changes and not is_host(record, user, where):
+                raise Refusal("error.host_only")
             if record is not None and (game_changes or dm is not None):
                 for seat in record.seats:
                     if dm is not None and seat.user_id == user.id:
                         seat.dm = dm
                 record.settings.update(game_changes)
                 if record.status == "running" and game_changes:
-                    record.remind_at, record.timeout_at = self._deadlines(record)
-                await self.store.save_settings(record, user_pref=(user.id, dm) if dm is not None else None)
+                    record.remind_at, record.timeout_at = self.tables.deadlines(record)
+                await store.save_settings(record, user_pref=(user.id, dm) if dm is not None else None)
             elif dm is not None:
-                await self.store.set_user_pref(user.id, dm=dm)
+                await store.set_user_pref(user.id, dm=dm)
         changes = [t("settings.dm_on" if dm else "settings.dm_off")] if dm is not None else []
         changes += [t(f"settings.{key}", value=_fmt_hours(value) if key != "language" else value)
                     for key, value in game_changes.items()]
         if not changes:
             current = record.settings if record else {}
-            dm_now = await self.store.user_dm(user.id)
-            return [self.private(user, t("settings.current", language=current.get("language", "—"),
-                                         reminder=current.get("reminder_hours", "—"),
-                                         timeout=current.get("timeout_hours", "—"),
-                                         dm=t("settings.yes" if dm_now else "settings.no")))]
-        return [self.private(user, "✅ " + "\n".join(changes))]
+            dm_now = await store.user_dm(user.id)
+            return [self.talk.private(user, t("settings.current", language=current.get("language", "—"),
+                                              reminder=current.get("reminder_hours", "—"),
+                                              timeout=current.get("timeout_hours", "—"),
+                                              dm=t("settings.yes" if dm_now else "settings.no")))]
+        return [self.talk.done(user, "✅ " + "\n".join(changes))]
 
 
 def _game_setting_changes(language: str | None, reminder_hours: float | None,

@@ -1,5 +1,6 @@
-"""Play: game subcommands, button presses and select choices, the private move menu,
-autocomplete, making a move (then the AI seats and the turn message), and resigning."""
+"""`Play`: what a seated player does once the game runs — game subcommands, button presses
+and select choices, the private move menu, autocomplete, resigning. A press's custom id is
+read once (`Press`); kinds a feature owns go to its handler from the hooks."""
 
 from __future__ import annotations
 
@@ -9,28 +10,47 @@ from bot import games
 from bot.gameui import Command, GameUI, Param, action_key
 from bot.i18n import LANGUAGES, Translator
 from bot.replies import Button, Reply, Select, SelectOption, User, Where
-from bot.store import GameRecord, VersionConflict
-from bot.table.base import refusing
-from bot.table.ids import _menu_payload, action_hash, custom_id, parse_custom_id
-from bot.table.lobby import LobbyMixin
+from bot.store import GameRecord
+from bot.table.answers import Answers
+from bot.table.hooks import Hooks
+from bot.table.ids import Press, action_hash, custom_id, menu_payload, parse_press
+from bot.table.lobby import Lobby
+from bot.table.messages import Messages
 from bot.table.shared import AI_USER_BASE, Loaded, Refusal, _match_label, _shortlist, _trim
+from bot.table.tables import Tables
+from bot.table.talk import Talk
+from bot.table.turns import Turns
 from bot.text import echo
-from engine import IllegalAction
 
 
-class PlayMixin(LobbyMixin):
-    """Everything a seated player does once the game runs."""
+def game_channel(record: GameRecord, where: Where) -> Where:
+    """Where a press acts: the game's own channel (a click in a DM, on a hand we sent there,
+    acts on the game's channel)."""
+    if record.channel_id == where.channel_id:
+        return where
+    return Where(channel_id=record.channel_id, guild_id=record.guild_id, guild_locale=where.guild_locale)
 
-    @refusing
+
+class Play:
+    def __init__(self, tables: Tables, talk: Talk, messages: Messages, turns: Turns, lobby: Lobby,
+                 answers: Answers, hooks: Hooks) -> None:
+        self.tables = tables
+        self.talk = talk
+        self.messages = messages
+        self.turns = turns
+        self.lobby = lobby
+        self.answers = answers
+        self.hooks = hooks
+
     async def resign(self, user: User, where: Where) -> list[Reply]:
-        async with self._lock(where.channel_id):
-            loaded = await self._running(user, where)
+        async with self.tables.lock(where.channel_id):
+            loaded = await self.tables.running(where)
             seat = loaded.record.seat_of_user(user.id)
             if seat is None:
                 raise Refusal("error.not_seated")
             record = loaded.record
             player_name = seat.name  # the seat keeps the name; 🤖 marks it wherever players are listed
-            if seat.seat is not None:  # the game still counts for them, last (bot.table.ratings)
+            if seat.seat is not None:  # the game still counts for them, last (bot.features.ratings)
                 record.settings.setdefault("resigned", {})[seat.seat] = [user.id, player_name]
             seat.is_bot = True
             seat.user_id = AI_USER_BASE - 100 - seat.position
@@ -39,20 +59,19 @@ class PlayMixin(LobbyMixin):
                 # host rights pass to the next seated human; with none left only moderators manage
                 following = sorted(humans, key=lambda s: (s.position <= seat.position, s.position))
                 record.host_id = following[0].user_id if following else 0
-            t = self.game_t(record, loaded.ui)
+            t = self.talk.game_t(record, loaded.ui)
             if not humans:
                 record.status = "cancelled"
                 record.remind_at = record.timeout_at = None
-            record.ai_pending = self._ai_must_move(loaded)
-            await self._save_lobby(record)
+            record.ai_pending = self.turns.ai_must_move(loaded)
+            await self.tables.save_lobby(record)
             if record.status == "cancelled":
                 return [Reply("channel", t("game.all_resigned"), channel_id=record.channel_id)]
             events: list[dict[str, Any]] = [{"type": "resigned", "seat": seat.seat, "name": player_name}]
-            events += await self._run_ai_safely(loaded)
-            return await self._after_change(loaded, events)
+            events += await self.turns.run_ai_safely(loaded)
+            return await self.turns.publish(loaded, "resign", events)
 
     # -- moves ------------------------------------------------------------------
-    @refusing
     async def command(self, user: User, where: Where, group: str, name: str, values: dict[str, Any]) -> list[Reply]:
         """A game subcommand, e.g. `/detour choose card:8`."""
         spec = games.by_group(group)
@@ -60,18 +79,18 @@ class PlayMixin(LobbyMixin):
         if spec is None or command is None:
             raise Refusal("error.unknown_command")
         ui = spec.ui
-        async with self._lock(where.channel_id):
-            loaded = await self._running(user, where)
+        async with self.tables.lock(where.channel_id):
+            loaded = await self.tables.running(where)
             if loaded.record.game_id != ui.game_id:
-                other = loaded.ui.translator(self.user_t(user).lang)("title")
+                other = loaded.ui.translator(self.talk.user_t(user).lang)("title")
                 raise Refusal("error.wrong_game", title=other, group=loaded.ui.group)
             seat = self._acting_seat(loaded, user)
             legal = loaded.rules.legal_actions(loaded.state, seat)
             action = self._build(command, values, legal, ui, view=loaded.rules.view(loaded.state, seat),
-                                 t=self.user_t(user, ui))
+                                 t=self.talk.user_t(user, ui))
             if action is None:
                 raise Refusal(command.refusal or "error.not_now", ui=ui)  # the game's catalog words it
-            return await self._act(loaded, user, seat, action)
+            return await self.turns.act(loaded, user, seat, action)
 
     def _acting_seat(self, loaded: Loaded, user: User) -> str:
         seat = loaded.record.seat_of_user(user.id)
@@ -154,121 +173,76 @@ class PlayMixin(LobbyMixin):
                           choices=_shortlist(allowed, t))
         return found
 
-    async def _act(self, loaded: Loaded, user: User, seat: str, action: dict[str, Any]) -> list[Reply]:
-        """Apply, commit, let AI seats move, and tell everyone. Caller holds the channel lock."""
-        record = loaded.record
-        rules = loaded.rules
-        waiting_before = set(rules.to_act(loaded.state))
-        t_user = self.user_t(user, loaded.ui)
-        # the confirmation describes the move made, so it is worded from the state before it
-        label = loaded.ui.action_label(action, rules.view(loaded.state, seat), t_user)
-        try:
-            events = rules.apply(loaded.state, seat, action)
-        except IllegalAction as exc:
-            return [self.private(user, "⚠️ " + self._illegal_text(exc, loaded.ui, user))]
-        status = "finished" if rules.is_over(loaded.state) else "running"
-        remind, timeout = (None, None) if status == "finished" else self._deadlines(record)
-        try:
-            await self.store.commit_action(record, expected_version=record.version, seat=seat, action=action,
-                                           events=events, state=rules.dump(loaded.state), status=status,
-                                           actor="human", remind_at=remind, timeout_at=timeout,
-                                           ai_pending=self._ai_must_move(loaded))
-        except VersionConflict:
-            return await self._lost_race(user, record.id, seat)
-        if status == "finished":
-            self._memories_due(record)
-        events = list(events) + await self._run_ai_safely(loaded)
-        ack = self.private(user, "✅ " + t_user("ack", action=label))
-        return [ack] + await self._after_change(loaded, events, already_pinged=waiting_before)
-
-    async def _lost_race(self, user: User, game_pk: int, seat: str) -> list[Reply]:
-        """The commit found the game changed (a double click, or a move handled by another bot
-        process: the channel lock is per process, the version check is the database's). Nothing
-        was written; the answer comes from the game as stored now: a fresh menu button if the
-        seat is still to act, else "already made"."""
-        fresh = await self.store.get_game(game_pk)
-        if fresh is None or fresh.status != "running" or fresh.state is None:
-            return self.refuse(user, "error.already_made")
-        loaded = self._load(fresh)
-        if seat not in loaded.rules.to_act(loaded.state):
-            return self.refuse(user, "error.already_made")
-        return self.refused(user, Refusal("error.stale_move", rows=[[Button(
-            self.user_t(user)("button.play"), custom_id(fresh.id, fresh.version, "menu"), "success", "🎲")]]))
-
     # -- components -------------------------------------------------------------
     async def component(self, user: User, where: Where, value: str, values: list[str] | None = None) -> list[Reply]:
         """A button press or select choice with one of our custom ids."""
-        parsed = parse_custom_id(value)
-        if parsed is None:
-            return self.refuse(user, "error.bad_button")
-        game_pk, version, kind, payload = parsed
-        record = await self.store.get_game(game_pk)
+        press = parse_press(value, values)
+        if press is None:
+            raise Refusal("error.bad_button")
+        own = self.hooks.components.get(press.kind)
+        if own is not None:  # a feature's button (undo, rematch, follow)
+            return await own(user, where, press)
+        record = await self.tables.store.get_game(press.game_pk)
         if record is None or not record.active:
-            return self.refuse(user, "error.stale_game")
-        if record.channel_id != where.channel_id:
-            # a click in a DM (the hand we sent there) acts on the game's own channel
-            where = Where(channel_id=record.channel_id, guild_id=record.guild_id, guild_locale=where.guild_locale)
-        if kind in ("join", "leave", "addbot", "start"):
+            raise Refusal("error.stale_game")
+        where = game_channel(record, where)
+        if press.kind in ("join", "leave", "addbot", "start"):
             if record.status != "lobby":
-                return self.refuse(user, "error.stale")
-            handler = {"join": self.join, "leave": self.leave, "addbot": self.addbot, "start": self.start}[kind]
+                raise Refusal("error.stale")
+            handler = {"join": self.lobby.join, "leave": self.lobby.leave, "addbot": self.lobby.addbot,
+                       "start": self.lobby.start}[press.kind]
             return await handler(user, where)
-        if kind == "hand":
-            return await self.hand(user, where)
-        if kind == "menu":
-            return await self._press_menu(user, where, record, version, payload)
-        if kind in ("act", "sel", "pact", "psel"):
-            chosen = (values or [""])[0] if kind.endswith("sel") else payload
-            return await self._press_move(user, where, record, version, kind, chosen)
-        return self.refuse(user, "error.stale")
+        if press.kind == "hand":
+            return await self.answers.hand(user, where)
+        if press.kind == "menu":
+            return await self._press_menu(user, where, record, press)
+        if press.kind in ("act", "sel", "pact", "psel"):
+            return await self._press_move(user, where, record, press)
+        raise Refusal("error.stale")
 
-    @refusing
-    async def _press_menu(self, user: User, where: Where, record: GameRecord, version: int,
-                          payload: str) -> list[Reply]:
-        group = _menu_payload(payload)[0]
+    async def _press_menu(self, user: User, where: Where, record: GameRecord, press: Press) -> list[Reply]:
+        group = menu_payload(press.payload)[0]
         if group is not None:
             # a public "Travel…" button: whether the presser has such a move is their secret
-            loaded = await self._running(user, where)
+            loaded = await self.tables.running(where)
             seat = self._acting_seat(loaded, user)
             if not any(loaded.ui.menu_group(a)[:40] == group for a in loaded.rules.legal_actions(loaded.state, seat)):
                 raise Refusal("error.not_now")
-        return await self.menu(user, where, payload, stale=version != record.version)
+        return await self.menu(user, where, press.payload, stale=press.version != record.version)
 
-    @refusing
-    async def _press_move(self, user: User, where: Where, record: GameRecord, version: int, kind: str,
-                          chosen: str) -> list[Reply]:
+    async def _press_move(self, user: User, where: Where, record: GameRecord, press: Press) -> list[Reply]:
         """A move button or select option: public ones ("act", "sel") carry the game version,
         private menu ones ("pact", "psel") the presser's own move count."""
         # a stale press is refused with a button that opens the menu afresh
-        stale = Refusal("error.stale_move", rows=[[Button(self.user_t(user)("button.play"),
+        stale = Refusal("error.stale_move", rows=[[Button(self.talk.user_t(user)("button.play"),
                                                           custom_id(record.id, record.version, "menu"),
                                                           "success", "🎲")]])
-        async with self._lock(where.channel_id):
-            loaded = await self._running(user, where)
-            if kind in ("act", "sel") and version != loaded.record.version:
+        async with self.tables.lock(where.channel_id):
+            loaded = await self.tables.running(where)
+            if press.kind in ("act", "sel") and press.version != loaded.record.version:
                 raise stale  # a public button: the game moved on
             seat = self._acting_seat(loaded, user)
-            if kind in ("pact", "psel") and version != await self.store.seat_action_count(record.id, seat):
+            if press.kind in ("pact", "psel") and \
+                    press.version != await self.tables.store.seat_action_count(record.id, seat):
                 raise stale  # a private menu: its owner has moved since
             legal = loaded.rules.legal_actions(loaded.state, seat)
-            action = next((a for a in legal if action_hash(a) == chosen), None)
+            action = next((a for a in legal if action_hash(a) == press.chosen), None)
             if action is None:
                 raise Refusal("error.not_now")
-            return await self._act(loaded, user, seat, action)
+            return await self.turns.act(loaded, user, seat, action)
 
-    @refusing
     async def menu(self, user: User, where: Where, payload: str = "", *, stale: bool = False) -> list[Reply]:
         """The private move menu: every legal action of the user, as buttons or selects."""
-        loaded = await self._running(user, where)
+        loaded = await self.tables.running(where)
         seat = self._acting_seat(loaded, user)
-        t = self.user_t(user, loaded.ui)
+        t = self.talk.user_t(user, loaded.ui)
         record, rules = loaded.record, loaded.rules
         legal = rules.legal_actions(loaded.state, seat)
         view = rules.view(loaded.state, seat)
         # the menu's moves stay valid until this seat moves (not when others do, e.g. in a
         # simultaneous phase): their ids carry the seat's own move count, not the game version
-        own = await self.store.seat_action_count(record.id, seat)
-        group_filter, page = _menu_payload(payload)
+        own = await self.tables.store.seat_action_count(record.id, seat)
+        group_filter, page = menu_payload(payload)
         groups: dict[str, list[dict[str, Any]]] = {}
         for action in legal:
             groups.setdefault(loaded.ui.menu_group(action), []).append(action)
@@ -287,9 +261,9 @@ class PlayMixin(LobbyMixin):
                               custom_id(record.id, own, "pact", action_hash(a)), "primary") for a in legal]
             rows = [buttons[i:i + 5] for i in range(0, len(buttons), 5)]
         elif group_filter is None and len(groups) <= 5 and all(len(v) <= 25 for v in groups.values()):
-            rows = [[select(v, self._group_label(loaded, g, t), i)] for i, (g, v) in enumerate(groups.items())]
+            rows = [[select(v, self.messages.group_label(g, t), i)] for i, (g, v) in enumerate(groups.items())]
         elif group_filter is None:
-            buttons = [Button(_trim(f"{self._group_label(loaded, g, t)} ({len(v)})", 80),
+            buttons = [Button(_trim(f"{self.messages.group_label(g, t)} ({len(v)})", 80),
                               custom_id(record.id, record.version, "menu", f"g={g[:40]};p=0"), "secondary")
                        for g, v in groups.items()][:25]
             rows = [buttons[i:i + 5] for i in range(0, len(buttons), 5)]
@@ -299,7 +273,7 @@ class PlayMixin(LobbyMixin):
             pages = max(1, -(-len(actions) // per_page))
             page = min(page, pages - 1)
             chunk = actions[page * per_page:(page + 1) * per_page]
-            rows = [[select(chunk[i:i + 25], f"{self._group_label(loaded, group_filter, t)} {i // 25 + 1}", i)]
+            rows = [[select(chunk[i:i + 25], f"{self.messages.group_label(group_filter, t)} {i // 25 + 1}", i)]
                     for i in range(0, len(chunk), 25)]
             nav: list[Button] = [Button(t("button.back"), custom_id(record.id, record.version, "menu"), "secondary")]
             if page > 0:
@@ -310,7 +284,7 @@ class PlayMixin(LobbyMixin):
                                                  f"g={group_filter};p={page + 1}"), "secondary"))
             rows.append(nav)
             text += "\n" + t("menu.page", page=page + 1, pages=pages)
-        return [self.private(user, text, rows=rows)]
+        return [self.talk.private(user, text, rows=rows)]
 
 
     async def autocomplete(self, user: User, where: Where, group: str, name: str, param: str,
@@ -322,14 +296,14 @@ class PlayMixin(LobbyMixin):
         spec = next((p for p in command.params if p.name == param), None) if command else None
         if ui is None or command is None or spec is None or spec.kind != "pick":
             return []
-        record = await self.store.active_game(where.channel_id)
+        record = await self.tables.store.active_game(where.channel_id)
         if record is None or record.status != "running" or record.game_id != ui.game_id:
             return []
-        loaded = self._load(record)
+        loaded = self.tables.load(record)
         seat = record.seat_of_user(user.id)
         if seat is None or seat.seat not in loaded.rules.to_act(loaded.state):
             return []
-        t = self.user_t(user, ui)
+        t = self.talk.user_t(user, ui)
         view = loaded.rules.view(loaded.state, seat.seat)
         needle = current.casefold().strip()
         choices: list[tuple[str, str]] = []

@@ -4,6 +4,7 @@ parsing, a loaded game, and small text helpers."""
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +39,26 @@ class Refusal(Exception):
         self.ui = ui
         self.rows = rows
         self.params = params
+
+
+class RateLimiter:
+    """At most `limit` asks per user in `window` seconds (real time). Each feature has its
+    own, so asking for stats does not use up someone's status images."""
+
+    def __init__(self, limit: int = ASK_LIMIT, window: float = ASK_WINDOW) -> None:
+        self.limit, self.window = limit, window
+        self._asked: dict[int, list[float]] = {}
+
+    def too_often(self, user_id: int) -> bool:
+        now = time.monotonic()
+        if len(self._asked) > 10_000:  # forget people who stopped asking
+            self._asked = {u: ts for u, ts in self._asked.items() if ts and ts[-1] > now - self.window}
+        recent = [t for t in self._asked.get(user_id, []) if t > now - self.window]
+        if len(recent) >= self.limit:
+            self._asked[user_id] = recent
+            return True
+        self._asked[user_id] = recent + [now]
+        return False
 
 
 #: a whole number as people type it in options (ASCII digits; long ones stay text and are refused)

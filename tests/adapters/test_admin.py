@@ -62,8 +62,7 @@ async def _fill(path: Path) -> None:
     from bot.replies import User, Where
     from bot.service import TableService
     from bot.settings import Settings
-    from bot.store import SQLiteStore
-    from bot.store_social import Follow
+    from bot.store import Follow, SQLiteStore
 
     store = SQLiteStore(path)
     await store.open()
@@ -82,11 +81,11 @@ async def _fill(path: Path) -> None:
                     record = await store.active_game(channel)
                     if record is None:
                         break
-                    await service._run_ai(service._load(record), stand_in={"p1"})
+                    await service.parts.turns.run_ai(service.load(record), stand_in={"p1"})
                 last = await store.last_game(channel)
                 assert last is not None and last.status == ("finished" if finish else "running")
                 if finish:  # rated as the turn message would (the stand-ins' moves skip it)
-                    await service._rate_safely(service._load(last))
+                    await service.parts.ratings.rate_safely(service.load(last))
                 else:  # followed by DM and in a thread
                     await service.follow(User(7, "Eve", "en-US"), where)
                     await store.set_follow(Follow(last.id, 2**62 + 1, "Dan", thread_id=2**62 + 2), limit=20)

@@ -22,12 +22,12 @@ import pytest
 from PIL import Image
 
 from bot import games
+from bot.features.memories import render_memory
 from bot.render_pool import RENDER_TIMEOUT, MemoryRender, RenderJob, RenderPool, RenderUnavailable, draw, memory_timeout
 from bot.replies import User, Where
 from bot.service import TableService, action_hash, custom_id
 from bot.settings import Settings, load_settings
 from bot.store import SQLiteStore
-from bot.table.memories import render_memory
 from tests.service.test_memories import playout
 
 RAILS = "rails-and-sails"
@@ -246,7 +246,7 @@ async def move_button(service: TableService) -> tuple[User, str]:
     """The player to act and the button of the move their AI would choose."""
     record = await service.store.active_game(HERE.channel_id)
     assert record is not None
-    loaded = service._load(record)
+    loaded = service.load(record)
     seat = loaded.rules.to_act(loaded.state)[0]
     user = ANN if record.seat_of_user(ANN.id).seat == seat else BEN  # type: ignore[union-attr]
     action = loaded.rules.ai_action(loaded.state, seat)

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
+from bot.features.follow import MAX_FOLLOWERS
 from bot.i18n import Translator
 from bot.replies import Reply, ThreadTarget, User
 from bot.service import TableService, parse_custom_id
 from bot.settings import Settings
 from bot.store import SQLiteStore
-from bot.table.follow import MAX_FOLLOWERS
 from tests.conftest import ALICE, BACKENDS, BOB, EVE, HERE, Clock
 
 pytestmark = pytest.mark.usefixtures("fake_game")

@@ -12,13 +12,13 @@ import pytest
 from PIL import Image
 
 from bot import games
+from bot.features import memories
+from bot.features.memories import MemoryJob, render_memory, replay_timeline
 from bot.i18n import LANGUAGES
 from bot.replies import Reply, User, Where
 from bot.service import TableService
 from bot.settings import Settings
 from bot.store import SQLiteStore
-from bot.table import memories
-from bot.table.memories import MemoryJob, render_memory, replay_timeline
 from render.summary import Standing, Summary, render_summary
 from render.timelapse import MAX_BYTES, timelapse_gif
 from tests.conftest import ALICE, BOB, HERE, Clock

@@ -9,13 +9,12 @@ from pathlib import Path
 import pytest
 from openskill.models import PlackettLuce
 
+from bot.features.ratings import ai_player, rate, scope_of, user_player
 from bot.i18n import Translator
 from bot.replies import Reply, User, Where
 from bot.service import TableService
 from bot.settings import Settings
-from bot.store import SQLiteStore
-from bot.store_social import Rating, ResultEntry
-from bot.table.ratings import ai_player, rate, scope_of, user_player
+from bot.store import Rating, ResultEntry, SQLiteStore
 from tests.conftest import ALICE, BACKENDS, BOB, CAROL, EVE, HERE, Clock
 
 pytestmark = pytest.mark.usefixtures("fake_game")
@@ -48,7 +47,7 @@ async def play(service: TableService, users: list[User], takes: list[int], *, wh
     for n in takes:
         record = await service.store.active_game(where.channel_id)
         assert record is not None
-        [seat] = service._load(record).rules.to_act(service._load(record).state)
+        [seat] = service.load(record).rules.to_act(service.load(record).state)
         actor = next(u for u in users if record.seat_record(seat).user_id == u.id)  # type: ignore[union-attr]
         replies = await service.command(actor, where, "countdown", "take", {"n": n})
     return replies
@@ -110,7 +109,7 @@ async def test_a_game_is_rated_once_even_after_a_crash_before_the_rating(service
     await play(service, [ALICE, BOB], [2])  # 3 left, Bob to move
     record = await store.active_game(HERE.channel_id)
     assert record is not None
-    loaded = service._load(record)
+    loaded = service.load(record)
     loaded.rules.apply(loaded.state, "p2", {"type": "take", "n": 3})
     # the last move is committed, then the bot dies before it builds the turn message (and rates)
     await store.commit_action(record, expected_version=record.version, seat="p2", action={"type": "take", "n": 3},
@@ -123,7 +122,7 @@ async def test_a_game_is_rated_once_even_after_a_crash_before_the_rating(service
     assert close(await rating_of(store, user_player(BOB.id)), bob.mu, bob.sigma)
     # again: the tick, the turn message's hook, the store itself: nothing changes
     await restarted.tick()
-    await restarted._rate_safely(restarted._load(await store.get_game(record.id)))  # type: ignore[arg-type]
+    await restarted.parts.ratings.rate_safely(restarted.load(await store.get_game(record.id)))  # type: ignore[arg-type]
     assert close(await rating_of(store, user_player(BOB.id)), bob.mu, bob.sigma)
     assert (await store.player_stats(SCOPE, user_player(BOB.id))).games == 1
 
@@ -199,7 +198,7 @@ async def test_migration_six_tables_exist(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "m.sqlite3")
     await store.open()
     try:
-        rows = await (await store.db.execute("SELECT name FROM sqlite_master WHERE type='table'")).fetchall()
+        rows = await store.raw("SELECT name FROM sqlite_master WHERE type='table'")
         assert {"game_results", "result_seats", "ratings", "follows"} <= {r[0] for r in rows}
     finally:
         await store.close()

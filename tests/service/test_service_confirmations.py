@@ -51,7 +51,7 @@ async def test_every_confirmation_names_the_move_made(store: SQLiteStore, game: 
         record = await store.active_game(HERE.channel_id)
         if record is None:
             break
-        loaded = service._load(record)
+        loaded = service.load(record)
         seat = loaded.rules.to_act(loaded.state)[0]
         user = next(p for p in PEOPLE if record.seat_of_user(p.id) and record.seat_of_user(p.id).seat == seat)
         label, replies = await pick_from_menu(service, user, rng)

@@ -89,7 +89,7 @@ async def test_the_lock_table_keeps_only_channels_in_use(service: TableService) 
         await service.status(ALICE, Where(channel_id=10_000 + channel, guild_id=1))
         await service.new_game(ALICE, Where(channel_id=20_000 + channel, guild_id=1), "countdown")
     gc.collect()
-    assert len(service._locks) < 10
+    assert len(service.parts.tables._locks) < 10
 
 
 async def test_an_idle_lobby_closes_and_a_touched_one_waits(store: SQLiteStore, clock: Clock) -> None:

@@ -34,7 +34,7 @@ async def test_another_players_choice_keeps_my_menu_valid(store: SQLiteStore, ga
     await service.start(players[0], HERE)
     record = await store.active_game(HERE.channel_id)
     assert record is not None
-    loaded = service._load(record)
+    loaded = service.load(record)
     assert len(loaded.rules.to_act(loaded.state)) == len(players), "a simultaneous phase"
 
     [ann_menu] = await service.menu(ANN, HERE)

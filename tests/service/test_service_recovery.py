@@ -34,8 +34,8 @@ async def table(service: TableService, game: str, humans: int, bots: int, seed: 
 async def waiting_humans(service: TableService, store: SQLiteStore) -> list[str]:
     record = await store.active_game(HERE.channel_id)
     assert record is not None
-    loaded = service._load(record)
-    return service._waiting_humans(loaded)
+    loaded = service.load(record)
+    return service.parts.turns.waiting_humans(loaded)
 
 
 @pytest.mark.parametrize(("game", "humans", "bots"), [
@@ -111,7 +111,7 @@ async def test_killed_between_the_human_and_the_ai_moves_resumes_at_start(tmp_pa
         assert record is not None and record.ai_pending
         before = await store.actions(record.id)
         assert [a.actor for a in before][-1] == "human"
-        loaded = service._load(record)
+        loaded = service.load(record)
         bot_seats = {s.seat for s in record.seats if s.is_bot}
         assert set(loaded.rules.to_act(loaded.state)) & bot_seats, "stuck: waiting for the AI"
 
@@ -169,7 +169,7 @@ async def test_a_stand_in_stopped_by_the_cap_is_not_resumed(store: SQLiteStore, 
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """A turn longer than the cap ends the stand-in for good: the game waits for the player,
     and the scheduler does not pick the turn up again as an interrupted one."""
-    import bot.table.ai as ai_module
+    import bot.table.turns as ai_module
 
     monkeypatch.setattr(ai_module, "STAND_IN_MAX_ACTIONS", 1)
     service = TableService(store, Settings(reminder_hours=12, timeout_hours=48), clock=clock,

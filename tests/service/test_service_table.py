@@ -251,10 +251,10 @@ async def test_log_status_rules(service: TableService) -> None:
 
 
 async def test_menu_groups_large_action_sets() -> None:
-    from bot.service import _menu_payload
+    from bot.service import menu_payload
 
-    assert _menu_payload("g=claim;p=2") == ("claim", 2)
-    assert _menu_payload("") == (None, 0)
+    assert menu_payload("g=claim;p=2") == ("claim", 2)
+    assert menu_payload("") == (None, 0)
 
 
 def test_custom_ids_fit_discord_limits() -> None:

@@ -89,12 +89,12 @@ async def test_a_commit_that_lost_to_the_other_process_is_answered_from_the_stor
     board = await started(a, b)
     record = await b.store.active_game(HERE.channel_id)
     assert record is not None
-    stale = b._load(record)
+    stale = b.load(record)
     action = stale.rules.legal_actions(stale.state, "p1")[0]
     after_alice = only(await a.component(ALICE, HERE, buttons(board)[0].custom_id), "channel")[0]
     await a.component(BOB, HERE, buttons(after_alice)[0].custom_id)
-    async with b._lock(HERE.channel_id):
-        replies = await b._act(stale, ALICE, "p1", action)
+    async with b.parts.tables.lock(HERE.channel_id):
+        replies = await b.parts.turns.act(stale, ALICE, "p1", action)
     assert [r.to for r in replies] == ["ephemeral"]
     assert replies[0].text.startswith("⚠️") and "moved on" in replies[0].text
     fresh = await a.store.active_game(HERE.channel_id)
@@ -103,9 +103,9 @@ async def test_a_commit_that_lost_to_the_other_process_is_answered_from_the_stor
     assert len(menu) == 1 and parse_custom_id(menu[0].custom_id)[1:3] == (fresh.version, "menu")  # type: ignore[index]
     assert len(await a.store.actions(fresh.id)) == 2  # B's move was not written
     # a stale commit for a seat that is no longer to act: "already made"
-    stale = b._load(fresh)
+    stale = b.load(fresh)
     await a.component(ALICE, HERE, buttons((await a.menu(ALICE, HERE))[0])[0].custom_id)
-    replies = await b._act(stale, ALICE, "p1", stale.rules.legal_actions(stale.state, "p1")[0])
+    replies = await b.parts.turns.act(stale, ALICE, "p1", stale.rules.legal_actions(stale.state, "p1")[0])
     assert [r.to for r in replies] == ["ephemeral"] and "already made" in replies[0].text
     assert len(await a.store.actions(fresh.id)) == 3
 

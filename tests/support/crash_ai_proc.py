@@ -67,12 +67,12 @@ async def main(path: str, game: str, mode: str) -> None:
         for _ in range(500):  # the human moves until the AI must answer; we die right then
             record = await store.active_game(HERE.channel_id)
             assert record is not None
-            loaded = service._load(record)
+            loaded = service.load(record)
             seat = record.seat_of_user(HUMAN.id)
             assert seat is not None and seat.seat is not None
             action = loaded.rules.legal_actions(loaded.state, seat.seat)[0]
-            async with service._lock(HERE.channel_id):
-                await service._act(loaded, HUMAN, seat.seat, action)
+            async with service.parts.tables.lock(HERE.channel_id):
+                await service.parts.turns.act(loaded, HUMAN, seat.seat, action)
     else:
         die_at(store, "timeout", 2)
         clock.now += 49 * 3600

@@ -128,7 +128,7 @@ class Driver:
             return {"game": None, "status": None, "to_act": []}
         if record.status != "running":
             return {"game": record.id, "status": record.status, "to_act": []}
-        loaded = self.service._load(record)
+        loaded = self.service.load(record)
         rules = loaded.rules
         to_act = []
         for seat in rules.to_act(loaded.state):
@@ -159,12 +159,13 @@ async def serve(args: argparse.Namespace) -> None:
     await store.open()
     service = TableService(store, settings, clock=clock, render_in_thread=True)
     driver = Driver(service, clock, drawing=not args.no_render)
-    draw = service._render
+    images = service.parts.images
+    draw = images.run
 
     async def render(fn: Any, *a: Any, **kw: Any) -> bytes:
         return await draw(fn, *a, **kw) if driver.drawing else b"\x89PNG"
 
-    service._render = render  # type: ignore[method-assign]  # images only when asked (see --no-render)
+    images.run = render  # type: ignore[method-assign]  # images only when asked (see --no-render)
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)

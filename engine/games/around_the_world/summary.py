@@ -14,6 +14,7 @@ class AroundTheWorldSummary(Rules):
     """The summary half of `AroundTheWorldRules` (its base: the rules add the rest)."""
 
     progress_unit: ClassVar[str] = "days_used"
+    progress_gains: ClassVar[bool] = False  # fewer days used is better
 
     def progress(self, state: Any) -> dict[str, float]:
         """Days used so far: the race's own measure (fewest days back in London wins)."""

@@ -5,7 +5,7 @@ engine is deterministic) and the public view is kept at the start and after ever
 Everything drawn comes from public views and public events (and the final standing,
 public once the game is over), so nothing private can leak into them.
 
-When a game ends, play and the AI seats call `_memories_due`; the adapters ask for
+When a change ends a game, the after-change step `due` queues it; the adapters ask for
 `post_game_memories` once the final message is out, and post what it yields (summary
 first, then the timelapse). Nothing is kept on disk but one mark per game in the store's
 `meta` table (`memories.<game>`): a poster's claim before it draws, "posted" after. After a
@@ -18,12 +18,8 @@ renders, from plain values only, so it can run in a thread or in a render proces
 from __future__ import annotations
 
 import datetime
-import functools
 import logging
-import os
-import socket
 import time
-import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,9 +30,11 @@ from bot.render_pool import MemoryRender, poolable
 from bot.replay import effective_actions
 from bot.replies import Attachment, Destination, Reply, User, Where
 from bot.store import GameRecord
-from bot.table.base import refusing
-from bot.table.messages import MessagesMixin
-from bot.table.shared import Refusal, _match_label, _shortlist, _trim
+from bot.table.change import Change, Published
+from bot.table.images import Images
+from bot.table.shared import RateLimiter, Refusal, _match_label, _shortlist, _trim
+from bot.table.tables import Tables
+from bot.table.talk import Talk
 from bot.text import echo
 from engine import Event, View
 from render.summary import Standing, Summary, render_summary
@@ -48,8 +46,6 @@ log = logging.getLogger("passepartout.service")
 REPLAY_LIMIT, REPLAY_WINDOW = 3, 600.0
 #: finished games of a channel offered by `/game replay`
 REPLAY_CHOICES = 25
-#: units whose larger values are better (the chart's "biggest leap" highlight)
-_GAINING_UNITS = ("points", "days_travelled")
 #: games finished this recently whose pictures a restarted bot still posts (older: /game replay)
 RECOVER_WITHIN = 3 * 3600.0
 #: a claim this old that never became "posted" is taken over (its poster died drawing)
@@ -192,7 +188,7 @@ def highlight_texts(job: MemoryJob, timeline: Timeline, t: Translator, keep: int
             texts.append(t.plural(key, params.pop("count"), **params))
         else:
             texts.append(t(key, **params))
-    if rules.progress_unit in _GAINING_UNITS:
+    if rules.progress_gains:
         best: tuple[float, int, str] | None = None
         for seat, values in timeline.progress.items():
             for x in range(1, len(values)):
@@ -216,35 +212,35 @@ def _param(key: str, value: Any, job: MemoryJob, t: Translator) -> Any:
     return value
 
 
-class MemoriesMixin(MessagesMixin):
-    """The summary and timelapse after a game, and `/game replay`."""
-
-    def __init__(self, *args: Any, **kw: Any) -> None:
-        super().__init__(*args, **kw)
+class Memories:
+    def __init__(self, tables: Tables, talk: Talk, images: Images) -> None:
+        self.tables = tables
+        self.talk = talk
+        self.images = images
         #: whether a game's pictures are made when it ends (tables that test something else may
         #: turn this off: the timelapse of a whole game costs seconds of CPU); replay always works
-        self.memories = True
-        self._memories_waiting: list[int] = []
-        self._memories_recovered = False
-        self._replays: dict[int, list[float]] = {}
+        self.enabled = True
+        self._waiting: list[int] = []
+        self._recovered = False
+        self.asks = RateLimiter(REPLAY_LIMIT, REPLAY_WINDOW)
 
-    @functools.cached_property
-    def memory_claimant(self) -> str:
-        """This service's name on its claims (host, process id, instance, as on leases)."""
-        return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+    async def due(self, change: Change, out: Published) -> Published:
+        """The after-change step: a game that just ended gets its summary and timelapse after
+        the final message."""
+        record = change.loaded.record
+        if record.status == "finished" and self.enabled and record.id not in self._waiting:
+            self._waiting.append(record.id)
+        return out
 
-    def _claimant_gone(self, claimant: str) -> bool:
-        """Whether a claim's poster is known to be dead (the scheduler can tell)."""
-        return False
-
-    async def _claim_memories(self, game_pk: int) -> bool:
+    async def _claim(self, game_pk: int) -> bool:
         """Take the posting of a game's pictures, unless they were posted or someone alive
         claimed them lately. The claim is a compare-and-set from the value read: of two processes
         claiming at once, exactly one wins (and posts once, but for a crash between drawing and
         the mark, after which the claim goes stale and is taken over)."""
+        store, me = self.tables.store, self.tables.instance
         key = _memory_key(game_pk)
         now = time.time()  # wall time: compared across processes and restarts
-        held = await self.store.get_meta(key)
+        held = await store.get_meta(key)
         if held == _POSTED:
             return False
         if held is not None:
@@ -253,166 +249,150 @@ class MemoriesMixin(MessagesMixin):
                 fresh = now - float(at) < CLAIM_SECONDS
             except ValueError:
                 fresh = False
-            if claimant != self.memory_claimant and fresh and not self._claimant_gone(claimant):
+            if claimant != me and fresh and not self.tables.gone(claimant):
                 return False
-        mine = f"{self.memory_claimant} {now!r}"
-        return await self.store.swap_meta(key, held, mine)
+        return await store.swap_meta(key, held, f"{me} {now!r}")
 
-    async def _recover_memories(self) -> None:
-        """Once per service (at the adapters' start tick): queue the pictures of recently
-        finished games that never got them (a restart between the final message and them);
-        `post_game_memories` claims each before drawing."""
-        if self._memories_recovered or not self.memories:
-            return
-        self._memories_recovered = True
+    async def recover(self) -> list[Reply]:
+        """The tick job, once per service (at the adapters' start tick): queue the pictures of
+        recently finished games that never got them (a restart between the final message and
+        them); `post` claims each before drawing."""
+        if self._recovered or not self.enabled:
+            return []
+        self._recovered = True
         since = time.time() - RECOVER_WITHIN
-        for record in await self.store.games(status="finished"):
-            if record.updated_at < since or record.id in self._memories_waiting or record.game_id not in games.specs():
+        store = self.tables.store
+        for record in await store.games(status="finished"):
+            if record.updated_at < since or record.id in self._waiting or record.game_id not in games.specs():
                 continue
-            held = await self.store.get_meta(_memory_key(record.id))
+            held = await store.get_meta(_memory_key(record.id))
             if held is None or held != _POSTED:
                 log.info("game %s ended without its pictures posted: posting them now", record.id)
-                self._memories_waiting.append(record.id)
-
-    def _memories_due(self, record: GameRecord) -> None:
-        """A game just ended: its summary and timelapse follow the final message."""
-        if self.memories and record.id not in self._memories_waiting:
-            self._memories_waiting.append(record.id)
+                self._waiting.append(record.id)
+        return []  # the adapters post what it queued, as after any tick
 
     @property
-    def memories_waiting(self) -> bool:
+    def waiting(self) -> bool:
         """Whether a game ended whose pictures have not been asked for yet."""
-        return bool(self._memories_waiting)
+        return bool(self._waiting)
 
-    async def post_game_memories(self) -> AsyncIterator[Reply]:
+    async def post(self) -> AsyncIterator[Reply]:
         """The channel messages with the summary and the timelapse of every game that ended
         since the last call, each as soon as it is drawn. A game whose pictures fail is
         logged and skipped (`/game replay` makes them again). Each game is claimed first and
-        marked posted after (see `_claim_memories`), so a restart posts what is missing once."""
-        waiting, self._memories_waiting = self._memories_waiting, []
+        marked posted after (see `_claim`), so a restart posts what is missing once."""
+        waiting, self._waiting = self._waiting, []
+        store = self.tables.store
         for game_pk in waiting:
             claimed = False
             try:
-                record = await self.store.get_game(game_pk)
+                record = await store.get_game(game_pk)
                 if record is None or record.status != "finished":
                     continue
-                claimed = await self._claim_memories(game_pk)
+                claimed = await self._claim(game_pk)
                 if not claimed:
                     continue  # posted already, or being posted by another process
-                t = self.game_t(record, games.get(record.game_id).ui)
-                async for reply in self._memory_replies(record, t, "channel"):
+                t = self.talk.game_t(record, games.get(record.game_id).ui)
+                async for reply in self._replies(record, t, "channel"):
                     yield reply
             except Exception:
                 log.exception("the summary of game %s could not be made; /game replay can retry", game_pk)
             finally:
                 if claimed:  # a failure too: the log says so, and /game replay makes them
-                    await self.store.set_meta(_memory_key(game_pk), _POSTED)
+                    await store.set_meta(_memory_key(game_pk), _POSTED)
 
-    async def _memory_replies(self, record: GameRecord, t: Translator, to: Destination,
-                              user: User | None = None) -> AsyncIterator[Reply]:
-        job = await self._memory_job(record, t.lang)
+    async def _replies(self, record: GameRecord, t: Translator, to: Destination,
+                       user: User | None = None) -> AsyncIterator[Reply]:
+        job = await self._job(record, t.lang)
         title = t("title")
         user_id = user.id if user else None
-        summary = await self._render_memory("summary", job)
+        summary = await self._render("summary", job)
         yield Reply(to, t("memories.summary_text", title=title), user_id=user_id, channel_id=record.channel_id,
                     files=[Attachment("summary.png", summary)])
-        gif = await self._render_memory("timelapse", job)
+        gif = await self._render("timelapse", job)
         yield Reply(to, t("memories.timelapse_text", title=title), user_id=user_id, channel_id=record.channel_id,
                     files=[Attachment("timelapse.gif", gif)])
 
-    async def _memory_job(self, record: GameRecord, lang: str) -> MemoryJob:
+    async def _job(self, record: GameRecord, lang: str) -> MemoryJob:
         seats = tuple(s.seat for s in sorted(record.seats, key=lambda s: s.position) if s.seat)
         # undone moves and the undo entries themselves are not part of the game that was played
-        actions = tuple((a.seat, a.action) for a in effective_actions(await self.store.actions(record.id)))
+        actions = tuple((a.seat, a.action) for a in effective_actions(await self.tables.store.actions(record.id)))
         names = {s.seat: s.name for s in record.seats if s.seat}
         return MemoryJob(game_id=record.game_id, seats=seats, names=names, seed=record.seed,
                          options=dict(record.options), actions=actions, lang=lang)
 
-    async def _render_memory(self, kind: str, job: MemoryJob) -> bytes:
+    async def _render(self, kind: str, job: MemoryJob) -> bytes:
         """In the render pool, after every turn and asked-for image and never on every worker
         (a timelapse is seconds of CPU, which in this process would hold the GIL from every
         channel's turns); without a pool (or for a game a test swapped in), in a thread here,
         queued behind the other renders someone asked to see."""
-        pool = self.render_pool
+        pool = self.images.render_pool
         if pool is not None and pool.usable and poolable(games.get(job.game_id)):
             # a round has at least one move: the moves bound the timelapse's frames
             frames = len(job.actions) + 1 if kind == "timelapse" else 1
             return await pool.render(MemoryRender(render_memory, kind, job, frames))
-        async with self._side_renders:
-            return await self._render(render_memory, kind, job)
+        async with self.images.side_renders:
+            return await self.images.run(render_memory, kind, job)
 
     # -- /game replay -----------------------------------------------------------------
-    @refusing
     async def replay(self, user: User, where: Where, game: str | None = None) -> list[Reply]:
         """The summary and timelapse of one of the channel's finished games (default: the
         last), privately to the one who asked."""
-        finished = [r for r in await self.store.finished_games(where.channel_id, limit=REPLAY_CHOICES)
+        finished = [r for r in await self.tables.store.finished_games(where.channel_id, limit=REPLAY_CHOICES)
                     if r.game_id in games.specs()]  # a game no longer offered cannot be drawn
         if not finished:
             raise Refusal("error.replay_none")
         record = finished[0]
         if game is not None and game.strip():
-            found = self._replay_pick(user, game, finished)
+            found = self._pick(user, game, finished)
             if found is None:
-                labels = [label for label, _ in self._replay_labels(user, finished)]
+                labels = [label for label, _ in self._labels(user, finished)]
                 raise Refusal("error.replay_unknown", game=echo(game, 40),
-                              choices=_shortlist(labels, self.user_t(user), keep=5))
+                              choices=_shortlist(labels, self.talk.user_t(user), keep=5))
             record = found
-        if self._replay_too_often(user):
+        if self.asks.too_often(user.id):
             raise Refusal("error.replay_slow", minutes=int(REPLAY_WINDOW // 60))
-        t = self.user_t(user, games.get(record.game_id).ui)
-        return [reply async for reply in self._memory_replies(record, t, "ephemeral", user)]
+        t = self.talk.user_t(user, games.get(record.game_id).ui)
+        return [reply async for reply in self._replies(record, t, "ephemeral", user)]
 
-    def _replay_pick(self, user: User, typed: str, finished: list[GameRecord]) -> GameRecord | None:
-        """The game the autocomplete sent (its number), or the one whose label matches."""
+    def _pick(self, user: User, typed: str, finished: list[GameRecord]) -> GameRecord | None:
+        """The game the autocomplete sent — a number names a game of this channel by its id, or
+        nothing (digits in dates or titles are no match) — or the one whose label matches."""
         wanted = typed.strip().lstrip("#")
-        by_number = next((r for r in finished if str(r.id) == wanted), None)
-        if by_number is not None:
-            return by_number
-        found, _ = _match_label(typed, self._replay_labels(user, finished))
+        if wanted.isascii() and wanted.isdigit():
+            return next((r for r in finished if str(r.id) == wanted), None)
+        found, _ = _match_label(typed, self._labels(user, finished))
         return found if isinstance(found, GameRecord) else None
 
-    def _replay_labels(self, user: User, finished: list[GameRecord]) -> list[tuple[str, GameRecord]]:
+    def _labels(self, user: User, finished: list[GameRecord]) -> list[tuple[str, GameRecord]]:
         labels = []
         for record in finished:
             spec = games.specs().get(record.game_id)
             if spec is None:
                 continue
-            t = self.user_t(user, spec.ui)
-            winners = self._winner_names(record)
+            t = self.talk.user_t(user, spec.ui)
+            winners = _winner_names(record)
             date = datetime.datetime.fromtimestamp(record.updated_at, datetime.UTC).strftime("%Y-%m-%d")
             label = t("replay.choice", number=record.id, title=t("title"), date=date,
                       winners=", ".join(winners) or "—")
             labels.append((_trim(label, 100), record))
         return labels
 
-    @staticmethod
-    def _winner_names(record: GameRecord) -> list[str]:
-        spec = games.specs().get(record.game_id)
-        if spec is None or record.state is None:
-            return []
-        result = spec.rules.result(spec.rules.load(record.state))
-        names = {s.seat: s.name for s in record.seats if s.seat}
-        return [names.get(s, s) for s in (result["winners"] if result else [])]
-
     async def replay_choices(self, user: User, where: Where, current: str) -> list[tuple[str, str]]:
         """Autocomplete for `/game replay`: the channel's finished games, newest first."""
-        finished = await self.store.finished_games(where.channel_id, limit=REPLAY_CHOICES)
+        finished = await self.tables.store.finished_games(where.channel_id, limit=REPLAY_CHOICES)
         needle = current.casefold().strip().lstrip("#")
-        return [(label, str(record.id)) for label, record in self._replay_labels(user, finished)
+        return [(label, str(record.id)) for label, record in self._labels(user, finished)
                 if not needle or needle in label.casefold()][:25]
 
-    def _replay_too_often(self, user: User) -> bool:
-        """At most REPLAY_LIMIT replays per user in REPLAY_WINDOW seconds: each is a GIF."""
-        now = time.monotonic()
-        recent = [s for s in self._replays.get(user.id, []) if s > now - REPLAY_WINDOW]
-        if len(recent) >= REPLAY_LIMIT:
-            self._replays[user.id] = recent
-            return True
-        self._replays[user.id] = recent + [now]
-        if len(self._replays) > 10_000:  # forget people who stopped asking
-            self._replays = {u: s for u, s in self._replays.items() if s and s[-1] > now - REPLAY_WINDOW}
-        return False
+
+def _winner_names(record: GameRecord) -> list[str]:
+    spec = games.specs().get(record.game_id)
+    if spec is None or record.state is None:
+        return []
+    result = spec.rules.result(spec.rules.load(record.state))
+    names = {s.seat: s.name for s in record.seats if s.seat}
+    return [names.get(s, s) for s in (result["winners"] if result else [])]
 
 
-__all__ = ["MemoriesMixin", "MemoryJob", "Timeline", "render_memory", "replay_timeline"]
+__all__ = ["Memories", "MemoryJob", "Timeline", "render_memory", "replay_timeline"]

@@ -2,15 +2,14 @@
 (Plackett-Luce) rating per (server, game, player), exactly once, and `/game stats` and
 `/game leaderboard` read them back.
 
-The update happens where a turn message for a finished game is built (`_after_change`),
-and the scheduler's `tick` rates any game that finished without one (a crash in between):
+The update is an after-change step (a change that ends a game rates it), and a tick job
+rates any game that finished without one (a crash in between):
 the store records a game's result and its rating update in one transaction keyed by the
 game, so neither path can rate a game twice."""
 
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -19,10 +18,11 @@ from openskill.models import PlackettLuce
 from bot import games
 from bot.i18n import Translator
 from bot.replies import Embed, Reply, User, Where
-from bot.store_social import GameResult, Rating, RatingRow, ResultEntry
-from bot.table.base import refusing
-from bot.table.rematch import RematchMixin
-from bot.table.shared import ASK_LIMIT, ASK_WINDOW, Loaded, Refusal, _trim
+from bot.store import GameResult, Rating, RatingRow, ResultEntry
+from bot.table.change import Change, Published
+from bot.table.shared import Loaded, RateLimiter, Refusal, _trim
+from bot.table.tables import Tables
+from bot.table.talk import Talk
 from bot.text import echo, md
 
 log = logging.getLogger("passepartout.service")
@@ -31,26 +31,6 @@ log = logging.getLogger("passepartout.service")
 #: of seats and ties (seats sharing a rank)
 MODEL = PlackettLuce()
 LEADERBOARD_SIZE = 10
-
-
-class Limiter:
-    """At most `limit` asks per user in `window` seconds (real time), kept apart per feature
-    so asking for stats does not use up someone's status images."""
-
-    def __init__(self, limit: int = ASK_LIMIT, window: float = ASK_WINDOW) -> None:
-        self.limit, self.window = limit, window
-        self._asked: dict[int, list[float]] = {}
-
-    def too_often(self, user_id: int) -> bool:
-        now = time.monotonic()
-        if len(self._asked) > 10_000:  # forget people who stopped asking
-            self._asked = {u: ts for u, ts in self._asked.items() if ts and ts[-1] > now - self.window}
-        recent = [t for t in self._asked.get(user_id, []) if t > now - self.window]
-        if len(recent) >= self.limit:
-            self._asked[user_id] = recent
-            return True
-        self._asked[user_id] = recent + [now]
-        return False
 
 
 def scope_of(guild_id: int | None, channel_id: int) -> str:
@@ -113,35 +93,34 @@ def conservative(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
 
 
-class RatingsMixin(RematchMixin):
-    """Rates finished games and answers `/game stats` and `/game leaderboard`."""
+class Ratings:
+    def __init__(self, tables: Tables, talk: Talk) -> None:
+        self.tables = tables
+        self.talk = talk
+        self.asks = RateLimiter()
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._stats_asked = Limiter()
-
-    async def _after_change(self, loaded: Loaded, events: list[dict[str, Any]], *,
-                            note: str | None = None, already_pinged: set[str] | None = None) -> list[Reply]:
-        replies = await super()._after_change(loaded, events, note=note, already_pinged=already_pinged)
+    async def rate_finished(self, change: Change, out: Published) -> Published:
+        """The after-change step: a game that just ended is rated."""
+        loaded = change.loaded
         if loaded.record.status == "finished" and loaded.rules.is_over(loaded.state):
-            await self._rate_safely(loaded)
-        return replies
+            await self.rate_safely(loaded)
+        return out
 
-    async def _rate_safely(self, loaded: Loaded) -> None:
+    async def rate_safely(self, loaded: Loaded) -> None:
         """Rate a finished game once; a failure is logged and `tick` tries again."""
         try:
             result = game_result(loaded, loaded.record.updated_at)
-            if await self.store.record_result(result, lambda before: rate(result.entries, before)):
+            if await self.tables.store.record_result(result, lambda before: rate(result.entries, before)):
                 log.info("rated game %s (%s, %s)", loaded.record.id, result.game_id, result.scope)
         except Exception:
             log.exception("could not rate game %s; the scheduler will retry", loaded.record.id)
 
-    async def tick(self) -> list[Reply]:
-        replies = await super().tick()
-        for record in await self.store.unrated_games():
-            async with self._lock(record.channel_id):
-                await self._rate_safely(self._load(record))
-        return replies
+    async def rate_unrated(self) -> list[Reply]:
+        """Games that finished without a rating (a crash in between)."""
+        for record in await self.tables.store.unrated_games():
+            async with self.tables.lock(record.channel_id):
+                await self.rate_safely(self.tables.load(record))
+        return []
 
     # -- /game stats and /game leaderboard --------------------------------------------
     @staticmethod
@@ -149,17 +128,17 @@ class RatingsMixin(RematchMixin):
         spec = games.specs().get(game_id)
         return spec.ui.translator(t.lang)("title") if spec else game_id
 
-    @refusing
     async def stats(self, user: User, where: Where, player: User | None = None) -> list[Reply]:
         """A player's record on this server (only the asker sees it)."""
-        if self._stats_asked.too_often(user.id):
+        if self.asks.too_often(user.id):
             raise Refusal("error.slow_down")
         target = player or user
-        t = self.user_t(user)
-        found = await self.store.player_stats(scope_of(where.guild_id, where.channel_id), user_player(target.id))
+        t = self.talk.user_t(user)
+        found = await self.tables.store.player_stats(scope_of(where.guild_id, where.channel_id),
+                                                     user_player(target.id))
         name = md(_trim(target.name, 80))
         if found.games == 0:
-            return [self.private(user, t("stats.none", name=name))]
+            return [self.talk.private(user, t("stats.none", name=name))]
         favourite = max(found.per_game.items(), key=lambda kv: (kv[1], kv[0]))[0]
         lines = [t("stats.record", games=found.games, wins=found.wins),
                  t("stats.favourite", title=self._title(favourite, t), games=found.per_game[favourite])]
@@ -168,7 +147,7 @@ class RatingsMixin(RematchMixin):
             lines.append(t("stats.best", rank=best.rank, players=best.players, title=self._title(best.game_id, t)))
         lines.append("")
         lines += [self._rating_line(r, t) for r in found.ratings]
-        return [self.private(user, "", embeds=[Embed("\n".join(lines), _trim(t("stats.title", name=name), 256))])]
+        return [self.talk.private(user, "", embeds=[Embed("\n".join(lines), _trim(t("stats.title", name=name), 256))])]
 
     @staticmethod
     def _number(value: float) -> str:
@@ -179,27 +158,26 @@ class RatingsMixin(RematchMixin):
                  sigma=self._number(row.sigma), rating=self._number(conservative(row.mu, row.sigma)),
                  games=row.games, wins=row.wins)
 
-    @refusing
     async def leaderboard(self, user: User, where: Where, game_id: str | None = None) -> list[Reply]:
         """The top players of this server by conservative rating, one card per game."""
         offered = games.specs()
         if game_id is not None and game_id not in offered:
             raise Refusal("error.unknown_game", game=echo(game_id, 40), games=", ".join(sorted(offered)))
-        if self._stats_asked.too_often(user.id):
+        if self.asks.too_often(user.id):
             raise Refusal("error.slow_down")
-        t = self.user_t(user)
-        least = self.settings.leaderboard_min_games
+        t = self.talk.user_t(user)
+        least = self.tables.settings.leaderboard_min_games
         scope = scope_of(where.guild_id, where.channel_id)
         embeds: list[Embed] = []
         for gid in [game_id] if game_id else sorted(offered):
-            rows = await self.store.leaderboard(scope, gid, min_games=least, limit=LEADERBOARD_SIZE)
+            rows = await self.tables.store.leaderboard(scope, gid, min_games=least, limit=LEADERBOARD_SIZE)
             if rows:
                 embeds.append(Embed("\n".join(self._board_line(i, r, t) for i, r in enumerate(rows, 1)),
                                     _trim(t("leaderboard.title", title=self._title(gid, t)), 256)))
         if not embeds:
             title = self._title(game_id, t) if game_id else t("leaderboard.all_games")
-            return [self.private(user, t("leaderboard.empty", title=title, min=least))]
-        return [self.private(user, t("leaderboard.footer", min=least), embeds=embeds)]
+            return [self.talk.private(user, t("leaderboard.empty", title=title, min=least))]
+        return [self.talk.private(user, t("leaderboard.footer", min=least), embeds=embeds)]
 
     def _board_line(self, place: int, row: RatingRow, t: Translator) -> str:
         medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(place, f"{place}.")
