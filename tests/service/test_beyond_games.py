@@ -19,9 +19,9 @@ import pytest
 from openskill.models import PlackettLuce
 from PIL import Image
 
+from bot.adapters.local import FakeClock
 from bot.games import ui_for
 from bot.i18n import Translator
-from bot.adapters.local import FakeClock
 from bot.replies import Button, Reply
 from bot.service import TableService
 from bot.settings import Settings
@@ -68,7 +68,7 @@ class Beyond:
         await self.say("bob /game join")
         await self.say("alice /game addbot count:1")
         follow = await self.say("eve /game follow")
-        assert follow[0].text.startswith("✅"), follow[0].text
+        assert follow[0].outcome == "ok", follow[0].text
         await self.say("alice /game start")
 
     async def say(self, line: str) -> list[Reply]:
@@ -119,7 +119,7 @@ class Beyond:
     async def _move_and_undo(self, record: Any, name: str, action: dict[str, Any]) -> None:
         before = record.state
         await self.driver.move(name, action)
-        ack = next(r for r in reversed(self.table.visible[name]) if r.to == "ephemeral" and r.text.startswith("✅"))
+        ack = next(r for r in reversed(self.table.visible[name]) if r.to == "ephemeral" and r.outcome == "ok")
         assert [c.label for row in ack.rows for c in row if isinstance(c, Button)] == [T("button.undo")], ack
         undone = await self.say(f"{name} !press {T('button.undo')}")
         assert undone[0].to == "ephemeral" and undone[0].text.startswith("↩️"), undone[0].text

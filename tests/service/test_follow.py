@@ -42,7 +42,7 @@ async def lobby(service: TableService) -> None:
 async def test_follower_copies_are_the_public_turn_message_byte_for_byte(service: TableService) -> None:
     await lobby(service)
     said = await service.follow(EVE, HERE)
-    assert said[0].to == "ephemeral" and said[0].text.startswith("✅")
+    assert said[0].to == "ephemeral" and said[0].outcome == "ok"
     assert [r.to for r in copies(said)] == ["dm"]  # the hello; no board before the start
     started = await service.start(ALICE, HERE)
     moved = await service.command(ALICE, HERE, "countdown", "take", {"n": 2})
@@ -123,7 +123,7 @@ async def test_the_lobby_has_a_follow_button(service: TableService, store: SQLit
     [message] = await service.new_game(ALICE, HERE, "countdown")
     [follow] = [b for row in message.rows for b in row if parse_custom_id(b.custom_id)[2] == "follow"]
     said = await service.component(EVE, HERE, follow.custom_id)
-    assert said[0].text.startswith("✅") and [r.to for r in copies(said)] == ["dm"]
+    assert said[0].outcome == "ok" and [r.to for r in copies(said)] == ["dm"]
     record = await store.active_game(HERE.channel_id)
     assert record is not None and [f.user_id for f in await store.follows(record.id)] == [EVE.id]
 

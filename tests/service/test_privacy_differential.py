@@ -8,10 +8,18 @@ the move that led there (text, board image bytes, buttons with labels and custom
 reminder (`tick`), and the `/game status` reply to someone who is not playing. They must be
 byte-identical: anything that differs leaks a secret (as the around-the-world "Travel
 (cheapest cards)" button once did, its custom id naming the cards in the hand).
+
+A re-deal must change the secret choices too, not only the cards: the choices a seat has made
+and the table has not seen yet (`SECRET_CHOICES`) are compared, and the cases include the
+set-up drafts of every game that has one: the eighty-days adventure and assistant drafts (a
+kept Jean once showed in the public suitcase), the detour card chosen for the first round,
+the rails-and-sails tickets kept and the piece mix chosen. Around-the-world deals its hands
+and has no secret choice.
 """
 
 from __future__ import annotations
 
+import pkgutil
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +27,7 @@ from typing import Any
 
 import pytest
 
+import engine.games
 from bot.replies import Button, Reply, Select, User, Where
 from bot.service import TableService, action_hash, parse_custom_id
 from bot.settings import Settings
@@ -65,29 +74,71 @@ def days_turn_or_draft(rules: Rules, state: Any) -> bool:
     return state.phase == "play" and (any(state.pending) or not state.acted)
 
 
-CASES: list[tuple[str, int, int, int, Want]] = [
-    # game, players, seed, first step to consider, which state
-    ("around-the-world", 2, 11, 0, atw_can_travel_with_cards),
-    ("around-the-world", 6, 12, 20, atw_can_travel_with_cards),
-    ("around-the-world", 6, 13, 5, phase("take")),
-    ("around-the-world", 3, 14, 10, phase("action")),
-    ("detour", 2, 21, 0, detour_secret_chosen),
-    ("detour", 4, 22, 6, detour_secret_chosen),
-    ("detour", 3, 23, 12, detour_secret_chosen),
-    ("rails-and-sails", 2, 31, 0, phase("setup_tickets")),
-    ("rails-and-sails", 5, 32, 0, rails_mix_secret),
-    ("rails-and-sails", 2, 33, 20, rails_second_draw),
-    ("rails-and-sails", 5, 34, 30, phase("play")),
-    ("eighty-days", 2, 41, 0, phase("setup")),
-    ("eighty-days", 4, 42, 10, days_turn_or_draft),
-    ("eighty-days", 3, 43, 60, phase("play")),
+def days_assistant_kept_in_secret(rules: Rules, state: Any) -> bool:
+    """The setup drafts with the assistants module: a seat has kept its assistant while
+    another is still choosing (the kept one shows only when all have chosen)."""
+    return state.phase == "setup" and any(state.assistant) and any(
+        e["kind"] == "assistant" for queue in state.pending for e in queue)
+
+
+def no_secret_choices(state: Any) -> dict[str, Any]:
+    """Around-the-world: hands are dealt, nothing is chosen in secret."""
+    return {}
+
+
+def detour_secret_choices(state: Any) -> dict[str, Any]:
+    """The card each pawn has chosen before the reveal."""
+    return {f"chosen {p}": c for p, c in enumerate(state.chosen) if c}
+
+
+def rails_secret_choices(state: Any) -> dict[str, Any]:
+    """The tickets each seat kept (at the setup and later) and, before the reveal, its piece mix."""
+    kept = {f"tickets {j}": sorted(t) for j, t in enumerate(state.tickets) if t}
+    if state.phase == "setup_pieces":
+        kept |= {f"mix {j}": m for j, m in enumerate(state.mix) if m is not None}
+    return kept
+
+
+def days_secret_choices(state: Any) -> dict[str, Any]:
+    """The adventure each seat kept from a draft and, during the setup, its kept assistant."""
+    kept = {f"adventure {i}": c for i, c in enumerate(state.adventure) if c}
+    if state.phase == "setup":
+        kept |= {f"assistant {i}": a for i, a in enumerate(state.assistant) if a}
+    return kept
+
+
+#: game -> the secret choices made in a state (what a re-deal must choose again)
+SECRET_CHOICES: dict[str, Callable[[Any], dict[str, Any]]] = {
+    "around-the-world": no_secret_choices, "detour": detour_secret_choices,
+    "rails-and-sails": rails_secret_choices, "eighty-days": days_secret_choices,
+}
+
+CASES: list[tuple[str, int, int, int, Want, dict[str, Any]]] = [
+    # game, players, seed, first step to consider, which state, options
+    ("around-the-world", 2, 11, 0, atw_can_travel_with_cards, {}),
+    ("around-the-world", 6, 12, 20, atw_can_travel_with_cards, {}),
+    ("around-the-world", 6, 13, 5, phase("take"), {}),
+    ("around-the-world", 3, 14, 10, phase("action"), {}),
+    ("detour", 2, 21, 0, detour_secret_chosen, {}),  # the first round's choice
+    ("detour", 4, 22, 6, detour_secret_chosen, {}),
+    ("detour", 3, 23, 12, detour_secret_chosen, {}),
+    ("rails-and-sails", 2, 31, 0, phase("setup_tickets"), {}),  # one seat's setup tickets kept
+    ("rails-and-sails", 5, 32, 0, rails_mix_secret, {}),
+    ("rails-and-sails", 2, 33, 20, rails_second_draw, {}),
+    ("rails-and-sails", 5, 34, 30, phase("play"), {}),
+    ("eighty-days", 2, 41, 0, phase("setup"), {}),  # one seat's setup adventure kept
+    ("eighty-days", 3, 59, 0, days_assistant_kept_in_secret, {"assistants": True, "side": "B"}),  # Jean kept
+    ("eighty-days", 4, 50, 0, days_assistant_kept_in_secret, {"assistants": True}),  # Jean kept
+    ("eighty-days", 4, 42, 10, days_turn_or_draft, {}),
+    ("eighty-days", 3, 43, 60, phase("play"), {}),
 ]
 
 
-def find_state(rules: Rules, players: int, seed: int, start: int, want: Want) -> tuple[Any, list[dict[str, Any]]]:
+def find_state(rules: Rules, players: int, seed: int, start: int, want: Want,
+               options: dict[str, Any] | None = None) -> tuple[Any, list[dict[str, Any]]]:
     """Random play until a move leads to a wanted state: that state and the move's events."""
     rnd = random.Random(seed)
-    state = rules.new_game([f"p{k + 1}" for k in range(players)], seed)
+    state = rules.new_game([f"p{k + 1}" for k in range(players)], seed, options)
     for step in range(MAX_STEPS):
         if rules.is_over(state):
             break
@@ -103,16 +154,18 @@ def canonical(reply: Reply) -> tuple[Any, ...]:
             [(f.filename, f.data) for f in reply.files], reply.rows, reply.mentions)
 
 
-async def table_at(path: Path, game: str, players: int, state: Any) -> tuple[TableService, SQLiteStore, Clock]:
-    """A fresh store with an all-human table whose game is at `state` (written the way a move
-    is committed, with a reminder due). The caller closes the store."""
+async def table_at(path: Path, game: str, players: int, state: Any,
+                   options: dict[str, Any] | None = None) -> tuple[TableService, SQLiteStore, Clock]:
+    """A fresh store with an all-human table (with these game options) whose game is at
+    `state` (written the way a move is committed, with a reminder due). The caller closes the
+    store."""
     rules = registry.get(game)
     store = SQLiteStore(path)
     await store.open()
     clock = Clock()
     service = TableService(store, Settings(reminder_hours=12, timeout_hours=48), clock=clock, render_in_thread=False)
     users = PLAYERS[:players]
-    await service.new_game(users[0], HERE, game, language="en", seed=5)
+    await service.new_game(users[0], HERE, game, options=options, language="en", seed=5)
     for user in users[1:]:
         await service.join(user, HERE)
     await service.start(users[0], HERE)
@@ -124,14 +177,14 @@ async def table_at(path: Path, game: str, players: int, state: Any) -> tuple[Tab
     return service, store, clock
 
 
-async def public_messages(path: Path, game: str, players: int, state: Any,
-                          events: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+async def public_messages(path: Path, game: str, players: int, state: Any, events: list[dict[str, Any]],
+                          options: dict[str, Any]) -> list[tuple[Any, ...]]:
     """Every public message the service builds for a table (all human) whose game is at `state`."""
-    service, store, _ = await table_at(path, game, players, state)
+    service, store, _ = await table_at(path, game, players, state, options)
     try:
         record = await store.active_game(HERE.channel_id)
         assert record is not None
-        turn = await service._after_change(service._load(record), events)
+        turn = await service.parts.turns.publish(service.load(record), "move", events)
         turn = [r for r in turn if r.to == "channel"]
         status = await service.status(ONLOOKER, HERE)
         reminder = await service.tick()
@@ -141,23 +194,47 @@ async def public_messages(path: Path, game: str, players: int, state: Any,
         await store.close()
 
 
-@pytest.mark.parametrize(("game", "players", "seed", "start", "want"), CASES,
+@pytest.mark.parametrize(("game", "players", "seed", "start", "want", "options"), CASES,
                          ids=[f"{c[0]}-{c[1]}p-{getattr(c[4], '__name__', 'phase')}-{c[2]}" for c in CASES])
 async def test_public_messages_do_not_depend_on_hidden_information(
-        tmp_path: Path, game: str, players: int, seed: int, start: int, want: Want) -> None:
+        tmp_path: Path, game: str, players: int, seed: int, start: int, want: Want, options: dict[str, Any]) -> None:
     rules = registry.get(game)
-    state, events = find_state(rules, players, seed, start, want)
-    expected = await public_messages(tmp_path / "played.sqlite3", game, players, state, events)
+    state, events = find_state(rules, players, seed, start, want, options)
+    expected = await public_messages(tmp_path / "played.sqlite3", game, players, state, events, options)
     hidden = {k: v for k, v in rules.dump(state).items() if k != "rng"}
-    redealt = 0
+    secret = SECRET_CHOICES[game]
+    chosen = secret(state)
+    redealt = rechosen = 0
     for k in VARIANTS:
         other = rules.resample_hidden(state, k)
-        assert rules.view(other, None) == rules.view(state, None)
+        assert rules.view(other, None) == rules.view(state, None), f"the public view shows a secret (re-deal {k})"
         redealt += {k: v for k, v in rules.dump(other).items() if k != "rng"} != hidden
-        got = await public_messages(tmp_path / f"redealt{k}.sqlite3", game, players, other, events)
+        rechosen += secret(other) != chosen
+        got = await public_messages(tmp_path / f"redealt{k}.sqlite3", game, players, other, events, options)
         for mine, theirs, what in zip(got, expected, ("turn message", "/game status", "reminder"), strict=True):
             assert mine == theirs, f"the {what} depends on hidden information (re-deal {k})"
     assert redealt, "no re-deal changed anything hidden: the comparison proves nothing"
+    assert rechosen or not chosen, f"no re-deal chose {sorted(chosen)} again: the secret choices went untested"
+
+
+def test_every_game_names_its_secret_choices() -> None:
+    """A game added under engine/games must say what its seats choose in secret."""
+    games = {m.name.replace("_", "-") for m in pkgutil.iter_modules(engine.games.__path__) if m.ispkg}
+    assert games == set(SECRET_CHOICES)
+
+
+def test_the_setup_cases_hold_secret_choices() -> None:
+    """Every game with secret choices has a case at its start (the setup drafts, detour's first
+    round) where one is made and not yet revealed; the eighty-days assistant cases hold a
+    kept Jean, whose second suitcase a public view once showed."""
+    made: dict[str, list[dict[str, Any]]] = {game: [] for game in SECRET_CHOICES}
+    for game, players, seed, start, want, options in CASES:
+        if start == 0:
+            state, _ = find_state(registry.get(game), players, seed, start, want, options)
+            made[game].append(SECRET_CHOICES[game](state))
+            if want is days_assistant_kept_in_secret:
+                assert "jean" in state.assistant
+    assert all(any(m) for game, m in made.items() if SECRET_CHOICES[game] is not no_secret_choices), made
 
 
 def buttons(reply: Reply) -> list[Button]:

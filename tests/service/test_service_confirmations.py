@@ -56,7 +56,7 @@ async def test_every_confirmation_names_the_move_made(store: SQLiteStore, game: 
         user = next(p for p in PEOPLE if record.seat_of_user(p.id) and record.seat_of_user(p.id).seat == seat)
         label, replies = await pick_from_menu(service, user, rng)
         ack = [r for r in replies if r.to == "ephemeral" and r.user_id == user.id]
-        assert ack and ack[0].text.startswith("✅"), ack
+        assert ack and ack[0].outcome == "ok", ack
         assert label.rstrip("…") in ack[0].text, (label, ack[0].text)
         checked += 1
     assert checked >= 30

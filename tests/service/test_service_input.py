@@ -13,7 +13,7 @@ pytestmark = pytest.mark.usefixtures("fake_game")
 
 
 def refusal(replies: list[Reply]) -> str:
-    assert len(replies) == 1 and replies[0].to == "ephemeral" and replies[0].text.startswith("⚠️"), replies
+    assert len(replies) == 1 and replies[0].to == "ephemeral" and replies[0].outcome == "refused", replies
     assert "went wrong" not in replies[0].text
     return replies[0].text
 
@@ -94,7 +94,7 @@ async def test_a_refused_settings_change_writes_nothing(service: TableService, s
         assert await store.user_dm(ALICE.id) is False
     # a DM choice alone is the user's own business
     replies = await service.settings_cmd(BOB, HERE, dm=True)
-    assert replies[0].text.startswith("✅")
+    assert replies[0].outcome == "ok"
     record = await store.active_game(HERE.channel_id)
     assert await store.user_dm(BOB.id) is True and record is not None and record.seat_of_user(BOB.id).dm
 
@@ -111,13 +111,13 @@ async def test_a_host_who_resigned_is_no_longer_the_host(service: TableService, 
     assert record is not None and record.host_id == BOB.id
     assert refusal(await service.settings_cmd(ALICE, HERE, reminder_hours=1))
     assert refusal(await service.cancel(ALICE, HERE))
-    assert (await service.settings_cmd(BOB, HERE, reminder_hours=1))[0].text.startswith("✅")
+    assert (await service.settings_cmd(BOB, HERE, reminder_hours=1))[0].outcome == "ok"
     # the new host resigns too: host passes on to Carol; a moderator can always manage
     await service.resign(BOB, HERE)
     record = await store.active_game(HERE.channel_id)
     assert record is not None and record.host_id == CAROL.id
     moderator = Where(channel_id=HERE.channel_id, guild_id=HERE.guild_id, can_manage=True)
-    assert (await service.settings_cmd(ALICE, moderator, reminder_hours=2))[0].text.startswith("✅")
+    assert (await service.settings_cmd(ALICE, moderator, reminder_hours=2))[0].outcome == "ok"
 
 
 async def test_a_lobby_host_who_leaves_hands_over_and_it_is_stored(service: TableService, store: SQLiteStore) -> None:
@@ -145,7 +145,7 @@ async def test_the_confirmation_describes_the_move_made(service: TableService) -
     await service.start(ALICE, HERE)
     replies = await service.command(ALICE, HERE, "countdown", "take", {"n": 3})
     ack = [r for r in replies if r.to == "ephemeral"][0]
-    assert ack.text.startswith("✅") and "3" in ack.text
+    assert ack.outcome == "ok" and "3" in ack.text
 
 
 async def test_addbot_adds_what_fits_and_says_how_many(service: TableService, store: SQLiteStore) -> None:

@@ -80,7 +80,7 @@ async def test_a_user_asking_too_often_is_asked_to_wait(service: TableService) -
         assert (await service.status(ALICE, HERE))[0].files
     slowed = await service.status(ALICE, HERE)
     assert slowed[0].to == "ephemeral" and "wait" in slowed[0].text and not slowed[0].files
-    assert (await service.hand(ALICE, HERE))[0].text.startswith("⚠️")
+    assert (await service.hand(ALICE, HERE))[0].outcome == "refused"
     assert (await service.status(BOB, HERE))[0].files, "others are not limited by Alice"
 
 

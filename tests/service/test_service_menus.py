@@ -41,16 +41,16 @@ async def test_another_players_choice_keeps_my_menu_valid(store: SQLiteStore, ga
     [ben_menu] = await service.menu(BEN, HERE)
     ben_id, ben_values = first_move(ben_menu)
     ben_done = await service.component(BEN, HERE, ben_id, ben_values)
-    assert ben_done[0].text.startswith("✅"), ben_done[0].text
+    assert ben_done[0].outcome == "ok", ben_done[0].text
 
     ann_id, ann_values = first_move(ann_menu)  # built before Ben moved
     version = (await store.active_game(HERE.channel_id)).version  # type: ignore[union-attr]
     ann_done = await service.component(ANN, HERE, ann_id, ann_values)
-    assert ann_done[0].text.startswith("✅"), ann_done[0].text
+    assert ann_done[0].outcome == "ok", ann_done[0].text
     assert (await store.active_game(HERE.channel_id)).version > version  # type: ignore[union-attr]
 
     # Ann's own move makes her old menu stale: pressing it again changes nothing
     version = (await store.active_game(HERE.channel_id)).version  # type: ignore[union-attr]
     again = await service.component(ANN, HERE, ann_id, ann_values)
-    assert again[0].to == "ephemeral" and again[0].text.startswith("⚠️")
+    assert again[0].to == "ephemeral" and again[0].outcome == "refused"
     assert (await store.active_game(HERE.channel_id)).version == version  # type: ignore[union-attr]

@@ -168,7 +168,7 @@ async def test_hand_is_private_and_dm_opt_in(service: TableService, store: SQLit
     hand = await service.hand(BOB, HERE)
     assert hand[0].to == "ephemeral" and hand[0].user_id == BOB.id and hand[0].files
     assert str(game.state["secrets"]["p2"]) in hand[0].text
-    assert (await service.hand(EVE, HERE))[0].text.startswith("⚠️")
+    assert (await service.hand(EVE, HERE))[0].outcome == "refused"
     await service.settings_cmd(BOB, HERE, dm=True)
     replies = await service.command(ALICE, HERE, "countdown", "take", {"n": 1})
     dms = only(replies, "dm")
@@ -220,7 +220,7 @@ async def test_reminders_and_timeouts_survive_restart(store: SQLiteStore, clock:
 
 async def test_timeouts_can_be_switched_off(service: TableService, clock: Clock, store: SQLiteStore) -> None:
     await started(service, ALICE, BOB)
-    assert (await service.settings_cmd(BOB, HERE, timeout_hours=0))[0].text.startswith("⚠️")  # host only
+    assert (await service.settings_cmd(BOB, HERE, timeout_hours=0))[0].outcome == "refused"  # host only
     await service.settings_cmd(ALICE, HERE, timeout_hours=0, reminder_hours=0)
     clock.advance(24 * 10)
     assert await service.tick() == []

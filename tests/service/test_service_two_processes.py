@@ -96,7 +96,7 @@ async def test_a_commit_that_lost_to_the_other_process_is_answered_from_the_stor
     async with b.parts.tables.lock(HERE.channel_id):
         replies = await b.parts.turns.act(stale, ALICE, "p1", action)
     assert [r.to for r in replies] == ["ephemeral"]
-    assert replies[0].text.startswith("⚠️") and "moved on" in replies[0].text
+    assert replies[0].outcome == "refused" and "moved on" in replies[0].text
     fresh = await a.store.active_game(HERE.channel_id)
     assert fresh is not None and fresh.version == record.version + 2
     menu = buttons(replies[0])
