@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 
 import pytest
@@ -37,6 +38,34 @@ def test_log_lines_never_show_the_token(caplog: pytest.LogCaptureFixture) -> Non
     record = logger.makeRecord("x", logging.INFO, __file__, 1, "connecting with %s", (TOKEN,), None)
     assert handler.filter(record)
     assert TOKEN not in record.getMessage() and "[token]" in record.getMessage()
+
+
+def test_a_logged_traceback_never_shows_the_token() -> None:
+    """The token in an exception's text and in the text of its cause: the logged traceback
+    shows neither (the message filter alone used to let the traceback through)."""
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
+    handler.addFilter(_RedactToken(TOKEN))
+    logger = logging.getLogger("passepartout.test.redact")
+    logger.addHandler(handler)
+    logger.propagate = False
+    try:
+        try:
+            try:
+                raise ValueError(f"bad header: Authorization: Bot {TOKEN}")
+            except ValueError as cause:
+                raise RuntimeError(f"login with {TOKEN} failed") from cause
+        except RuntimeError:
+            logger.exception("the start failed")
+            logger.error("once more, with the stack", exc_info=True, stack_info=True)
+    finally:
+        logger.removeHandler(handler)
+    logged = stream.getvalue()
+    assert TOKEN not in logged
+    assert "RuntimeError: login with [token] failed" in logged
+    assert "ValueError: bad header: Authorization: Bot [token]" in logged
+    assert "The above exception was the direct cause" in logged and "Stack (most recent call last)" in logged
 
 
 @pytest.mark.parametrize(("ids", "count", "expected"), [
