@@ -98,3 +98,24 @@ def test_ctrl_c_quits_at_once_without_a_traceback(tmp_path: Path) -> None:
         proc.kill()
     assert proc.returncode == 0, err
     assert "Traceback" not in err and "Traceback" not in out
+
+
+async def test_an_images_alt_text_is_printed_with_it(tmp_path: Path) -> None:
+    """The alt text the service gives an image: in the JSON line ("alt", in the order of
+    "files") and after the image's path when interactive."""
+    from bot.replies import Attachment, Reply
+
+    table, out = await _table(tmp_path / "alt.sqlite3")
+    try:
+        png = b"\x89PNG\r\n\x1a\n"
+        reply = Reply("channel", "a board", files=[Attachment("board.png", png, description="The board, turn 3"),
+                                                   Attachment("plain.png", png)])
+        await table._deliver([reply, Reply("channel", "no image")])
+        with_image, without = (json.loads(line) for line in out.getvalue().splitlines())
+        assert with_image["alt"] == ["The board, turn 3", None] and len(with_image["files"]) == 2
+        assert "alt" not in without
+        table.pretty = True
+        await table._deliver([reply])
+        assert "board.png — The board, turn 3" in out.getvalue()
+    finally:
+        await table.service.store.close()
