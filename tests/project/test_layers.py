@@ -1,7 +1,10 @@
 """The layers' import rules, checked on the source: engine imports nothing from render or
 bot (nor discord, PIL or the database drivers); render nothing from bot (nor discord or the
 database); and no module imports itself back through others, at any depth, including imports
-hidden inside functions."""
+hidden inside functions or made through `importlib.import_module("…")`. Inside the bot:
+the store knows nothing of the table, the features or the adapters; the table's parts know
+no feature and no adapter; a feature knows no other feature and no adapter; only the wiring
+(and the facade over it) names them all."""
 
 from __future__ import annotations
 
@@ -47,6 +50,9 @@ def imports(name: str, path: Path) -> set[str]:
                 module = node.module or ""
             found.add(module)
             found.update(f"{module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Call) and ast.unparse(node.func) in ("importlib.import_module", "import_module") \
+                and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            found.add(node.args[0].value)  # an import by name is an import too
     return found
 
 
@@ -68,6 +74,31 @@ def test_lower_layers_import_nothing_from_higher_ones(layer: str) -> None:
         for target in imports(name, path):
             if target.split(".")[0] in FORBIDDEN[layer]:
                 bad.append(f"{name} imports {target}")
+    assert not bad, bad
+
+
+#: inside the bot: (modules under this prefix, prefixes they must not import)
+BOT_RULES = [
+    ("bot.store", ("bot.table", "bot.features", "bot.adapters", "bot.service", "bot.wiring")),
+    ("bot.table", ("bot.features", "bot.adapters", "bot.service", "bot.wiring")),
+    ("bot.features", ("bot.adapters", "bot.service", "bot.wiring")),
+]
+
+
+@pytest.mark.parametrize(("inside", "forbidden"), BOT_RULES)
+def test_the_bot_parts_import_only_downwards(inside: str, forbidden: tuple[str, ...]) -> None:
+    bad = [f"{name} imports {target}" for name, path in modules().items()
+           if name == inside or name.startswith(inside + ".")
+           for target in imports(name, path) if any(target == f or target.startswith(f + ".") for f in forbidden)]
+    assert not bad, bad
+
+
+def test_no_feature_imports_another() -> None:
+    """Features plug into the hooks; none builds on another."""
+    known = modules()
+    features = {n for n in known if n.startswith("bot.features.")}
+    bad = [f"{name} imports {target}" for name in sorted(features) for target in imports(name, known[name])
+           if (owner := resolve(target, known)) in features and owner != name]
     assert not bad, bad
 
 
