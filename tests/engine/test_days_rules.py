@@ -81,6 +81,34 @@ def test_assistant_draft_two_keep_one_shown_after_all_chose() -> None:
     assert len(s.assistant_box) == 10 - 2
 
 
+def kept_in_secret(assistant: str) -> DaysState:
+    """Two seats, assistants: p1 was dealt Jean and Matilda, has kept `assistant` (and an
+    adventure) while p2 is still choosing."""
+    s = R.new_game(seats(2), 5, {"assistants": True})
+    s.pending[0][1]["cards"] = ["jean", "matilda"]
+    s.assistant_box = [a for a in C.ASSISTANTS if a not in {c for q in s.pending for c in q[1]["cards"]}]
+    R.apply(s, "p1", R.legal_actions(s, "p1")[0])
+    R.apply(s, "p1", {"type": "keep_assistant", "assistant": assistant})
+    assert s.phase == "setup" and s.pending[1]
+    return s
+
+
+def test_a_kept_jean_stays_secret_in_the_public_view_until_the_reveal() -> None:
+    """The assistants are dealt face down and kept secretly: while p2 still chooses, the
+    public view (which every render and every other seat reads) is the same whether p1 kept
+    Jean or Matilda; no suitcase of 10 columns betrays Jean's second case."""
+    jean, matilda = kept_in_secret("jean"), kept_in_secret("matilda")
+    assert R.view(jean, None) == R.view(matilda, None)
+    assert R.view(jean, "p2") == R.view(matilda, "p2")
+    public = R.view(jean, None)["players"][0]
+    assert not public["second_suitcase"] and public["suitcase"]["cols"] < 10
+    assert R.view(jean, "p1")["private"]["assistant"] == "jean"
+    resolve_pending(jean)  # p2 chooses: the assistants are shown together
+    shown = R.view(jean, None)["players"][0]
+    assert shown["assistant"] == "jean" and shown["second_suitcase"]
+    assert shown["suitcase"]["cols"] > public["suitcase"]["cols"]
+
+
 # -- travel and buying ---------------------------------------------------------------------
 def test_antonias_train_with_stacks_1_2_3_pays_4() -> None:
     s = started(4)

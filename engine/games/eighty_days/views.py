@@ -1,7 +1,7 @@
 """Views of an `eighty-days` game: everything a renderer and a UI need to draw and label
 the board, built only from what the table can see (the seat's own secrets go under
 ``"private"``). Held adventure cards, drafts, future newspapers, decks and, during the
-setup, the kept assistants are never in the public view.
+setup, the kept assistants (and so Jean's second suitcase) are never in the public view.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 from . import content as C
 from . import flow as F
-from .packing import packing_view
+from .packing import packing_view, suitcase
 from .state import SETUP, DaysState
 
 
@@ -42,15 +42,19 @@ def _pending_public(entry: dict[str, Any]) -> dict[str, Any]:
 
 
 def player_view(state: DaysState, i: int) -> dict[str, Any]:
+    """One seat as the table sees it. During the setup drafts the kept assistant is secret,
+    so the suitcase (its outline, fit and packing) is the character's own: Jean's second
+    suitcase shows only once the assistants are revealed."""
     counts = tuple(state.items[i])
-    case = F.case_of(state, i)
     show_assistant = state.phase != SETUP and state.assistant[i]
+    jean = state.phase != SETUP and state.assistant[i] == "jean"
+    case = suitcase(state.characters[i], jean)
     return {
         "seat": state.seats[i], "character": state.characters[i], "city": state.city[i],
         "distance": 0 if state.in_london[i] else C.DISTANCE[state.city[i]], "coins": state.coins[i],
         "items": {name: counts[k] for k, name in enumerate(C.ITEMS)}, "item_count": sum(counts),
         "fits": case.fits(counts), "packing": packing_view(case, counts), "suitcase": case.layout(),
-        "second_suitcase": state.assistant[i] == "jean" and bool(show_assistant),
+        "second_suitcase": jean,
         "diary": [C.card_info(c) for c in state.diary[i]], "adventures": len(state.diary[i]),
         "may_enter_london": len(state.diary[i]) >= C.LONDON_ENTRY,
         "arrival": state.arrival[i] if state.in_london[i] else None, "in_london": state.in_london[i],
