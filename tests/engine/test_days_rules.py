@@ -296,6 +296,60 @@ def test_complete_adventure_bonus_then_diary_then_new_draft() -> None:
     assert kinds[-1] == "adventure"
 
 
+def completing_with_a_free_trip(diary: list[str]) -> tuple[DaysState, str, int, list[dict]]:
+    """The seat to act stands in New York (a circle city: ship, train and the special trip
+    l39 into London) with this diary and completes Storm at Sea (adv17: a coat and an
+    umbrella, bonus a free trip of any kind); the events of completing."""
+    s = started(4)
+    seat, i = me(s)
+    s.city[i], s.diary[i] = "new_york", list(diary)
+    s.adventure[i], s.items[i] = "adv17", [0, 0, 0, 1, 1]
+    return s, seat, i, R.apply(s, seat, {"type": "complete"})
+
+
+def test_a_fourth_adventures_free_trip_does_not_enter_london() -> None:
+    """Rulebook, Completing an adventure: "Then carry out the following steps in order:
+    1. Receive the bonus, if applicable. Important: You must always execute the bonus
+    immediately! ... 2. Slide the adventure card ... so that your travel diary is created
+    here. 3. Then draw 2 new adventure cards"; The arrival in London: "You need at least 4
+    completed adventures in your travel diary to be allowed to enter the arrival-city
+    London!" With 3 in the diary, the 4th adventure's free trip comes before its card is in
+    the diary: London is closed to it."""
+    s, seat, i, events = completing_with_a_free_trip(["adv01", "adv02", "adv03"])
+    assert [e["type"] for e in events] == ["complete", "draw_adventures"]
+    assert s.diary[i][-1] == "adv17" and len(s.diary[i]) == 4  # 2. in the diary ...
+    assert [e["kind"] for e in s.pending[i]] == ["free_travel", "adventure"]  # ... after 1., before 3.
+    trips = {a["line"] for a in R.legal_actions(s, seat)}
+    assert trips == {"l35", "l37", "l38", "l44"}  # every line from New York but l39 into London
+    refused(s, seat, {"type": "free_travel", "line": "l39"}, "bad_line")
+    R.apply(s, seat, {"type": "free_travel", "line": "l38"})
+    assert s.city[i] == "liverpool" and not s.in_london[i]
+
+
+def test_a_fourth_adventures_train_trip_from_liverpool_has_no_line() -> None:
+    """The bonus is carried out at once: from Liverpool the only train line leads into
+    London, closed with 3 adventures in the diary, so the free train trip is lost."""
+    s = started(4)
+    seat, i = me(s)
+    s.city[i], s.diary[i] = "liverpool", ["adv01", "adv02", "adv03"]
+    s.adventure[i], s.items[i] = "adv10", [0, 1, 0, 1, 0]  # The Night Express: a free train trip
+    events = R.apply(s, seat, {"type": "complete"})
+    assert [e["type"] for e in events] == ["complete", "no_free_travel", "draw_adventures"]
+    assert s.city[i] == "liverpool" and len(s.diary[i]) == 4
+    assert [e["kind"] for e in s.pending[i]] == ["adventure"]
+
+
+def test_a_fifth_adventures_free_trip_may_enter_london() -> None:
+    """With 4 adventures already in the diary, London is open to the bonus trip; arriving
+    there replaces the regular draft by a London one."""
+    s, seat, i, _ = completing_with_a_free_trip(["adv01", "adv02", "adv03", "adv04"])
+    assert {"type": "free_travel", "line": "l39"} in R.legal_actions(s, seat)
+    R.apply(s, seat, {"type": "free_travel", "line": "l39"})
+    assert s.in_london[i] and len(s.diary[i]) == 5
+    [draft] = s.pending[i]
+    assert all(c in C.LONDON_ADVENTURES for c in draft["cards"])
+
+
 def test_search_costs_two_and_keeps_one_of_the_new() -> None:
     s = started(4)
     seat, i = me(s)

@@ -26,7 +26,9 @@ def check_complete(state: DaysState, i: int, a: Action) -> Any:
 
 
 def do_complete(state: DaysState, i: int, a: Action, plan: Any, events: list[Event]) -> None:
-    """Hand in, then the bonus at once, then the card into the diary, then a new draft."""
+    """Hand in, then the rulebook's steps in order: 1. the bonus at once, 2. the card into
+    the diary, 3. a new draft. A free trip of the bonus counts the diary without this card
+    (`flow.trip_diary`), so a 4th adventure's trip cannot enter London."""
     card = state.adventure[i]
     _market, needs, coins, points, bonus = C.CARD_NEEDS[card]
     for k, n in enumerate(needs):
@@ -34,9 +36,9 @@ def do_complete(state: DaysState, i: int, a: Action, plan: Any, events: list[Eve
             F.hand_in(state, i, k, n)
     state.coins[i] -= coins
     state.adventure[i] = ""
-    state.diary[i].append(card)
     events.append({"type": "complete", "seat": state.seats[i], "card": card, "points": points})
     F.apply_bonus(state, i, bonus, events)
+    state.diary[i].append(card)
     F.draw_adventures(state, i, F.draw_count(state, i), events, "complete")
 
 
@@ -264,7 +266,8 @@ def do_albert(state: DaysState, i: int, a: Action, plan: Any, events: list[Event
 def check_free_travel(state: DaysState, i: int, a: Action) -> Any:
     keys(a, "line")
     line = a["line"]
-    if line not in F.free_travel_options(state, i, state.pending[i][0]["travel"]):
+    entry = state.pending[i][0]
+    if line not in F.free_travel_options(state, i, entry["travel"], F.trip_diary(state, i, entry)):
         raise IllegalAction("bad_line", "No such line leaves your city.")
     return line
 

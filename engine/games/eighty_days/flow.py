@@ -88,8 +88,10 @@ def item_count(state: DaysState, i: int, item: int) -> int:
     return n
 
 
-def can_enter(state: DaysState, i: int, to: str) -> bool:
-    return to != C.ARRIVAL or len(state.diary[i]) >= C.LONDON_ENTRY
+def can_enter(state: DaysState, i: int, to: str, diary: int | None = None) -> bool:
+    """The arrival London opens at 4 completed adventures (`diary` of them, if given, else
+    the seat's diary as it stands)."""
+    return to != C.ARRIVAL or (len(state.diary[i]) if diary is None else diary) >= C.LONDON_ENTRY
 
 
 def other_end(line: str, city: str) -> str:
@@ -235,17 +237,29 @@ def arrive(state: DaysState, i: int, events: list[Event]) -> None:
     draw_adventures(state, i, draw_count(state, i), events, "arrival")
 
 
-def free_travel_options(state: DaysState, i: int, kind: str) -> list[str]:
-    """Lines a free trip of this kind ('any' for all) can take from the seat's city."""
+def free_travel_options(state: DaysState, i: int, kind: str, diary: int) -> list[str]:
+    """Lines a free trip of this kind ('any' for all) can take from the seat's city, with
+    `diary` completed adventures counted for the entry to London."""
     if state.in_london[i]:
         return []
     city = state.city[i]
     return [lid for lid, other in C.NEIGHBOURS[city]
-            if (kind == "any" or C.LINES[lid][2] == kind) and can_enter(state, i, other)]
+            if (kind == "any" or C.LINES[lid][2] == kind) and can_enter(state, i, other, diary)]
+
+
+def trip_diary(state: DaysState, i: int, entry: dict[str, Any]) -> int:
+    """The completed adventures a waiting free trip counts. An adventure's bonus comes before
+    its card slides into the diary (rulebook, Completing an adventure: "1. Receive the bonus
+    ... immediately! 2. Slide the adventure card ..."), and the trip is answered after the
+    slide, so a bonus trip does not count that card, the last one in the diary (nothing else
+    can enter the diary while the trip waits first in the queue)."""
+    return len(state.diary[i]) - (1 if entry["why"] == "bonus" else 0)
 
 
 def offer_free_travel(state: DaysState, i: int, kind: str, events: list[Event], why: str) -> None:
-    if free_travel_options(state, i, kind):
+    """Queue a free trip first in the seat's queue, if a line is open to it now (an
+    adventure's bonus is offered before its card enters the diary)."""
+    if free_travel_options(state, i, kind, len(state.diary[i])):
         state.pending[i].insert(0, {"kind": "free_travel", "travel": kind, "why": why})
     else:
         events.append({"type": "no_free_travel", "seat": state.seats[i], "travel": kind, "why": why})

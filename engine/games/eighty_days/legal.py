@@ -74,7 +74,8 @@ def pending_actions(state: DaysState, i: int, entry: dict) -> list[Action]:
             acts.append({"type": "albert", "keep": False})
         return acts
     if kind == "free_travel":
-        return [{"type": "free_travel", "line": lid} for lid in F.free_travel_options(state, i, entry["travel"])]
+        lines = F.free_travel_options(state, i, entry["travel"], F.trip_diary(state, i, entry))
+        return [{"type": "free_travel", "line": lid} for lid in lines]
     if kind == "observer":
         return [{"type": "observer"}] + [{"type": "observer", "item": ITEMS[k]} for k in _items_held(state, i)]
     # swap (pass tile): decline, or any swap that fits
