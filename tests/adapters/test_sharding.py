@@ -87,12 +87,12 @@ async def test_cached_boards_follow_moves_made_by_another_process(fake_game: Non
         await two.join(BOB, HERE)
         await one.start(ALICE, HERE)
         before = _board(await one.status(BOB, HERE))
-        assert _board(await one.status(BOB, HERE)) == before and one.render_cache.hits == 1
+        assert _board(await one.status(BOB, HERE)) == before and one.parts.images.cache.hits == 1
         replies = await two.command(ALICE, HERE, "countdown", "take", {"n": 3})
         assert any(r.text.startswith("✅") for r in replies)
         after = _board(await one.status(BOB, HERE))
         assert after != before and after == _board(await two.status(BOB, HERE))
-        assert one.render_cache.misses == 2
+        assert one.parts.images.cache.misses == 2
     finally:
         await first.close()
         await second.close()
