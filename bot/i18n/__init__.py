@@ -1,7 +1,8 @@
 """Message catalogs: every user-facing sentence is looked up here by message id.
 
-The platform's catalog lives in `bot/i18n/locales/<lang>.json`; each game's
-command package carries its own `locales/<lang>.json` (Red-DiscordBot style).
+The platform's catalog lives in `bot/i18n/locales/<lang>.json`, and each feature package
+(`bot/features/<feature>/locales/`) carries the texts it owns; each game's command package
+carries its own `locales/<lang>.json` too (Red-DiscordBot style).
 English is complete and is the fallback for any missing key.
 
 A text that shows a count has two keys, `<key>.one` and `<key>.other`, and is
@@ -19,6 +20,9 @@ from typing import Any
 LANGUAGES: tuple[str, ...] = ("en", "de", "fr")
 DEFAULT_LANGUAGE = "en"
 _PLATFORM_DIR = Path(__file__).parent / "locales"
+#: the platform's own texts and its features' (found by path: the catalogs import nothing)
+PLATFORM_DIRS: tuple[Path, ...] = (_PLATFORM_DIR, *sorted(
+    p for p in (Path(__file__).parent.parent / "features").glob("*/locales") if p.is_dir()))
 
 
 def normalise_language(code: str | None) -> str:
@@ -87,7 +91,7 @@ class Translator:
     def __init__(self, lang: str, game_dir: str | Path | None = None) -> None:
         self.lang = normalise_language(lang)
         self._dirs = [str(game_dir)] if game_dir else []
-        self._dirs.append(str(_PLATFORM_DIR))
+        self._dirs += [str(d) for d in PLATFORM_DIRS]
         self._texts = _texts(self.lang, tuple(self._dirs))
 
     def has(self, key: str) -> bool:

@@ -1,6 +1,7 @@
 """Message catalogs: every language has every key, with the same placeholders.
 
-Checked for the platform catalog (`bot/i18n/locales/`) and for every game
+Checked for the platform catalog (`bot/i18n/locales/`), every feature's
+(`bot/features/*/locales/`) and for every game
 catalog that exists at run time (`bot/games/*/locales/`), so a game package
 that adds a `locales/` folder is covered automatically. Each catalog is its own
 parametrised case, named by its folder, and every failure lists the offending
@@ -57,8 +58,9 @@ COUNT_ALWAYS_PLURAL: set[tuple[str, str]] = {
 
 
 def _catalog_dirs() -> list[Path]:
+    feature_dirs = sorted(p for p in (ROOT / "bot" / "features").glob("*/locales") if p.is_dir())
     game_dirs = sorted(p for p in (ROOT / "bot" / "games").glob("*/locales") if p.is_dir())
-    return [PLATFORM_DIR, *game_dirs]
+    return [PLATFORM_DIR, *feature_dirs, *game_dirs]
 
 
 CATALOG_DIRS = _catalog_dirs()
@@ -86,6 +88,17 @@ def _leaves(data: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
         else:
             out.append((full, value))
     return out
+
+
+def _read_platform(lang: str) -> dict[str, str]:
+    """The platform's texts: its own catalog and its features' (no key in two of them)."""
+    merged: dict[str, str] = {}
+    for directory in CATALOG_DIRS:
+        if directory == PLATFORM_DIR or directory.parent.parent.name == "features":
+            texts = _read(directory, lang)
+            assert not set(texts) & set(merged), f"{_rel(directory)}: keys the platform has already"
+            merged.update(texts)
+    return merged
 
 
 def _read(directory: Path, lang: str) -> dict[str, str]:
@@ -332,7 +345,7 @@ def test_command_references_use_the_localised_names(catalogs: tuple[Path, dict[s
     `/spiel abbrechen` in German.
     """
     directory, cats = catalogs
-    platform = {lang: _read(PLATFORM_DIR, lang) for lang in LANGUAGES}
+    platform = {lang: _read_platform(lang) for lang in LANGUAGES}
     problems = []
     for lang in _translated(cats):
         names = {k: v for k, v in {**platform[lang], **cats[lang]}.items() if k.startswith("name.")}
@@ -372,7 +385,7 @@ def test_no_untranslated_copies(catalogs: tuple[Path, dict[str, dict[str, str]]]
 
 def test_platform_button_labels_match_the_text_that_names_them() -> None:
     """'press **Join**' in a message must name the button as it is labelled in that language."""
-    cats = {lang: _read(PLATFORM_DIR, lang) for lang in LANGUAGES}
+    cats = {lang: _read_platform(lang) for lang in LANGUAGES}
     buttons = [k for k in cats[DEFAULT_LANGUAGE] if k.startswith("button.")]
     problems = []
     for lang in _translated(cats):
