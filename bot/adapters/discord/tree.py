@@ -161,7 +161,6 @@ class CheckedTree(app_commands.CommandTree):
         return True
 
 
-
 def catalog_files() -> list[Path]:
     """The catalogs command texts come from (a change to one syncs the commands again)."""
     root = Path(__file__).resolve().parents[2]  # bot/
