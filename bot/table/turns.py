@@ -95,12 +95,14 @@ class Turns:
         """Let AI seats act until a human must decide.
 
         Seats in `stand_in` are absent humans whose deadline passed: the AI plays *one turn*
-        for each — it acts for the seat while the seat stays to act, and stops once the seat
-        is no longer to act after it moved (or after STAND_IN_MAX_ACTIONS moves), so the next
-        time it is that player's turn the game waits for them again. `started` lists stand-in
-        seats that already moved in this turn (a turn resumed after a restart). Every commit
-        records whether the AI still has to move, so a crash between moves is finished by the
-        scheduler."""
+        for each — it acts for the seat while its turn lasts and stops once the turn is over:
+        the seat is no longer to act, or its move closed a round or phase (the round changed,
+        the game says it ended one, or seats that were not to act now are: in a simultaneous
+        phase the same seat is at once to act in the next one), or after STAND_IN_MAX_ACTIONS
+        moves. The next time it is that player's turn the game waits for them again.
+        `started` lists stand-in seats that already moved in this turn (a turn resumed after a
+        restart). Every commit records whether the AI still has to move, so a crash between
+        moves is finished by the scheduler."""
         record, rules = loaded.record, loaded.rules
         bots = {s.seat for s in record.seats if s.is_bot and s.seat}
         pending = set(stand_in or ())
@@ -114,15 +116,21 @@ class Turns:
         for _ in range(MAX_AI_STEPS):
             if rules.is_over(loaded.state):
                 break
-            ready = [s for s in rules.to_act(loaded.state) if s in bots or s in pending]
+            before = rules.to_act(loaded.state)
+            ready = [s for s in before if s in bots or s in pending]
             if not ready:
                 break
             seat = ready[0]
+            round_before = rules.round_of(loaded.state) if seat in pending else 0
             # the policy sees what the seat may see, nothing more
             action = loaded.spec.ai(rules.view(loaded.state, seat), seat, rules.legal_actions(loaded.state, seat))
             new_events = rules.push(loaded.state, seat, action)  # the policy picked it from `legal`
             if seat in pending:
                 moved[seat] = moved.get(seat, 0) + 1
+                after = rules.to_act(loaded.state)
+                if rules.round_of(loaded.state) != round_before or rules.ends_round(loaded.state, new_events) \
+                        or any(s not in before for s in after):
+                    pending.discard(seat)  # its move closed a round or phase: that was its turn
             pending -= {s for s in pending if turn_over(s)}  # before the commit records what is left
             await self.commit(loaded, seat, action, new_events, actor="ai" if seat in bots else "timeout",
                               stand_ins=pending)

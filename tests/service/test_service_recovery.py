@@ -185,3 +185,51 @@ async def test_a_stand_in_stopped_by_the_cap_is_not_resumed(store: SQLiteStore, 
     assert after is not None and not after.ai_pending
     assert await service.tick() == []
     assert len(await store.actions(record.id)) == 1
+
+
+@pytest.mark.parametrize(("game", "humans", "bots"), [
+    ("detour", 2, 1),            # the choice of a card for the round, made by all at once
+    ("rails-and-sails", 2, 0),   # the tickets kept at the start, then the pieces: phases all play at once
+    ("eighty-days", 2, 1),       # the adventure and assistant drafts of the set-up
+])
+async def test_a_stand_in_move_that_closes_a_round_ends_that_seats_turn(store: SQLiteStore, clock: Clock, game: str,
+                                                                         humans: int, bots: int) -> None:
+    """The first person plays until the game waits for the second alone; at the timeout the
+    stand-in plays the second person's move, which closes the round (or phase) and makes them
+    to act at once in the next: that is where their turn ends, one turn per timeout."""
+    service = TableService(store, Settings(reminder_hours=12, timeout_hours=48), clock=clock, render_in_thread=False)
+    await table(service, game, humans, bots)
+    rules = registry.get(game)
+    alice = PEOPLE[0]
+    for _ in range(200):
+        record = await store.active_game(HERE.channel_id)
+        assert record is not None and record.state is not None
+        state = rules.load(record.state)
+        waiting = await waiting_humans(service, store)
+        if waiting == ["p2"]:
+            break
+        assert "p1" in waiting
+        async with service.parts.tables.lock(HERE.channel_id):
+            await service.parts.turns.act(service.load(record), alice, "p1", rules.ai_action(state, "p1"))
+    else:
+        pytest.fail("the game never waited for the second person alone")
+    logged = len(await store.actions(record.id))
+    clock.advance(48.1)
+    await service.tick()
+    log = (await store.actions(record.id))[logged:]
+    replayed = rules.load(record.state)
+    played_for_bob = 0
+    for entry in log:
+        if entry.actor == "timeout":
+            assert entry.seat == "p2"
+            assert played_for_bob == 0 or "p2" in rules.to_act(replayed), "a second turn for the absent seat"
+            before, round_before = rules.to_act(replayed), rules.round_of(replayed)
+            events = rules.apply(replayed, entry.seat, entry.action)
+            played_for_bob += 1
+            closed = rules.round_of(replayed) != round_before or rules.ends_round(replayed, events) or \
+                any(s not in before for s in rules.to_act(replayed))
+            if closed:
+                assert entry is [e for e in log if e.actor == "timeout"][-1], "the stand-in played on after the round"
+        else:
+            rules.apply(replayed, entry.seat, entry.action)
+    assert played_for_bob >= 1
