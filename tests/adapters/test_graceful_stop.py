@@ -229,3 +229,35 @@ async def test_a_stop_waits_for_a_tick_in_progress_and_not_for_a_handler_past_th
     finally:
         h.interactions.clear()  # the cancelled one was left thinking on purpose
         await h.close()
+
+
+# -- python -m bot against the fake Discord --------------------------------------------------------
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+async def test_the_connected_bot_answers_the_command_in_flight_and_stops_cleanly(tmp_path: Path,
+                                                                                 sig: signal.Signals) -> None:
+    """The real process, connected to the fake Discord (tests/support/fakediscord): a command
+    arrives, the stop signal follows at once; the command is still answered, the process
+    exits with status 0 within 10 s and leaves no -wal file."""
+    fakediscord = pytest.importorskip("tests.support.fakediscord")
+    fd = fakediscord.FakeDiscord()
+    await fd.start()
+    bot = fakediscord.BotProcess(fd, tmp_path)
+    try:
+        await bot.started()
+        assert Path(f"{bot.database}-wal").exists()
+        payload = fd.slash(ALICE, "game new", game="detour")
+        await fd.interact(payload)
+        await fd.wait_acked(payload)
+        began = time.monotonic()
+        bot.send_signal(sig)
+        status = await bot.wait_exit(STOP_WITHIN + 5)
+        assert status == 0, bot.tail()
+        assert time.monotonic() - began < STOP_WITHIN
+        assert bot.wal_files() == [] and _games(bot.database) == 1
+        assert any(m.buttons for m in fd.channel_messages())  # the lobby was posted before the stop ended
+        assert "Traceback" not in bot.log()
+    finally:
+        await bot.stop()
+        await fd.stop()
