@@ -23,7 +23,7 @@ from bot.replies import Reply, ThreadTarget, User, Where
 from bot.settings import Settings
 from bot.store import GameRecord, Store
 from bot.table.answers import rules_embeds
-from bot.table.ids import PREFIX, action_hash, custom_id, menu_payload, parse_custom_id
+from bot.table.ids import PREFIX, action_hash, custom_id, menu_payload, parse_custom_id, parse_press
 from bot.table.shared import (
     AI_NAMES,
     AI_USER_BASE,
@@ -38,6 +38,10 @@ from bot.table.shared import (
 )
 
 log = logging.getLogger("passepartout.service")
+
+#: presses answered privately, whatever the bot may post in the channel (a hand, the move menu,
+#: following by DM)
+PRIVATE_PRESSES = frozenset({"hand", "menu", "follow"})
 
 
 class TableService:
@@ -94,11 +98,24 @@ class TableService:
     def load(self, record: GameRecord) -> Loaded:
         return self.parts.tables.load(record)
 
-    async def _answer(self, user: User, call: Coroutine[Any, Any, list[Reply]]) -> list[Reply]:
+    async def _answer(self, user: User, call: Coroutine[Any, Any, list[Reply]], *,
+                      posts_in: Where | None = None) -> list[Reply]:
+        """Run a handler; a `Refusal` becomes the user's private reply. `posts_in`: the handler
+        may write a game that the channel then shows, so the bot's permissions there are
+        checked first (nothing is written when one is missing)."""
+        if posts_in is not None and posts_in.missing_permissions:
+            call.close()
+            return self._missing_permissions(user, posts_in.missing_permissions)
         try:
             return await call
         except Refusal as refusal:
             return self.parts.talk.refused(user, refusal)
+
+    def _missing_permissions(self, user: User, missing: tuple[str, ...]) -> list[Reply]:
+        t = self.user_t(user)
+        names = [t(f"perm.{name}") if t.has(f"perm.{name}") else name for name in missing]
+        listed = ", ".join(names[:-1]) + t("perm.and") + names[-1] if len(names) > 1 else names[0]
+        return self.refuse(user, "error.bot_permissions", permissions=listed)
 
     async def guarded(self, user: User, call: Awaitable[list[Reply]]) -> list[Reply]:
         """Run a handler; any unexpected error becomes a private apology, never a traceback."""
@@ -114,22 +131,23 @@ class TableService:
     async def new_game(self, user: User, where: Where, game_id: str, *, options: str | dict[str, Any] | None = None,
                        language: str | None = None, seed: int | None = None) -> list[Reply]:
         return await self._answer(user, self.parts.lobby.new_game(user, where, game_id, options=options,
-                                                                  language=language, seed=seed))
+                                                                  language=language, seed=seed),
+                                  posts_in=where)
 
     async def join(self, user: User, where: Where) -> list[Reply]:
-        return await self._answer(user, self.parts.lobby.join(user, where))
+        return await self._answer(user, self.parts.lobby.join(user, where), posts_in=where)
 
     async def leave(self, user: User, where: Where) -> list[Reply]:
-        return await self._answer(user, self.parts.lobby.leave(user, where))
+        return await self._answer(user, self.parts.lobby.leave(user, where), posts_in=where)
 
     async def addbot(self, user: User, where: Where, count: int = 1) -> list[Reply]:
-        return await self._answer(user, self.parts.lobby.addbot(user, where, count))
+        return await self._answer(user, self.parts.lobby.addbot(user, where, count), posts_in=where)
 
     async def start(self, user: User, where: Where) -> list[Reply]:
-        return await self._answer(user, self.parts.lobby.start(user, where))
+        return await self._answer(user, self.parts.lobby.start(user, where), posts_in=where)
 
     async def cancel(self, user: User, where: Where) -> list[Reply]:
-        return await self._answer(user, self.parts.lobby.cancel(user, where))
+        return await self._answer(user, self.parts.lobby.cancel(user, where), posts_in=where)
 
     async def settings_cmd(self, user: User, where: Where, *, dm: bool | None = None, language: str | None = None,
                            reminder_hours: float | None = None, timeout_hours: float | None = None) -> list[Reply]:
@@ -154,10 +172,14 @@ class TableService:
 
     # -- playing -----------------------------------------------------------------------
     async def command(self, user: User, where: Where, group: str, name: str, values: dict[str, Any]) -> list[Reply]:
-        return await self._answer(user, self.parts.play.command(user, where, group, name, values))
+        return await self._answer(user, self.parts.play.command(user, where, group, name, values),
+                                  posts_in=where)
 
     async def component(self, user: User, where: Where, value: str, values: list[str] | None = None) -> list[Reply]:
-        return await self._answer(user, self.parts.play.component(user, where, value, values))
+        press = parse_press(value, values)
+        private = press is not None and press.kind in PRIVATE_PRESSES
+        return await self._answer(user, self.parts.play.component(user, where, value, values),
+                                  posts_in=None if private else where)
 
     async def menu(self, user: User, where: Where, payload: str = "", *, stale: bool = False) -> list[Reply]:
         return await self._answer(user, self.parts.play.menu(user, where, payload, stale=stale))
@@ -167,14 +189,15 @@ class TableService:
         return await self.parts.play.autocomplete(user, where, group, name, param, current)
 
     async def resign(self, user: User, where: Where) -> list[Reply]:
-        return await self._answer(user, self.parts.play.resign(user, where))
+        return await self._answer(user, self.parts.play.resign(user, where), posts_in=where)
 
     async def undo(self, user: User, where: Where, *, game_pk: int | None = None,
                    version: int | None = None) -> list[Reply]:
-        return await self._answer(user, self.parts.undo.undo(user, where, game_pk=game_pk, version=version))
+        return await self._answer(user, self.parts.undo.undo(user, where, game_pk=game_pk, version=version),
+                                  posts_in=where)
 
     async def rematch(self, user: User, where: Where, *, game_pk: int | None = None) -> list[Reply]:
-        return await self._answer(user, self.parts.rematch.rematch(user, where, game_pk=game_pk))
+        return await self._answer(user, self.parts.rematch.rematch(user, where, game_pk=game_pk), posts_in=where)
 
     # -- followers, ratings, replays ---------------------------------------------------------
     async def follow(self, user: User, where: Where, thread: ThreadTarget | None = None) -> list[Reply]:
