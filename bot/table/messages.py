@@ -22,6 +22,12 @@ from bot.table.talk import Talk
 from bot.text import md
 
 
+def alt_text(text: str) -> str:
+    """An image's description for screen readers: plain words (no Markdown), within Discord's
+    1024 characters."""
+    return _trim(" ".join(text.replace("**", "").replace("`", "").split()), 1024)
+
+
 class Messages:
     def __init__(self, talk: Talk, images: Images, hooks: Hooks) -> None:
         self.talk = talk
@@ -135,7 +141,8 @@ class Messages:
             key = ("board", record.id, record.version, t.lang) if asked and not events else None
             png = await self.images.image(loaded, job, t, key)
             if png is not None:
-                files.append(Attachment("board.png", png))
+                files.append(Attachment("board.png", png, alt_text(t("alt.board", title=t("title"), status=(
+                    loaded.ui.status_text(view, loaded.raw_names, t) or "")))))
         lines = [line for event in events if (line := self.event_line(loaded, event, t))]
         lines = ([note] if note else []) + _last_lines(lines, 14)  # the note (why this message) always stays
         mentions: list[int] = []
@@ -209,7 +216,7 @@ class Messages:
         if seat.seat in loaded.rules.to_act(loaded.state):
             rows = [[Button(t("button.play"), custom_id(loaded.record.id, loaded.record.version, "menu"),
                             "primary", "🎲")]]
-        files = [Attachment("hand.png", image)] if image is not None else []
+        files = [Attachment("hand.png", image, alt_text(t("alt.hand", title=t("title"))))] if image is not None else []
         return Reply(to, text, user_id=seat.user_id, files=files, rows=rows)
 
     # -- the after-change step that makes the turn message ---------------------------------

@@ -138,3 +138,16 @@ def test_every_change_kind_is_published_through_one_pipeline() -> None:
 async def test_a_stale_component_is_refused_with_its_key(service: TableService, user: Any) -> None:
     said = await service.component(user, HERE, "pp:999:1:act:abc")
     assert said[0].outcome == "refused" and said[0].refusal == "error.stale_game"
+
+
+async def test_every_image_has_alt_text_in_the_games_language(service: TableService) -> None:
+    await service.new_game(ALICE, HERE, "countdown", options="start=5", language="de")
+    await service.join(BOB, HERE)
+    started = await service.start(ALICE, HERE)
+    hand = await service.hand(BOB, HERE)
+    for reply in started + hand:
+        for file in reply.files:
+            assert file.description, file.filename
+            assert "**" not in file.description and len(file.description) <= 1024
+    [board] = [f for r in started for f in r.files if f.filename == "board.png"]
+    assert board.description is not None and board.description.startswith("Das Brett von ")

@@ -32,6 +32,7 @@ from bot.replies import Attachment, Destination, Reply, User, Where
 from bot.store import GameRecord
 from bot.table.change import Change, Published
 from bot.table.images import Images
+from bot.table.messages import alt_text
 from bot.table.shared import RateLimiter, Refusal, _match_label, _shortlist, _trim
 from bot.table.tables import Tables
 from bot.table.talk import Talk
@@ -308,10 +309,10 @@ class Memories:
         user_id = user.id if user else None
         summary = await self._render("summary", job)
         yield Reply(to, t("memories.summary_text", title=title), user_id=user_id, channel_id=record.channel_id,
-                    files=[Attachment("summary.png", summary)])
+                    files=[Attachment("summary.png", summary, alt_text(t("alt.summary", title=title)))])
         gif = await self._render("timelapse", job)
         yield Reply(to, t("memories.timelapse_text", title=title), user_id=user_id, channel_id=record.channel_id,
-                    files=[Attachment("timelapse.gif", gif)])
+                    files=[Attachment("timelapse.gif", gif, alt_text(t("alt.timelapse", title=title)))])
 
     async def _job(self, record: GameRecord, lang: str) -> MemoryJob:
         seats = tuple(s.seat for s in sorted(record.seats, key=lambda s: s.position) if s.seat)
