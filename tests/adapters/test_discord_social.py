@@ -17,6 +17,7 @@ from tests.support.discord_harness import (
     CHANNEL_ID,
     EVE,
     GUILD_ID,
+    MEMBER_PERMISSIONS,
     Harness,
     Request,
     Sent,
@@ -30,10 +31,12 @@ THREAD_ID = 1_290_000_000_000_000_300
 SEND_MESSAGES_IN_THREADS = 1 << 38
 
 
-def thread_data(*, locked: bool = False) -> dict[str, Any]:
+def thread_data(*, locked: bool = False, user_can_view: bool = True) -> dict[str, Any]:
+    """The thread as Discord resolves it for the person who picked it (`permissions`: theirs in it)."""
     return {"id": str(THREAD_ID), "type": 11, "name": "watch-party", "parent_id": str(CHANNEL_ID),
             "guild_id": str(GUILD_ID), "owner_id": str(EVE.id), "flags": 0, "rate_limit_per_user": 0,
-            "message_count": 0, "member_count": 1, "last_message_id": None, "permissions": "0",
+            "message_count": 0, "member_count": 1, "last_message_id": None,
+            "permissions": str(MEMBER_PERMISSIONS if user_can_view else 0),
             "thread_metadata": {"archived": False, "auto_archive_duration": 1440, "locked": locked,
                                 "archive_timestamp": "2025-01-01T00:00:00+00:00", "invitable": True,
                                 "create_timestamp": "2025-01-01T00:00:00+00:00"}}
@@ -48,9 +51,10 @@ def add_thread(h: Harness) -> None:
     guild._add_thread(discord.Thread(guild=guild, state=h.bot._connection, data=thread_data()))  # type: ignore[arg-type]
 
 
-def follow_in_thread(h: Harness, *, locked: bool = False) -> dict[str, Any]:
+def follow_in_thread(h: Harness, *, locked: bool = False, user_can_view: bool = True) -> dict[str, Any]:
     payload = h.slash(EVE, "game follow", thread=str(THREAD_ID))
-    payload["data"]["resolved"] = {"channels": {str(THREAD_ID): thread_data(locked=locked)}}
+    payload["data"]["resolved"] = {"channels": {str(THREAD_ID): thread_data(locked=locked,
+                                                                            user_can_view=user_can_view)}}
     return payload
 
 
@@ -140,6 +144,14 @@ async def test_a_thread_the_bot_cannot_post_in_is_refused(h: Harness) -> None:
     add_thread(h)
     await h.run(follow_in_thread(h, locked=True))
     assert [m.content for m in h.ephemeral_for(EVE)] == [refusal(EVE, "follow.thread_closed")] * 2
+    assert await h.bot.store.follows((await active(h)).id) == []
+
+
+async def test_a_thread_the_user_cannot_see_is_refused(h: Harness) -> None:
+    await h.run(h.slash(ALICE, "game new", game="countdown"))
+    add_thread(h)
+    await h.run(follow_in_thread(h, user_can_view=False))  # Eve picked a thread id she cannot open
+    assert [m.content for m in h.ephemeral_for(EVE)] == [refusal(EVE, "follow.thread_hidden")]
     assert await h.bot.store.follows((await active(h)).id) == []
 
 

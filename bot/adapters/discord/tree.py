@@ -257,8 +257,9 @@ def _service_value(interaction: discord.Interaction, kind: str, value: Any) -> A
 
 
 def thread_target(interaction: discord.Interaction, thread: app_commands.AppCommandThread) -> ThreadTarget:
-    """The picked thread as the service needs it: its server, and whether the bot may post
-    there (not archived or locked, and allowed to send in threads of its channel)."""
+    """The picked thread as the service needs it: its server, whether the bot may post
+    there (not archived or locked, and allowed to send in threads of its channel), and whether
+    the person who picked it can see it (Discord resolves their permissions in it)."""
     can_post = not (thread.archived or thread.locked)
     guild = interaction.guild
     me = guild.me if guild is not None else None
@@ -266,7 +267,8 @@ def thread_target(interaction: discord.Interaction, thread: app_commands.AppComm
     if can_post and me is not None and parent is not None:
         perms = parent.permissions_for(me)
         can_post = perms.view_channel and perms.send_messages_in_threads
-    return ThreadTarget(id=thread.id, guild_id=thread.guild_id, name=thread.name, can_post=can_post)
+    return ThreadTarget(id=thread.id, guild_id=thread.guild_id, name=thread.name, can_post=can_post,
+                        user_can_view=thread.permissions.view_channel)
 
 
 def _replay_choices(host: CommandHost
