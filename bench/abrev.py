@@ -49,7 +49,10 @@ def warm_like_a_worker() -> bool:
     palettes, sprites, every game and language: `bot.render_pool._warm` and the steps it leaves
     for idle time); False for a revision without a render pool (its boards come as they are)."""
     try:
-        from bot.render_pool import _warm
+        try:  # bot/images since the table became parts; bot/render_pool in revisions before (--rev)
+            from bot.images.pool import _warm
+        except ImportError:
+            from bot.render_pool import _warm  # type: ignore[no-redef]
     except ImportError:
         return False
     for _ in _warm() or ():  # a revision whose warm-up had no steps returns None

@@ -68,7 +68,10 @@ def cpu_of(pids: list[int]) -> float:
 def make_pool(processes: int) -> Any:
     """The render pool the bot would make (None: threads, or a revision without a pool)."""
     try:
-        from bot.render_pool import RenderPool
+        try:  # bot/images since the table became parts; bot/render_pool in revisions before (--rev)
+            from bot.images.pool import RenderPool
+        except ImportError:
+            from bot.render_pool import RenderPool  # type: ignore[no-redef]
     except ImportError:
         return None
     return RenderPool(processes) if processes > 0 else None

@@ -41,7 +41,10 @@ STAGES = ("load", "apply", "dump", "commit", "render+encode", "pipeline")
 def make_pool(processes: int) -> Any:
     if processes <= 0:
         return None
-    from bot.render_pool import RenderPool  # a revision without the pool cannot take --processes
+    try:  # bot/images since the table became parts; bot/render_pool in revisions before (--rev)
+        from bot.images.pool import RenderPool  # a revision without the pool cannot take --processes
+    except ImportError:
+        from bot.render_pool import RenderPool  # type: ignore[no-redef]
 
     return RenderPool(processes)
 
@@ -92,7 +95,10 @@ async def run(game_id: str, players: int, games: int, render_every: int, pool: A
                 view = rules.view(state, None)
                 public = [{k: v for k, v in e.items() if k != "private"} for e in events]
                 if pool is not None:
-                    from bot.render_pool import RenderJob
+                    try:  # bot/images since the table became parts; bot/render_pool in revisions before (--rev)
+                        from bot.images.pool import RenderJob
+                    except ImportError:
+                        from bot.render_pool import RenderJob  # type: ignore[no-redef]
 
                     png = await pool.render(RenderJob(game_id, "board", view, names, "en", events=public))
                 else:

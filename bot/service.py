@@ -18,7 +18,7 @@ from typing import Any
 from bot import wiring
 from bot.gameui import GameUI
 from bot.i18n import Translator
-from bot.render_pool import RenderPool
+from bot.images.pool import RenderPool
 from bot.replies import Reply, ThreadTarget, User, Where
 from bot.settings import Settings
 from bot.store import GameRecord, Store

@@ -12,7 +12,7 @@ from bot.features.memories import Memories
 from bot.features.ratings import Ratings
 from bot.features.rematch import Rematch
 from bot.features.undo import Undo
-from bot.render_pool import RenderPool
+from bot.images.pool import RenderPool
 from bot.settings import Settings
 from bot.store import Store
 from bot.table.answers import Answers

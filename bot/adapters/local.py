@@ -41,7 +41,7 @@ from bot.adapters.commands import BY_NAME, GAME_COMMANDS, Option
 from bot.adapters.stopping import Stopped, StopRequest
 from bot.gameui import Param
 from bot.i18n import LANGUAGES, Translator
-from bot.render_pool import pool_for
+from bot.images.pool import pool_for
 from bot.replies import Button, Reply, Select, ThreadTarget, User, Where
 from bot.service import TableService
 from bot.settings import Settings, SettingsError, load_settings

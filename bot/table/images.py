@@ -11,8 +11,8 @@ from typing import Any
 
 from bot.games import GameSpec
 from bot.i18n import Translator
-from bot.render_cache import RenderCache
-from bot.render_pool import RenderJob, RenderPool, RenderUnavailable, draw, poolable
+from bot.images.cache import RenderCache
+from bot.images.pool import RenderJob, RenderPool, RenderUnavailable, draw, poolable
 from bot.table.shared import RENDER_CACHE_SIZE, Loaded
 
 log = logging.getLogger("passepartout.service")

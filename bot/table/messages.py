@@ -10,7 +10,7 @@ from typing import Any
 from bot import games
 from bot.gameui import QuickMenu
 from bot.i18n import Translator
-from bot.render_pool import RenderJob
+from bot.images.pool import RenderJob
 from bot.replies import Attachment, Button, Component, Destination, Reply, User
 from bot.store import GameRecord, SeatRecord
 from bot.table.change import Change, Published

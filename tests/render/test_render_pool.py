@@ -23,7 +23,7 @@ from PIL import Image
 
 from bot import games
 from bot.features.memories import render_memory
-from bot.render_pool import RENDER_TIMEOUT, MemoryRender, RenderJob, RenderPool, RenderUnavailable, draw, memory_timeout
+from bot.images.pool import RENDER_TIMEOUT, MemoryRender, RenderJob, RenderPool, RenderUnavailable, draw, memory_timeout
 from bot.replies import User, Where
 from bot.service import TableService, action_hash, custom_id
 from bot.settings import Settings, load_settings
@@ -204,7 +204,7 @@ def test_workers_exit_when_the_bot_is_killed(tmp_path: Path) -> None:
     script.write_text(textwrap.dedent(f"""
         import asyncio, os, sys
         sys.path.insert(0, {str(REPO)!r})
-        from bot.render_pool import RenderPool
+        from bot.images.pool import RenderPool
 
         async def main() -> None:
             pool = RenderPool(2, warm=False)

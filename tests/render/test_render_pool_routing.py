@@ -22,9 +22,10 @@ from typing import Any
 
 import pytest
 
-from bot import games, render_queue
-from bot.render_pool import DEPTH, RenderJob, RenderPool, RenderUnavailable, _Worker, draw
-from bot.render_queue import Inbox
+from bot import games
+from bot.images import queue as render_queue
+from bot.images.pool import DEPTH, RenderJob, RenderPool, RenderUnavailable, _Worker, draw
+from bot.images.queue import Inbox
 from tests.render.test_render_pool import EVE, HERE, board_job, move_button, pixels, running_game
 
 RAILS = "rails-and-sails"

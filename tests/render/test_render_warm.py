@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from bot import games, render_pool
+from bot import games
 from bot.i18n import LANGUAGES
+from bot.images import pool as render_pool
 
 
 def test_warm_up_draws_every_game_in_every_language(monkeypatch: pytest.MonkeyPatch) -> None:

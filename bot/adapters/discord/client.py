@@ -29,7 +29,7 @@ from bot.adapters.discord.delivery import Delivery, GameComponent
 from bot.adapters.discord.interaction import user_of, where_of
 from bot.adapters.discord.tree import INPUT_ERRORS, CatalogTranslator, CheckedTree, build_commands, catalog_files
 from bot.adapters.stopping import GRACE_SECONDS, stop_on_signals
-from bot.render_pool import pool_for
+from bot.images.pool import pool_for
 from bot.replies import Reply, User, Where
 from bot.service import TableService
 from bot.settings import Settings

@@ -26,7 +26,7 @@ from typing import Any
 
 from bot import games
 from bot.i18n import Translator
-from bot.render_pool import MemoryRender, poolable
+from bot.images.pool import MemoryRender, poolable
 from bot.replay import effective_actions
 from bot.replies import Attachment, Destination, Reply, User, Where
 from bot.store import GameRecord

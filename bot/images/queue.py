@@ -1,7 +1,7 @@
 """The render pool's bookkeeping on the bot's side: a job and its outcome, the lines of jobs
 waiting for a worker (by priority and home slot), and reading answers off a worker's pipe.
 
-Kept apart from `bot.render_pool` (the processes, and what a worker does) to keep each short.
+Kept apart from `bot.images.pool` (the processes, and what a worker does) to keep each short.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ URGENT, SIDE, MEMORY = 0, 1, 2
 
 
 class Drawable(Protocol):
-    """What the pool reads of what it draws (`RenderJob`, `MemoryRender` of `bot.render_pool`,
+    """What the pool reads of what it draws (`RenderJob`, `MemoryRender` of `bot.images.pool`,
     which imports this module)."""
 
     @property

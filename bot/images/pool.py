@@ -41,7 +41,7 @@ from typing import Any, Literal
 from bot import games
 from bot.games import GameSpec
 from bot.i18n import LANGUAGES, Translator
-from bot.render_queue import MEMORY, SIDE, URGENT, Inbox, Job, Waiters, first, settle
+from bot.images.queue import MEMORY, SIDE, URGENT, Inbox, Job, Waiters, first, settle
 
 log = logging.getLogger("passepartout.render")
 
