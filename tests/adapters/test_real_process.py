@@ -16,12 +16,15 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from functools import partial
 from pathlib import Path
 
+import aiohttp
 import discord
 import discord.http
 import pytest
+from discord.webhook.async_ import async_context
 
 from tests.support.discord_harness import (
     ALICE,
@@ -106,6 +109,7 @@ async def test_a_game_of_detour_through_the_real_process(fake_discord: FakeDisco
     turn = await open_detour(fd, followers=(EVE,))  # Eve follows by DM: a hello, then a copy of every turn
     [board] = turn.request.files
     assert board.filename == "board.png" and board.is_png
+    assert board.description, "the board has alt text"  # type: ignore[attr-defined]  # an Upload
     [attachment] = turn.message["attachments"]
     assert attachment["content_type"] == "image/png" and attachment["size"] == board.size
     assert attachment["width"] > 0 and attachment["height"] > 0
@@ -201,6 +205,35 @@ async def test_an_upload_keeps_its_bytes_filename_and_description(fake_discord: 
 
 def text(content: str) -> discord.http.MultipartParameters:
     return discord.http.handle_message_parameters(content=content)
+
+
+async def test_the_interaction_routes_answer_as_discord_does(fake_discord: FakeDiscord,
+                                                             discord_rest: discord.http.HTTPClient) -> None:
+    """discord.py's own webhook adapter on an interaction's token: one acknowledgement only,
+    the first followup fills the deferred "thinking" message, @original can be read, edited
+    and deleted."""
+    fd = fake_discord
+    posted = await discord_rest.send_message(CHANNEL_ID, params=text("a message with a button"))
+    payload = fd.click(ALICE, dict(posted), "pp:1:1:menu:")
+    fd.track(payload, time.monotonic())  # as interact() does, without a bot to send it to
+    iid, token = int(payload["id"]), payload["token"]
+    adapter = async_context.get()
+    defer = discord.http.MultipartParameters(payload={"type": 5, "data": {"flags": 64}}, multipart=[], files=[])
+    async with aiohttp.ClientSession() as session:
+        await adapter.create_interaction_response(iid, token, session=session, params=defer)
+        with pytest.raises(discord.HTTPException) as again:
+            await adapter.create_interaction_response(iid, token, session=session, params=defer)
+        assert again.value.code == 40060
+        loading = await adapter.get_original_interaction_response(APP_ID, token, session=session)
+        filled = await adapter.execute_webhook(APP_ID, token, session=session, payload={"content": "done"}, wait=True)
+        assert filled["id"] == loading["id"] and filled["flags"] & 64  # type: ignore[index]
+        await adapter.edit_original_interaction_response(APP_ID, token, session=session, payload={"content": "new"})
+        assert (await adapter.get_original_interaction_response(APP_ID, token, session=session))["content"] == "new"
+        await adapter.delete_original_interaction_response(APP_ID, token, session=session)
+        with pytest.raises(discord.NotFound):
+            await adapter.get_original_interaction_response(APP_ID, token, session=session)
+    assert [c.type for c in fd.callbacks_for(payload)] == [5]  # the refused one is only in the requests
+    assert fd.protocol_problems() == [f"interaction {iid} (type 3) got 2 initial responses"]
 
 
 # -- one proof per REST fault -----------------------------------------------------------------------
@@ -326,7 +359,7 @@ async def test_a_place_gone_reaches_the_bot_and_rest_agrees(fake_discord: FakeDi
     [frame] = [f for f in fd.gateway.frames if f.op == DISPATCH and f.t == event]
     await fd.gateway.sync()
     beats = [f.d for f in fd.gateway.frames if f.direction == "in" and f.op == HEARTBEAT and f.at > frame.at]
-    assert max(beats) >= frame.s  # type: ignore[operator]
+    assert frame.s is not None and max(beats) >= frame.s
     with pytest.raises(error) as refused:
         await discord_rest.send_message(place, params=text("still there?"))
     assert refused.value.code == code

@@ -91,7 +91,8 @@ class Fault:
     @classmethod
     def hang(cls, seconds: float | None = None, *, processed: bool = False) -> Fault:
         """No answer for `seconds` (None: until `rule.release()` or the server stops; at most
-        MAX_HANG), then the connection is closed without an answer."""
+        MAX_HANG), then the normal answer: a slow Discord. (The bot's HTTP session gives up
+        only after aiohttp's default 300 s; queue `drop` after a hang to lose the answer.)"""
         return cls("hang", seconds=seconds, processed=processed)
 
     @classmethod

@@ -367,7 +367,8 @@ class RestRoutes:
         tracked.messages.add(int(message["id"]))
         self.sent.append(Sent("followup", call, message, channel_id=tracked.channel_id,
                               recipient_id=tracked.info.user.id, interaction_id=tracked.info.id))
-        return message
+        # without ?wait=true Discord answers 204 No Content
+        return message if str(call.params.get("wait", "")).lower() in ("1", "true") else None
 
     def _webhook_message(self, tracked: Tracked, m: re.Match[str]) -> dict[str, Any]:
         wanted = tracked.original if m["message"] == "@original" else int(m["message"])
