@@ -1,13 +1,15 @@
 """Store benchmark: commit_action latency and throughput on a SQLite file in a temp dir.
 
     .venv/bin/python bench/bench_store.py [--commits 1000] [--state-kb 12] [--parallel 16] [--check]
+        [--rev REV [--ab-rounds 4]]
 
 For synchronous=NORMAL (the default) and durable=True (FULL): one game takes `--commits`
 sequential commits, each writing a game-like state of about `--state-kb` KB of JSON and
 appending one log row; prints median/p95/p99/max latency (ms) and commits per second.
 Then `--parallel` games on one store commit concurrently (the bot's many channels) for
 the aggregate rate. Target: sequential commit p99 <= 5 ms in the default mode; with
-`--check` the script exits 1 when that is missed.
+`--check` the script exits 1 when that is missed. `--rev REV` runs the same on another
+revision too, interleaved run by run (A/B/A/B), and prints the medians of both side by side.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from abrev import add_ab_arguments, code_root, measure_or_compare
+
+code_root()
 
 from bot.store import GameRecord, SeatRecord, SQLiteStore  # noqa: E402
 
@@ -136,25 +140,29 @@ def line(label: str, r: dict[str, float]) -> str:
             f"   max {r['max']:7.2f} ms   {r['rate']:8.0f} commits/s")
 
 
-async def run(args: argparse.Namespace) -> bool:
+async def run(args: argparse.Namespace) -> dict[str, float]:
+    """Prints the figures as it goes; returns them by name (`--json`, `--rev`)."""
     size = len(json.dumps(make_state(args.commits, args.state_kb), separators=(",", ":")).encode())
     par = f"; {args.parallel} games x {args.per_game} commits in parallel" if args.parallel else ""
     print(f"commit_action on a SQLite file (WAL), state JSON {size / 1024:.1f} KB, {args.commits} sequential commits"
           f" after {args.warmup} warm-up{par}")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"machine: {os.cpu_count()} CPUs, load average {load:.2f} (latency tails grow with CPU contention)")
-    ok = True
+    figures: dict[str, float] = {}
     for durable in (False, True):
         mode = "durable=True (synchronous=FULL)" if durable else "default (synchronous=NORMAL)"
+        name = "full" if durable else "normal"
         seq = await sequential(durable, args.commits, args.warmup, args.state_kb)
         print(line(f"{mode}, sequential", seq))
+        figures.update({f"{name} seq {key}": value for key, value in seq.items()})
         if args.parallel:
-            par = await parallel(durable, args.parallel, args.per_game, args.state_kb)
-            print(line(f"{mode}, {args.parallel} games at once", par))
+            together = await parallel(durable, args.parallel, args.per_game, args.state_kb)
+            print(line(f"{mode}, {args.parallel} games at once", together))
+            figures.update({f"{name} par {key}": value for key, value in together.items()})
         if not durable:
             ok = seq["p99"] <= TARGET_P99_MS
             print(f"  target: sequential p99 <= {TARGET_P99_MS:.0f} ms ... {'met' if ok else 'MISSED'}")
-    return ok
+    return figures
 
 
 def main() -> None:
@@ -165,9 +173,10 @@ def main() -> None:
     parser.add_argument("--parallel", type=int, default=16, help="games committing at once (0: skip)")
     parser.add_argument("--per-game", type=int, default=100)
     parser.add_argument("--check", action="store_true", help="exit 1 when the p99 target is missed")
+    add_ab_arguments(parser)
     args = parser.parse_args()
-    ok = asyncio.run(run(args))
-    if args.check and not ok:
+    figures = measure_or_compare(__file__, args, lambda: asyncio.run(run(args)))
+    if args.check and figures is not None and figures["normal seq p99"] > TARGET_P99_MS:
         sys.exit(1)
 
 
