@@ -26,8 +26,7 @@ import asyncpg
 
 from bot.replay import verify
 from bot.settings import load_settings
-from bot.store import COPY_TABLES, GameRecord, SQLiteStore, StoreError, store_from_url
-from bot.store_pg import PostgresStore
+from bot.store import COPY_TABLES, GameRecord, PostgresStore, SQLiteStore, StoreError, store_from_url
 
 AnyStore = SQLiteStore | PostgresStore
 

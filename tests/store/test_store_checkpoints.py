@@ -9,12 +9,10 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-import aiosqlite
 import pytest
 
-from bot import store_wal
-from bot.store import SQLiteStore
-from bot.store_wal import CHECKPOINT_EVERY, WAL_BACKSTOP_PAGES
+from bot.store import CHECKPOINT_EVERY, WAL_BACKSTOP_PAGES, SQLiteStore
+from bot.store.sqlite import wal
 from tests.store.test_store_games import commit, new_game, start
 
 
@@ -37,7 +35,7 @@ async def test_commits_leave_checkpoints_to_the_background_and_lose_nothing(tmp_
     store = SQLiteStore(path)
     await store.open()
     try:
-        row = await (await store.db.execute("PRAGMA wal_autocheckpoint")).fetchone()
+        [row] = await store.raw("PRAGMA wal_autocheckpoint")
         assert row is not None and row[0] == WAL_BACKSTOP_PAGES  # a commit checkpoints only as a backstop
         game_id = await play(store, 3 * CHECKPOINT_EVERY)
         await settled(store)
@@ -70,21 +68,21 @@ async def test_close_waits_for_a_checkpoint_in_flight(tmp_path: Path) -> None:
 
 async def test_a_failing_checkpoint_is_logged_changes_nothing_and_is_tried_again(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
-    real_connect = aiosqlite.connect
+    real_connect = sqlite3.connect
     failures = 0
 
-    def connect(*args: object, **kwargs: object) -> aiosqlite.Connection:
+    def connect(*args: object, **kwargs: object) -> sqlite3.Connection:
         nonlocal failures
-        if store._db is not None and failures < 1:  # the checkpointer's connection, once
+        if store._conn is not None and failures < 1:  # the checkpointer's connection, once
             failures += 1
             raise sqlite3.OperationalError("disk I/O error")
         return real_connect(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(store_wal.aiosqlite, "connect", connect)
+    monkeypatch.setattr(wal.sqlite3, "connect", connect)
     store = SQLiteStore(tmp_path / "games.sqlite3")
     await store.open()
     try:
-        with caplog.at_level(logging.WARNING, logger="bot.store_wal"):
+        with caplog.at_level(logging.WARNING, logger="bot.store.sqlite.wal"):
             game_id = await play(store, CHECKPOINT_EVERY)
             await settled(store)
         assert failures == 1 and store.checkpoints.done == 0

@@ -19,8 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import SeatRecord, SQLiteStore, store_from_url
-from bot.store_wal import CHECKPOINT_EVERY
+from bot.store import CHECKPOINT_EVERY, SeatRecord, SQLiteStore, store_from_url
 from tests.conftest import BACKENDS
 from tests.support.store_writer_proc import make_state
 

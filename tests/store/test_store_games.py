@@ -110,13 +110,13 @@ async def test_a_turn_reads_and_commits_in_one_round_trip_each(db: Store, monkey
     game = await start(db, await new_game(db))
     trips: list[str] = []
     if isinstance(db, SQLiteStore):
-        hop = db.db._execute
+        hop = db.on_thread
 
-        async def counted_hop(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        async def counted_hop(fn: Any, *args: Any) -> Any:
             trips.append(getattr(fn, "__name__", "?"))
-            return await hop(fn, *args, **kwargs)
+            return await hop(fn, *args)
 
-        monkeypatch.setattr(db.db, "_execute", counted_hop)
+        monkeypatch.setattr(db, "on_thread", counted_hop)
     else:
         statements = {"execute", "executemany", "fetch", "fetchrow", "fetchval", "transaction"}
 

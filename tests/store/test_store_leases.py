@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.store import GameRecord, SeatRecord, Store, store_from_url
-from bot.table.scheduler import _dead_here
+from bot.table.tables import dead_here as _dead_here
 from tests.conftest import BACKENDS
 
 HOST = SeatRecord(position=0, user_id=1, name="Alice")

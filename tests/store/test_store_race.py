@@ -204,11 +204,11 @@ async def test_commit_waits_for_the_other_connection_even_with_a_read_in_flight(
 async def holding_write_lock(s: Store, game_pk: int) -> AsyncIterator[None]:
     """Another writer in the middle of its transaction: SQLite's write lock, PostgreSQL's row lock."""
     if isinstance(s, SQLiteStore):
-        await s.db.execute("BEGIN IMMEDIATE")
+        await s.raw("BEGIN IMMEDIATE")
         try:
             yield
         finally:
-            await s.db.execute("COMMIT")
+            await s.raw("COMMIT")
         return
     conn = await asyncpg.connect(s.dsn)  # type: ignore[attr-defined]
     try:
@@ -326,7 +326,7 @@ async def test_reads_never_see_an_uncommitted_commit(pair: tuple[Store, Store]) 
         gate.wait(10)
         raise sqlite3.OperationalError("database or disk is full")  # injected failure
 
-    await s.db.create_function("park", 0, park)
+    await s.on_thread(lambda conn: conn.create_function("park", 0, park))
     await s.raw("CREATE TEMP TRIGGER doomed BEFORE INSERT ON actions BEGIN SELECT park(); END")
     writer = asyncio.create_task(try_commit(s, copy.deepcopy(game), "doomed"))
     assert await asyncio.to_thread(parked.wait, 10)  # the writer is between its UPDATE and COMMIT

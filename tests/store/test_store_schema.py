@@ -13,11 +13,17 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-import bot.store as store_module
-from bot.store import MIGRATIONS, SeatRecord, SQLiteStore, StoreError, store_from_url
-from bot.store_migrations import split_sql
-from bot.store_pg import _DUE as DUE_PG
-from bot.store_pg import PG_MIGRATIONS, PostgresStore
+from bot.store import (
+    MIGRATIONS,
+    PG_DUE,
+    PG_MIGRATIONS,
+    PostgresStore,
+    SeatRecord,
+    SQLiteStore,
+    StoreError,
+    split_sql,
+    store_from_url,
+)
 from tests.support.pg import drop_pg_database, fresh_pg_dsn
 
 CORE_TABLES = {"games", "seats", "actions", "user_prefs", "meta"}
@@ -61,9 +67,9 @@ async def test_new_file_ends_at_latest_version_with_expected_tables(tmp_path: Pa
     s = await open_store(path)
     try:
         assert await s.schema_version() == len(MIGRATIONS)
-        mode = await (await s.db.execute("PRAGMA journal_mode")).fetchone()
+        [mode] = await s.raw("PRAGMA journal_mode")
         assert mode[0] == "wal"
-        fks = await (await s.db.execute("PRAGMA foreign_keys")).fetchone()
+        [fks] = await s.raw("PRAGMA foreign_keys")
         assert fks[0] == 1
     finally:
         await s.close()
@@ -101,7 +107,7 @@ async def test_reopening_is_a_no_op(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
     # Every migration is already applied, so none of them may run again: make them all
     # invalid SQL and the reopen must still succeed.
-    monkeypatch.setattr(store_module, "MIGRATIONS", ["THIS IS NOT SQL"] * len(MIGRATIONS))
+    monkeypatch.setattr("bot.store.sqlite.connection.MIGRATIONS", ["THIS IS NOT SQL"] * len(MIGRATIONS))
     s = await open_store(path)
     try:
         assert await s.schema_version() == len(MIGRATIONS)
@@ -160,7 +166,7 @@ async def test_a_failing_migration_is_rolled_back_whole(tmp_path: Path, monkeypa
     path = tmp_path / "broken.sqlite3"
     await (await open_store(path)).close()
     latest = len(MIGRATIONS)
-    monkeypatch.setattr(store_module, "MIGRATIONS",
+    monkeypatch.setattr("bot.store.sqlite.connection.MIGRATIONS",
                         [*MIGRATIONS, "CREATE TABLE half_done (x INTEGER); CREATE TABLE broken ("])
     with pytest.raises(sqlite3.OperationalError):
         await open_store(path)
@@ -287,9 +293,9 @@ async def test_closed_store_refuses_work(tmp_path: Path) -> None:
 async def test_durable_selects_the_synchronous_level(tmp_path: Path, durable: bool, level: int) -> None:
     s = await open_store(tmp_path / "sync.sqlite3", durable=durable)
     try:
-        row = await (await s.db.execute("PRAGMA synchronous")).fetchone()
+        [row] = await s.raw("PRAGMA synchronous")
         assert row[0] == level
-        timeout = await (await s.db.execute("PRAGMA busy_timeout")).fetchone()
+        [timeout] = await s.raw("PRAGMA busy_timeout")
         assert timeout[0] >= 1000  # concurrent writers wait instead of failing at once
     finally:
         await s.close()
@@ -309,7 +315,7 @@ async def test_scheduler_and_channel_lookups_use_an_index_not_a_scan(tmp_path: P
         "seat_count": ("SELECT COUNT(*) FROM actions WHERE game=? AND seat=?", (1, "p1")),
     }[query]
     try:
-        plan = [row[3] for row in await (await s.db.execute("EXPLAIN QUERY PLAN " + sql, params)).fetchall()]
+        plan = [row[3] for row in await s.raw("EXPLAIN QUERY PLAN " + sql, params)]
     finally:
         await s.close()
     scans = [step for step in plan if step.startswith("SCAN") and "games_ai_due" not in step]
@@ -408,7 +414,7 @@ async def test_postgres_reopening_and_concurrent_opening_migrate_once(pg_dsn: st
     finally:
         for s in stores:
             await s.close()
-    monkeypatch.setattr("bot.store_pg.PG_MIGRATIONS", ["THIS IS NOT SQL"] * len(PG_MIGRATIONS))
+    monkeypatch.setattr("bot.store.postgres.connection.PG_MIGRATIONS", ["THIS IS NOT SQL"] * len(PG_MIGRATIONS))
     again = PostgresStore(pg_dsn)
     await again.open()
     try:
@@ -423,7 +429,7 @@ async def test_a_failing_postgres_migration_is_rolled_back_whole(pg_dsn: str,
     s = PostgresStore(pg_dsn)
     await s.open()
     await s.close()
-    monkeypatch.setattr("bot.store_pg.PG_MIGRATIONS",
+    monkeypatch.setattr("bot.store.postgres.connection.PG_MIGRATIONS",
                         [*PG_MIGRATIONS, "CREATE TABLE half_done (x INTEGER); CREATE TABLE broken ("])
     with pytest.raises(asyncpg.PostgresSyntaxError):
         await PostgresStore(pg_dsn).open()
@@ -451,7 +457,7 @@ async def test_postgres_scheduler_lookups_use_an_index(pg_dsn: str) -> None:
     try:
         await conn.execute("SET enable_seqscan = off")
         for sql, params in [
-            (f"SELECT * FROM games WHERE {DUE_PG} ORDER BY id", (1.0,)),
+            (f"SELECT * FROM games WHERE {PG_DUE} ORDER BY id", (1.0,)),
             ("SELECT * FROM games WHERE channel_id=$1 AND status IN ('lobby','running')", (1,)),
             ("SELECT * FROM games WHERE channel_id=$1 ORDER BY id DESC LIMIT 1", (1,)),
             ("SELECT COUNT(*) FROM actions WHERE game=$1 AND seat=$2", (1, "p1")),

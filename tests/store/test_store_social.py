@@ -17,8 +17,7 @@ import pytest
 from bot.replies import Reply
 from bot.service import TableService
 from bot.settings import Settings
-from bot.store import GameRecord, SeatRecord, Store, store_from_url
-from bot.store_social import Follow, GameResult, Rating, ResultEntry
+from bot.store import Follow, GameRecord, GameResult, Rating, ResultEntry, SeatRecord, Store, store_from_url
 from tests.conftest import ALICE, BACKENDS, EVE, HERE, Clock
 
 T = TypeVar("T")

@@ -93,10 +93,10 @@ async def raw_rows(store: Any, sql: str, params: tuple[Any, ...] = ()) -> list[t
             conn.close()
     import asyncpg
 
-    from bot.store_pg import _pg
+    from bot.store import pg_placeholders
 
     pg = await asyncpg.connect(store.dsn)
     try:
-        return [tuple(r) for r in await pg.fetch(_pg(sql), *params)]
+        return [tuple(r) for r in await pg.fetch(pg_placeholders(sql), *params)]
     finally:
         await pg.close()

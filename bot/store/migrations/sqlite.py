@@ -1,11 +1,7 @@
-"""The SQLite store's numbered migrations (`PRAGMA user_version` counts them) and the tables
-`python -m bot.admin migrate` copies. `bot.store_pg.PG_MIGRATIONS` says the same in
-PostgreSQL's words; tests/test_store_schema.py checks both build the same tables, columns and
-indexes. Apart from `bot.store` so that module stays about behaviour, not DDL."""
+"""The SQLite schema: numbered migrations, applied in order at open (`PRAGMA user_version`
+counts those applied). `bot.store.migrations.postgres` says the same in PostgreSQL's words."""
 
 from __future__ import annotations
-
-from bot.store_social import MIGRATION_6
 
 MIGRATIONS: list[str] = [
     # 1: games, seats, the action log
@@ -85,15 +81,49 @@ MIGRATIONS: list[str] = [
     ALTER TABLE games ADD COLUMN lease_owner TEXT;
     ALTER TABLE games ADD COLUMN lease_until REAL;
     """,
-    # 6: ratings, game results and followers (`bot.store_social`)
-    MIGRATION_6,
+    # 6: ratings per server and game, each finished game's placings (recorded once: the key
+    # is the game), and followers who get a copy of each public turn message
+    """
+    CREATE TABLE game_results (
+        game         INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        scope        TEXT    NOT NULL,
+        game_id      TEXT    NOT NULL,
+        players      INTEGER NOT NULL,
+        finished_at  REAL    NOT NULL
+    );
+    CREATE TABLE result_seats (
+        game    INTEGER NOT NULL REFERENCES game_results(game) ON DELETE CASCADE,
+        seat    TEXT    NOT NULL,
+        player  TEXT    NOT NULL,
+        name    TEXT    NOT NULL,
+        rank    INTEGER NOT NULL,
+        score   REAL,
+        mu      REAL    NOT NULL,
+        sigma   REAL    NOT NULL,
+        PRIMARY KEY (game, seat)
+    );
+    CREATE INDEX result_seats_by_player ON result_seats(player, game);
+    CREATE TABLE ratings (
+        scope       TEXT    NOT NULL,
+        game_id     TEXT    NOT NULL,
+        player      TEXT    NOT NULL,
+        name        TEXT    NOT NULL,
+        mu          REAL    NOT NULL,
+        sigma       REAL    NOT NULL,
+        games       INTEGER NOT NULL DEFAULT 0,
+        wins        INTEGER NOT NULL DEFAULT 0,
+        updated_at  REAL    NOT NULL,
+        PRIMARY KEY (scope, game_id, player)
+    );
+    CREATE INDEX ratings_by_player ON ratings(scope, player);
+    CREATE INDEX games_finished ON games(updated_at) WHERE status='finished';
+    CREATE TABLE follows (
+        game        INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        user_id     INTEGER NOT NULL,
+        name        TEXT    NOT NULL,
+        thread_id   INTEGER,
+        created_at  REAL    NOT NULL,
+        PRIMARY KEY (game, user_id)
+    );
+    """,
 ]
-
-#: the tables `python -m bot.admin migrate` copies, parents first
-COPY_TABLES = ("games", "seats", "actions", "user_prefs", "meta", "game_results", "result_seats", "ratings",
-               "follows")
-
-
-def split_sql(script: str) -> list[str]:
-    """The migrations' statements, one by one (no semicolons inside statements)."""
-    return [part.strip() for part in script.split(";") if part.strip()]

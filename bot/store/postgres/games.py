@@ -1,211 +1,41 @@
-"""The PostgreSQL store (asyncpg): for deployments that run several bot processes.
-
-Same interface and same numbered migrations as `SQLiteStore` (`PG_MIGRATIONS[n]` is
-`MIGRATIONS[n]` in PostgreSQL's words; tests/test_store_schema.py checks both catalogs
-agree). Correctness across processes comes from the database, not from locks in one
-process: the version check in a conditional UPDATE (a concurrent writer blocks on the row
-and then finds the version changed), the primary key (game, seq) of the log, the partial
-unique index for one active game per channel, and `FOR UPDATE SKIP LOCKED` when the
-schedulers of several processes claim due games.
-"""
+"""Games on PostgreSQL: games and their seats, the action log, deadlines, the scheduler's
+leases and the players' DM preference. A turn's read is one statement and its commit one
+statement; two processes' clicks on one game are kept apart by the version check in a
+conditional UPDATE (a concurrent writer blocks on the row, then finds the version changed),
+the log's primary key (game, seq) and the partial unique index for one active game per
+channel; their schedulers' claims by `FOR UPDATE SKIP LOCKED`."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import time
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 import asyncpg
 
-from bot.store import (
-    ActionRecord,
-    ChannelBusy,
-    GameRecord,
-    SeatRecord,
-    Store,
-    StoreError,
-    VersionConflict,
-    _dumps,
-    _every,
-)
-from bot.store_migrations import split_sql
-from bot.store_pg_social import Conn, PostgresSocial
-from bot.store_social import PG_MIGRATION_6
-
-T = TypeVar("T")
-
-#: one advisory lock key for "migrating": processes starting together migrate one at a time
-MIGRATION_LOCK = 7_236_001
-
-PG_MIGRATIONS: list[str] = [
-    # 1: games, seats, the action log
-    """
-    CREATE TABLE games (
-        id          BIGSERIAL PRIMARY KEY,
-        channel_id  BIGINT  NOT NULL,
-        guild_id    BIGINT,
-        game_id     TEXT    NOT NULL,
-        status      TEXT    NOT NULL CHECK (status IN ('lobby','running','finished','cancelled')),
-        version     BIGINT  NOT NULL DEFAULT 0,
-        state       TEXT,
-        options     TEXT    NOT NULL DEFAULT '{}',
-        settings    TEXT    NOT NULL DEFAULT '{}',
-        seed        BIGINT  NOT NULL,
-        host_id     BIGINT  NOT NULL,
-        created_at  DOUBLE PRECISION NOT NULL,
-        updated_at  DOUBLE PRECISION NOT NULL,
-        remind_at   DOUBLE PRECISION,
-        timeout_at  DOUBLE PRECISION
-    );
-    CREATE UNIQUE INDEX games_one_active_per_channel ON games(channel_id) WHERE status IN ('lobby','running');
-    CREATE INDEX games_deadlines ON games(status, remind_at, timeout_at);
-    CREATE TABLE seats (
-        game      BIGINT  NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        position  INTEGER NOT NULL,
-        seat      TEXT,
-        user_id   BIGINT  NOT NULL,
-        name      TEXT    NOT NULL,
-        is_bot    INTEGER NOT NULL DEFAULT 0,
-        dm        INTEGER NOT NULL DEFAULT 0,
-        lang      TEXT,
-        PRIMARY KEY (game, position)
-    );
-    CREATE TABLE actions (
-        game    BIGINT  NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        seq     INTEGER NOT NULL,
-        seat    TEXT    NOT NULL,
-        action  TEXT    NOT NULL,
-        events  TEXT    NOT NULL,
-        actor   TEXT    NOT NULL DEFAULT 'human',
-        at      DOUBLE PRECISION NOT NULL,
-        PRIMARY KEY (game, seq)
-    );
-    """,
-    # 2: per-user preferences
-    """
-    CREATE TABLE user_prefs (
-        user_id BIGINT  PRIMARY KEY,
-        dm      INTEGER NOT NULL DEFAULT 0
-    );
-    """,
-    # 3: small key/value facts about the deployment
-    """
-    CREATE TABLE meta (
-        key   TEXT PRIMARY KEY,
-        value TEXT NOT NULL
-    );
-    """,
-    # 4: the AI marker and the scheduler's partial indexes
-    """
-    ALTER TABLE games ADD COLUMN ai_pending INTEGER NOT NULL DEFAULT 0;
-    UPDATE games SET ai_pending=1 WHERE status='running';
-    DROP INDEX games_deadlines;
-    CREATE INDEX games_remind_due ON games(remind_at) WHERE status='running' AND remind_at IS NOT NULL;
-    CREATE INDEX games_timeout_due ON games(timeout_at) WHERE status='running' AND timeout_at IS NOT NULL;
-    CREATE INDEX games_ai_due ON games(id) WHERE status='running' AND ai_pending=1;
-    CREATE INDEX games_by_channel ON games(channel_id, id);
-    CREATE INDEX games_idle_lobbies ON games(timeout_at) WHERE status='lobby' AND timeout_at IS NOT NULL;
-    CREATE INDEX actions_by_seat ON actions(game, seat);
-    """,
-    # 5: the scheduler's lease on a due game
-    """
-    ALTER TABLE games ADD COLUMN lease_owner TEXT;
-    ALTER TABLE games ADD COLUMN lease_until DOUBLE PRECISION;
-    """,
-    # 6: ratings, game results and followers (`bot.store_social`, `bot.store_pg_social`)
-    PG_MIGRATION_6,
-]
+from bot.store.postgres.connection import Conn, PostgresConnection
+from bot.store.records import ActionRecord, ChannelBusy, GameRecord, SeatRecord, VersionConflict
+from bot.store.rows import dumps
 
 #: a game row with its seats as one JSON array of [position, seat, user_id, name, is_bot, dm, lang]
 #: rows (null without seats): a turn's read is one statement, one snapshot, one round trip
 _GAME_WITH_SEATS = ("SELECT games.*, (SELECT json_agg(json_build_array(position, seat, user_id, name, is_bot, dm,"
                     " lang)) FROM seats WHERE seats.game=games.id) AS seat_rows FROM games ")
 
-_DUE = ("status='running' AND ((remind_at IS NOT NULL AND remind_at<=$1)"
-        " OR (timeout_at IS NOT NULL AND timeout_at<=$1) OR ai_pending=1)")
-
-
-def _pg(sql: str) -> str:
-    """A statement written with `?` placeholders (as for SQLite) in PostgreSQL's `$n`."""
-    parts = sql.split("?")
-    return "".join(p + (f"${i}" if i < len(parts) else "") for i, p in enumerate(parts, start=1))
+#: the due games' condition ($1: now), as `SQLiteStore.DUE_SQL` says it for SQLite
+DUE = ("status='running' AND ((remind_at IS NOT NULL AND remind_at<=$1)"
+       " OR (timeout_at IS NOT NULL AND timeout_at<=$1) OR ai_pending=1)")
 
 
 def _int(value: bool) -> int:
     return 1 if value else 0
 
 
-class PostgresStore(PostgresSocial, Store):
-    """Games in PostgreSQL, for N bot processes sharing one database.
+class PostgresGames(PostgresConnection):
+    """The games part of `PostgresStore`."""
 
-    `pool_size` connections at most (DATABASE_POOL_SIZE); each write is one transaction on
-    one pooled connection, shielded so a cancelled caller cannot leave it half done."""
-
-    def __init__(self, dsn: str, *, pool_size: int = 10) -> None:
-        self.dsn = dsn
-        self.pool_size = max(1, pool_size)
-        self._pool: asyncpg.Pool | None = None
-
-    @property
-    def path(self) -> str:
-        """The DSN without its password, for messages (admin names the store it reads)."""
-        head, sep, tail = self.dsn.partition("@")
-        if not sep or "://" not in head:
-            return self.dsn
-        scheme, _, credentials = head.partition("://")
-        return f"{scheme}://{credentials.split(':')[0]}@{tail}"
-
-    @property
-    def pool(self) -> asyncpg.Pool:
-        if self._pool is None:
-            raise StoreError("store is not open")
-        return self._pool
-
-    async def open(self) -> None:
-        self._pool = await asyncpg.create_pool(self.dsn, min_size=1, max_size=self.pool_size)
-        try:
-            await self._migrate()
-        except BaseException:
-            await self.close()
-            raise
-
-    async def close(self) -> None:
-        if self._pool is not None:
-            pool, self._pool = self._pool, None
-            await pool.close()
-
-    async def _migrate(self) -> None:
-        async def body(conn: Conn) -> None:
-            # one process migrates at a time; the others then find the version up to date
-            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
-            await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            current = await conn.fetchval("SELECT version FROM schema_version")
-            if current is None:
-                current = 0
-                await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
-            for number, sql in enumerate(PG_MIGRATIONS, start=1):
-                if number > current:
-                    for statement in split_sql(sql):
-                        await conn.execute(statement)
-                    await conn.execute("UPDATE schema_version SET version=$1", number)
-
-        await self._write(body)
-
-    async def schema_version(self) -> int:
-        return int(await self.pool.fetchval("SELECT version FROM schema_version") or 0)
-
-    async def _write(self, body: Callable[[Conn], Awaitable[T]]) -> T:
-        """One transaction: body(conn) then COMMIT, or ROLLBACK if it fails. Shielded, like
-        SQLiteStore._write: the transaction finishes even if the caller is cancelled."""
-        async def run() -> T:
-            async with self.pool.acquire() as conn, conn.transaction():
-                return await body(conn)
-
-        return await asyncio.shield(run())
-
-    # -- reading --------------------------------------------------------------
+    # -- reading ---------------------------------------------------------------------------------
     async def _games_on(self, conn: Conn, sql: str, *params: Any) -> list[GameRecord]:
         rows = await conn.fetch(sql, *params)
         if not rows:
@@ -268,8 +98,18 @@ class PostgresStore(PostgresSocial, Store):
     async def seat_action_count(self, game_pk: int, seat: str) -> int:
         return int(await self.pool.fetchval("SELECT COUNT(*) FROM actions WHERE game=$1 AND seat=$2", game_pk, seat))
 
+    async def unrated_games(self, *, within: float = 7 * 86400) -> list[GameRecord]:
+        return await self._many_games(
+            "SELECT * FROM games g WHERE status='finished' AND updated_at>=$1"
+            " AND NOT EXISTS (SELECT 1 FROM game_results r WHERE r.game=g.id) ORDER BY id", time.time() - within)
+
+    async def ended_followed_games(self) -> list[GameRecord]:
+        return await self._many_games(
+            "SELECT * FROM games WHERE id IN (SELECT DISTINCT game FROM follows)"
+            " AND status NOT IN ('lobby','running') ORDER BY id")
+
     async def due_games(self, now: float) -> list[GameRecord]:
-        return await self._many_games(f"SELECT * FROM games WHERE {_DUE} ORDER BY id", now)
+        return await self._many_games(f"SELECT * FROM games WHERE {DUE} ORDER BY id", now)
 
     async def idle_lobbies(self, now: float) -> list[GameRecord]:
         return await self._many_games(
@@ -278,11 +118,7 @@ class PostgresStore(PostgresSocial, Store):
     async def user_dm(self, user_id: int) -> bool:
         return bool(await self.pool.fetchval("SELECT dm FROM user_prefs WHERE user_id=$1", user_id))
 
-    async def get_meta(self, key: str) -> str | None:
-        value = await self.pool.fetchval("SELECT value FROM meta WHERE key=$1", key)
-        return None if value is None else str(value)
-
-    # -- the scheduler's leases -------------------------------------------------
+    # -- the scheduler's leases ------------------------------------------------------------------
     async def claim_due(self, now: float, *, owner: str, lease_seconds: float, limit: int = 100) -> list[GameRecord]:
         """Due games nobody holds a live lease on, now leased to `owner` until now +
         lease_seconds. Rows another process is claiming right now are skipped, not waited
@@ -290,7 +126,7 @@ class PostgresStore(PostgresSocial, Store):
         async def body(conn: Conn) -> list[GameRecord]:
             ids = await conn.fetch(
                 f"UPDATE games SET lease_owner=$2, lease_until=$3 WHERE id IN ("
-                f"SELECT id FROM games WHERE {_DUE} AND (lease_until IS NULL OR lease_until<=$1)"
+                f"SELECT id FROM games WHERE {DUE} AND (lease_until IS NULL OR lease_until<=$1)"
                 f" ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED) RETURNING id",
                 now, owner, now + lease_seconds, limit)
             return await self._games_on(conn, "SELECT * FROM games WHERE id = ANY($1::bigint[]) ORDER BY id",
@@ -310,7 +146,7 @@ class PostgresStore(PostgresSocial, Store):
             "SELECT DISTINCT lease_owner FROM games WHERE lease_owner IS NOT NULL AND lease_until>$1", now)
         return {str(r[0]) for r in rows}
 
-    # -- writing --------------------------------------------------------------
+    # -- writing ---------------------------------------------------------------------------------
     @staticmethod
     async def _write_seats(conn: Conn, game: GameRecord) -> None:
         await conn.execute("DELETE FROM seats WHERE game=$1", game.id)
@@ -330,7 +166,7 @@ class PostgresStore(PostgresSocial, Store):
                 "INSERT INTO games (channel_id, guild_id, game_id, status, version, options, settings, seed,"
                 " host_id, created_at, updated_at, timeout_at) VALUES ($1,$2,$3,'lobby',0,$4,$5,$6,$7,$8,$8,$9)"
                 " RETURNING id",
-                channel_id, guild_id, game_id, _dumps(options), _dumps(settings), seed, host.user_id, now, expires_at)
+                channel_id, guild_id, game_id, dumps(options), dumps(settings), seed, host.user_id, now, expires_at)
             game = GameRecord(id=game_pk, channel_id=channel_id, guild_id=guild_id, game_id=game_id, status="lobby",
                               version=0, state=None, options=options, settings=settings, seed=seed,
                               host_id=host.user_id, created_at=now, updated_at=now, timeout_at=expires_at,
@@ -348,8 +184,8 @@ class PostgresStore(PostgresSocial, Store):
             done = await conn.execute(
                 "UPDATE games SET status=$1, options=$2, settings=$3, state=$4, version=version+1, updated_at=$5,"
                 " remind_at=$6, timeout_at=$7, host_id=$8, ai_pending=$9 WHERE id=$10 AND version=$11",
-                game.status, _dumps(game.options), _dumps(game.settings),
-                _dumps(game.state) if game.state is not None else None, time.time(), game.remind_at,
+                game.status, dumps(game.options), dumps(game.settings),
+                dumps(game.state) if game.state is not None else None, time.time(), game.remind_at,
                 game.timeout_at, game.host_id, _int(game.ai_pending and game.status == "running"), game.id,
                 expected_version)
             if done != "UPDATE 1":
@@ -366,7 +202,7 @@ class PostgresStore(PostgresSocial, Store):
     async def save_settings(self, game: GameRecord, *, user_pref: tuple[int, bool] | None = None) -> None:
         async def body(conn: Conn) -> None:
             await conn.execute("UPDATE games SET settings=$1, remind_at=$2, timeout_at=$3 WHERE id=$4",
-                               _dumps(game.settings), game.remind_at, game.timeout_at, game.id)
+                               dumps(game.settings), game.remind_at, game.timeout_at, game.id)
             await conn.executemany("UPDATE seats SET dm=$1 WHERE game=$2 AND position=$3",
                                    [(_int(s.dm), game.id, s.position) for s in game.seats])
             if user_pref is not None:
@@ -380,8 +216,8 @@ class PostgresStore(PostgresSocial, Store):
         now = time.time()
         pending = _int(ai_pending and status == "running")
         new_version = expected_version + 1
-        params = (_dumps(state), status, new_version, now, remind_at, timeout_at, pending, game.id, expected_version,
-                  seat, _dumps(action), _dumps(events), actor)
+        params = (dumps(state), status, new_version, now, remind_at, timeout_at, pending, game.id, expected_version,
+                  seat, dumps(action), dumps(events), actor)
 
         async def run() -> bool:
             # one statement, so one implicit transaction and one round trip: the log row is
@@ -418,20 +254,6 @@ class PostgresStore(PostgresSocial, Store):
         if expected_version is not None and done != "UPDATE 1":
             raise VersionConflict(f"game {game_pk} is no longer at version {expected_version}")
 
-    async def set_meta(self, key: str, value: str) -> None:
-        await self.pool.execute(
-            "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value=excluded.value",
-            key, value)
-
-    async def swap_meta(self, key: str, expected: str | None, value: str) -> bool:
-        if expected is None:
-            status = await self.pool.execute(
-                "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING", key, value)
-        else:
-            status = await self.pool.execute("UPDATE meta SET value=$1 WHERE key=$2 AND value=$3",
-                                             value, key, expected)
-        return str(status).endswith(" 1")  # "INSERT 0 1" / "UPDATE 1": one row changed
-
     async def set_user_pref(self, user_id: int, *, dm: bool | None = None) -> None:
         if dm is None:
             return
@@ -442,36 +264,3 @@ class PostgresStore(PostgresSocial, Store):
         await conn.execute(
             "INSERT INTO user_prefs (user_id, dm) VALUES ($1, $2) ON CONFLICT (user_id) DO UPDATE SET dm=excluded.dm",
             user_id, _int(dm))
-
-    # -- moving data (python -m bot.admin migrate) --------------------------------
-    async def export_rows(self, table: str, columns: Sequence[str]) -> list[tuple[Any, ...]]:
-        """Every row of `table` (one of COPY_TABLES), the given columns, ordered by all of them."""
-        sql = f"SELECT {', '.join(columns)} FROM {table} ORDER BY {_every(columns)}"
-        return [tuple(r) for r in await self.pool.fetch(sql)]
-
-    async def import_rows(self, tables: Sequence[tuple[str, Sequence[str], list[tuple[Any, ...]]]], *,
-                          replace: bool) -> None:
-        """Write whole tables in one transaction (after emptying them if `replace`); the
-        game id sequence then continues after the highest copied id."""
-        async def body(conn: Conn) -> None:
-            if replace:
-                await conn.execute(f"TRUNCATE {', '.join(t for t, _, _ in tables)} CASCADE")
-            for table, columns, rows in tables:
-                marks = ", ".join(f"${i}" for i in range(1, len(columns) + 1))
-                await conn.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
-            await conn.execute("SELECT setval(pg_get_serial_sequence('games', 'id'),"
-                               " COALESCE((SELECT MAX(id) FROM games), 0) + 1, false)")
-
-        await self._write(body)
-
-    async def row_counts(self, tables: Sequence[str]) -> dict[str, int]:
-        return {t: int(await self.pool.fetchval(f"SELECT COUNT(*) FROM {t}")) for t in tables}
-
-    async def columns(self, table: str) -> list[str]:
-        rows = await self.pool.fetch("SELECT column_name FROM information_schema.columns WHERE table_schema ="
-                                     " current_schema() AND table_name=$1 ORDER BY ordinal_position", table)
-        return [r["column_name"] for r in rows]
-
-    async def raw(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        """Rows of one query written with `?` placeholders (tests and admin read through it)."""
-        return [tuple(r) for r in await self.pool.fetch(_pg(sql), *params)]

@@ -1,5 +1,4 @@
-"""The social tables (migration 6: ratings, game results, followers) on PostgreSQL, part of
-`PostgresStore` as `SQLiteSocial` is of `SQLiteStore`.
+"""Ratings, results and followers on PostgreSQL (`SocialStore`).
 
 Several bot processes may finish, recover or rate the same game at once, and two games of
 one server may end together. SQLite's single writer (BEGIN IMMEDIATE) keeps such
@@ -13,35 +12,20 @@ replace. A follow's limit is checked under an advisory lock per game for the sam
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import asyncpg
-from asyncpg.pool import PoolConnectionProxy
 
-from bot.store import GameRecord
-from bot.store_social import BestResult, Follow, GameResult, PlayerStats, RateFn, Rating, RatingRow
-
-T = TypeVar("T")
-#: a pooled connection (all work in the PostgreSQL store runs on connections borrowed from the pool)
-Conn: TypeAlias = "PoolConnectionProxy[asyncpg.Record]"
+from bot.store.postgres.connection import Conn, PostgresConnection
+from bot.store.records import BestResult, Follow, GameResult, PlayerStats, RateFn, Rating, RatingRow
 
 #: first keys of the two-key advisory locks (the second is the scope's hash or the game id):
-#: apart from bot.store_pg.MIGRATION_LOCK, which uses the one-key form
+#: apart from `connection.MIGRATION_LOCK`, which uses the one-key form
 RATING_LOCK = 7_236_002
 FOLLOW_LOCK = 7_236_003
 
 
-class PostgresSocial:
-    """`SocialStore` on PostgreSQL (the pool and transactions come from `PostgresStore`)."""
-
-    if TYPE_CHECKING:
-        @property
-        def pool(self) -> asyncpg.Pool: ...
-
-        async def _write(self, body: Callable[[Conn], Awaitable[T]]) -> T: ...
-
-        async def _many_games(self, sql: str, *params: Any) -> list[GameRecord]: ...
+class PostgresSocial(PostgresConnection):
+    """The social part of `PostgresStore`."""
 
     async def record_result(self, result: GameResult, rate: RateFn) -> bool:
         players = list(dict.fromkeys(e.player for e in result.entries))
@@ -106,17 +90,7 @@ class PostgresSocial:
             " ORDER BY mu - 3 * sigma DESC, games DESC, name LIMIT $4", scope, game_id, min_games, limit)
         return [self._rating_row(r) for r in rows]
 
-    async def unrated_games(self, *, within: float = 7 * 86400) -> list[GameRecord]:
-        return await self._many_games(
-            "SELECT * FROM games g WHERE status='finished' AND updated_at>=$1"
-            " AND NOT EXISTS (SELECT 1 FROM game_results r WHERE r.game=g.id) ORDER BY id", time.time() - within)
-
-    async def ended_followed_games(self) -> list[GameRecord]:
-        return await self._many_games(
-            "SELECT * FROM games WHERE id IN (SELECT DISTINCT game FROM follows)"
-            " AND status NOT IN ('lobby','running') ORDER BY id")
-
-    # -- followers ----------------------------------------------------------------------
+    # -- followers -------------------------------------------------------------------------------
     async def set_follow(self, follow: Follow, *, limit: int) -> bool:
         async def body(conn: Conn) -> bool:
             # two processes adding the last allowed follower at once: one counts after the other

@@ -4,9 +4,9 @@ A checkpoint copies the write-ahead log back into the database file and syncs bo
 milliseconds of fsync, which SQLite's automatic checkpoint (every 1,000 pages) puts on
 whichever commit crosses the line -- they were the slowest 1 % of commits. The store calls
 `WalCheckpointer.committed` after each write transaction instead; every `CHECKPOINT_EVERY`
-commits it starts a PASSIVE checkpoint on a second connection (its own thread), which never
-waits for or blocks the writer. The writer's automatic checkpoint stays only as a backstop,
-at `WAL_BACKSTOP_PAGES`, should these fail or the writes never pause.
+commits it starts a PASSIVE checkpoint on a second connection, on a thread of its own, which
+never waits for or blocks the writer. The writer's automatic checkpoint stays only as a
+backstop, at `WAL_BACKSTOP_PAGES`, should these fail or the writes never pause.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import asyncio
 import logging
 import sqlite3
 
-import aiosqlite
+from bot.store.sqlite.thread import StoreThread
 
 log = logging.getLogger(__name__)
 CHECKPOINT_EVERY = 64
@@ -31,7 +31,8 @@ class WalCheckpointer:
         self.enabled = path != ":memory:"  # the store opens no URIs: this is its one in-memory name
         self.done = 0  # background checkpoints done (tests, diagnostics)
         self._since = 0
-        self._connection: aiosqlite.Connection | None = None
+        self._connection: sqlite3.Connection | None = None  # used on `_thread` only
+        self._thread: StoreThread | None = None
         self._running: asyncio.Task[None] | None = None
 
     @property
@@ -42,10 +43,10 @@ class WalCheckpointer:
     def connected(self) -> bool:
         return self._connection is not None
 
-    async def configure(self, writer: aiosqlite.Connection) -> None:
-        """Leave the writer's automatic checkpoint as a backstop only."""
+    def configure(self, writer: sqlite3.Connection) -> None:
+        """Leave the writer's automatic checkpoint as a backstop only (on the writer's thread)."""
         if self.enabled:
-            await writer.execute(f"PRAGMA wal_autocheckpoint={WAL_BACKSTOP_PAGES}")
+            writer.execute(f"PRAGMA wal_autocheckpoint={WAL_BACKSTOP_PAGES}")
 
     def committed(self) -> None:
         """After each write transaction: every `CHECKPOINT_EVERY` commits, start a background
@@ -58,22 +59,31 @@ class WalCheckpointer:
     async def _checkpoint(self) -> None:
         """A PASSIVE checkpoint copies what it can without waiting; the next one copies the
         rest. A failure is logged, never a turn's problem (the backstop still checkpoints)."""
+        if self._thread is None:
+            self._thread = StoreThread("store-wal")
         try:
-            if self._connection is None:
-                self._connection = await aiosqlite.connect(self.path, isolation_level=None)
-                await self._connection.execute(f"PRAGMA synchronous={'FULL' if self.durable else 'NORMAL'}")
-            await self._connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            await self._thread.call(self._checkpoint_on_thread)
             self.done += 1
         except (sqlite3.Error, ValueError) as exc:
             log.warning("background WAL checkpoint of %s failed: %s", self.path, exc)
         finally:
             self._running = None
 
+    def _checkpoint_on_thread(self) -> None:
+        if self._connection is None:
+            self._connection = sqlite3.connect(self.path, isolation_level=None)
+            self._connection.execute(f"PRAGMA synchronous={'FULL' if self.durable else 'NORMAL'}")
+        self._connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
     async def close(self) -> None:
         """Wait for a checkpoint in flight, then close the second connection (before the
         writer's, whose close, as the last connection, checkpoints the rest)."""
         if self._running is not None:
             await asyncio.shield(self._running)
+        if self._thread is None:
+            return
+        thread, self._thread = self._thread, None
         if self._connection is not None:
-            await self._connection.close()
-            self._connection = None
+            connection, self._connection = self._connection, None
+            await thread.call(connection.close)
+        thread.stop()

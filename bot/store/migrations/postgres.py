@@ -1,0 +1,126 @@
+"""The PostgreSQL schema: `PG_MIGRATIONS[n]` is `bot.store.migrations.sqlite.MIGRATIONS[n]` in
+PostgreSQL's words (Discord ids are BIGINT, times DOUBLE PRECISION); a `schema_version` table
+counts those applied."""
+
+from __future__ import annotations
+
+PG_MIGRATIONS: list[str] = [
+    # 1: games, seats, the action log
+    """
+    CREATE TABLE games (
+        id          BIGSERIAL PRIMARY KEY,
+        channel_id  BIGINT  NOT NULL,
+        guild_id    BIGINT,
+        game_id     TEXT    NOT NULL,
+        status      TEXT    NOT NULL CHECK (status IN ('lobby','running','finished','cancelled')),
+        version     BIGINT  NOT NULL DEFAULT 0,
+        state       TEXT,
+        options     TEXT    NOT NULL DEFAULT '{}',
+        settings    TEXT    NOT NULL DEFAULT '{}',
+        seed        BIGINT  NOT NULL,
+        host_id     BIGINT  NOT NULL,
+        created_at  DOUBLE PRECISION NOT NULL,
+        updated_at  DOUBLE PRECISION NOT NULL,
+        remind_at   DOUBLE PRECISION,
+        timeout_at  DOUBLE PRECISION
+    );
+    CREATE UNIQUE INDEX games_one_active_per_channel ON games(channel_id) WHERE status IN ('lobby','running');
+    CREATE INDEX games_deadlines ON games(status, remind_at, timeout_at);
+    CREATE TABLE seats (
+        game      BIGINT  NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        position  INTEGER NOT NULL,
+        seat      TEXT,
+        user_id   BIGINT  NOT NULL,
+        name      TEXT    NOT NULL,
+        is_bot    INTEGER NOT NULL DEFAULT 0,
+        dm        INTEGER NOT NULL DEFAULT 0,
+        lang      TEXT,
+        PRIMARY KEY (game, position)
+    );
+    CREATE TABLE actions (
+        game    BIGINT  NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq     INTEGER NOT NULL,
+        seat    TEXT    NOT NULL,
+        action  TEXT    NOT NULL,
+        events  TEXT    NOT NULL,
+        actor   TEXT    NOT NULL DEFAULT 'human',
+        at      DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game, seq)
+    );
+    """,
+    # 2: per-user preferences
+    """
+    CREATE TABLE user_prefs (
+        user_id BIGINT  PRIMARY KEY,
+        dm      INTEGER NOT NULL DEFAULT 0
+    );
+    """,
+    # 3: small key/value facts about the deployment
+    """
+    CREATE TABLE meta (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
+    # 4: the AI marker and the scheduler's partial indexes
+    """
+    ALTER TABLE games ADD COLUMN ai_pending INTEGER NOT NULL DEFAULT 0;
+    UPDATE games SET ai_pending=1 WHERE status='running';
+    DROP INDEX games_deadlines;
+    CREATE INDEX games_remind_due ON games(remind_at) WHERE status='running' AND remind_at IS NOT NULL;
+    CREATE INDEX games_timeout_due ON games(timeout_at) WHERE status='running' AND timeout_at IS NOT NULL;
+    CREATE INDEX games_ai_due ON games(id) WHERE status='running' AND ai_pending=1;
+    CREATE INDEX games_by_channel ON games(channel_id, id);
+    CREATE INDEX games_idle_lobbies ON games(timeout_at) WHERE status='lobby' AND timeout_at IS NOT NULL;
+    CREATE INDEX actions_by_seat ON actions(game, seat);
+    """,
+    # 5: the scheduler's lease on a due game
+    """
+    ALTER TABLE games ADD COLUMN lease_owner TEXT;
+    ALTER TABLE games ADD COLUMN lease_until DOUBLE PRECISION;
+    """,
+    # 6: ratings, game results and followers
+    """
+    CREATE TABLE game_results (
+        game         BIGINT  PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        scope        TEXT    NOT NULL,
+        game_id      TEXT    NOT NULL,
+        players      INTEGER NOT NULL,
+        finished_at  DOUBLE PRECISION NOT NULL
+    );
+    CREATE TABLE result_seats (
+        game    BIGINT  NOT NULL REFERENCES game_results(game) ON DELETE CASCADE,
+        seat    TEXT    NOT NULL,
+        player  TEXT    NOT NULL,
+        name    TEXT    NOT NULL,
+        rank    INTEGER NOT NULL,
+        score   DOUBLE PRECISION,
+        mu      DOUBLE PRECISION NOT NULL,
+        sigma   DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game, seat)
+    );
+    CREATE INDEX result_seats_by_player ON result_seats(player, game);
+    CREATE TABLE ratings (
+        scope       TEXT    NOT NULL,
+        game_id     TEXT    NOT NULL,
+        player      TEXT    NOT NULL,
+        name        TEXT    NOT NULL,
+        mu          DOUBLE PRECISION NOT NULL,
+        sigma       DOUBLE PRECISION NOT NULL,
+        games       INTEGER NOT NULL DEFAULT 0,
+        wins        INTEGER NOT NULL DEFAULT 0,
+        updated_at  DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (scope, game_id, player)
+    );
+    CREATE INDEX ratings_by_player ON ratings(scope, player);
+    CREATE INDEX games_finished ON games(updated_at) WHERE status='finished';
+    CREATE TABLE follows (
+        game        BIGINT  NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        user_id     BIGINT  NOT NULL,
+        name        TEXT    NOT NULL,
+        thread_id   BIGINT,
+        created_at  DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game, user_id)
+    );
+    """,
+]
