@@ -68,8 +68,9 @@ class Store(SocialStore, ABC):
     @abstractmethod
     async def create_game(self, *, channel_id: int, guild_id: int | None, game_id: str, host: SeatRecord,
                           options: dict[str, Any], settings: dict[str, Any], seed: int,
-                          expires_at: float | None = None) -> GameRecord:
-        """A new lobby; `expires_at` (kept in `timeout_at`) is when it closes if idle."""
+                          expires_at: float | None = None, announce_at: float | None = None) -> GameRecord:
+        """A new lobby; `expires_at` (kept in `timeout_at`) is when it closes if idle;
+        `announce_at`: when its message is posted again unless Discord accepted it before."""
 
     @abstractmethod
     async def active_game(self, channel_id: int) -> GameRecord | None: ...
@@ -80,7 +81,8 @@ class Store(SocialStore, ABC):
     @abstractmethod
     async def save_lobby(self, game: GameRecord, *, expected_version: int) -> int:
         """Write seats/options/settings/status of a game (lobby changes, settings, start,
-        cancel); bumps the version. Returns the new version."""
+        cancel) and the message it owes (`game.announce_due`); bumps the version. Returns the
+        new version."""
 
     @abstractmethod
     async def save_settings(self, game: GameRecord, *, user_pref: tuple[int, bool] | None = None) -> None:
@@ -91,9 +93,11 @@ class Store(SocialStore, ABC):
     @abstractmethod
     async def commit_action(self, game: GameRecord, *, expected_version: int, seat: str, action: dict[str, Any],
                             events: list[dict[str, Any]], state: dict[str, Any], status: str, actor: str,
-                            remind_at: float | None, timeout_at: float | None, ai_pending: bool = False) -> int:
+                            remind_at: float | None, timeout_at: float | None, ai_pending: bool = False,
+                            announce_at: float | None = None) -> int:
         """Append one action to the log and write the new state, atomically, if the stored
-        version is still `expected_version`. Returns the new version."""
+        version is still `expected_version`; `announce_at`: the new state owes its channel a
+        message, posted again then unless Discord accepted it before. Returns the new version."""
 
     @abstractmethod
     async def actions(self, game_pk: int, *, since: int = 0) -> list[ActionRecord]: ...
@@ -180,3 +184,37 @@ class Store(SocialStore, ABC):
     @abstractmethod
     async def ended_followed_games(self) -> list[GameRecord]:
         """Games no longer in the lobby or running that still have followers."""
+
+    # -- announcements: what a change owes its channel, until Discord accepted it --------------
+    @abstractmethod
+    async def announced(self, game_pk: int, version: int) -> None:
+        """Discord accepted the game's message of `version`: nothing is owed up to it."""
+
+    @abstractmethod
+    async def announce_failed(self, game_pk: int, version: int, retry_at: float) -> None:
+        """The message of `version` was not delivered: it is owed again at `retry_at` (if the
+        game is still at that version; a newer one owes its own)."""
+
+    @abstractmethod
+    async def due_announcements(self, now: float, *, limit: int = 50) -> list[GameRecord]:
+        """Games (not paused) whose owed message is due now."""
+
+    @abstractmethod
+    async def claim_announcement(self, game_pk: int, due: float, until: float) -> bool:
+        """Take the re-post of a game's message (its `announce_due` still `due`) until `until`:
+        of two processes only one wins."""
+
+    # -- games whose channel is gone -------------------------------------------------------------
+    @abstractmethod
+    async def pause_games(self, *, at: float, channel_id: int | None = None,
+                          guild_id: int | None = None) -> list[GameRecord]:
+        """Pause the active games of a channel (or of every channel of a server); returns them."""
+
+    @abstractmethod
+    async def resume_games(self, guild_id: int, channel_ids: list[int], *, announce_at: float) -> list[GameRecord]:
+        """Resume the paused games of these channels of a server (their message is owed at once)."""
+
+    @abstractmethod
+    async def paused_games(self, before: float) -> list[GameRecord]:
+        """Active games paused since before `before`."""
+

@@ -58,6 +58,16 @@ class GameRecord:
     #: transaction as the state, so a crash before the AI's moves leaves a marker the
     #: scheduler finds and finishes (see TableService.tick)
     ai_pending: bool = False
+    #: when the message this game owes its channel is (re)posted unless Discord accepted it
+    #: before (None: nothing owed); written in the same transaction as the change that owes it
+    announce_due: float | None = None
+    #: the newest version of the game whose message Discord accepted
+    announced_version: int = 0
+    #: failed attempts at the owed message since the last one accepted (the backoff grows)
+    announce_tries: int = 0
+    #: when the game's channel (or the bot's place in the server) was found gone: no
+    #: reminders, stand-ins or messages until it is back
+    paused_at: float | None = None
 
     @property
     def active(self) -> bool:
@@ -79,13 +89,17 @@ class GameRecord:
             options=json.loads(row["options"]), settings=json.loads(row["settings"]), seed=row["seed"],
             host_id=row["host_id"], created_at=row["created_at"], updated_at=row["updated_at"],
             remind_at=row["remind_at"], timeout_at=row["timeout_at"], seats=seats,
-            ai_pending=bool(row["ai_pending"]),
+            ai_pending=bool(row["ai_pending"]), announce_due=row["announce_due"],
+            announced_version=row["announced_version"], announce_tries=row["announce_tries"],
+            paused_at=row["paused_at"],
         )
 
     def follow_commit(self, version: int, state: dict[str, Any], status: str, remind_at: float | None,
-                      timeout_at: float | None, updated_at: float, ai_pending: bool) -> None:
+                      timeout_at: float | None, updated_at: float, ai_pending: bool,
+                      announce_due: float | None = None) -> None:
         """The record follows the row `commit_action` wrote (even if its caller was cancelled
         after the commit)."""
+        self.announce_due, self.announce_tries = announce_due, 0
         self.version = version
         self.state = state
         self.status = status

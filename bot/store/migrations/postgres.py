@@ -123,4 +123,13 @@ PG_MIGRATIONS: list[str] = [
         PRIMARY KEY (game, user_id)
     );
     """,
+    # 7: durable announcements and paused games (as MIGRATIONS[6])
+    """
+    ALTER TABLE games ADD COLUMN announce_due DOUBLE PRECISION;
+    ALTER TABLE games ADD COLUMN announced_version BIGINT NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN announce_tries INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN paused_at DOUBLE PRECISION;
+    CREATE INDEX games_announce_due ON games(announce_due) WHERE announce_due IS NOT NULL;
+    CREATE INDEX games_paused ON games(paused_at) WHERE paused_at IS NOT NULL;
+    """,
 ]

@@ -126,4 +126,14 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game, user_id)
     );
     """,
+    # 7: durable announcements (the message a change owes the channel, due at announce_due
+    # until Discord accepted it) and games paused because their channel is gone
+    """
+    ALTER TABLE games ADD COLUMN announce_due REAL;
+    ALTER TABLE games ADD COLUMN announced_version INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN announce_tries INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE games ADD COLUMN paused_at REAL;
+    CREATE INDEX games_announce_due ON games(announce_due) WHERE announce_due IS NOT NULL;
+    CREATE INDEX games_paused ON games(paused_at) WHERE paused_at IS NOT NULL;
+    """,
 ]

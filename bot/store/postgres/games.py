@@ -126,7 +126,7 @@ class PostgresGames(PostgresConnection):
         async def body(conn: Conn) -> list[GameRecord]:
             ids = await conn.fetch(
                 f"UPDATE games SET lease_owner=$2, lease_until=$3 WHERE id IN ("
-                f"SELECT id FROM games WHERE {DUE} AND (lease_until IS NULL OR lease_until<=$1)"
+                f"SELECT id FROM games WHERE {DUE} AND paused_at IS NULL AND (lease_until IS NULL OR lease_until<=$1)"
                 f" ORDER BY id LIMIT $4 FOR UPDATE SKIP LOCKED) RETURNING id",
                 now, owner, now + lease_seconds, limit)
             return await self._games_on(conn, "SELECT * FROM games WHERE id = ANY($1::bigint[]) ORDER BY id",
@@ -158,19 +158,20 @@ class PostgresGames(PostgresConnection):
 
     async def create_game(self, *, channel_id: int, guild_id: int | None, game_id: str, host: SeatRecord,
                           options: dict[str, Any], settings: dict[str, Any], seed: int,
-                          expires_at: float | None = None) -> GameRecord:
+                          expires_at: float | None = None, announce_at: float | None = None) -> GameRecord:
         now = time.time()
 
         async def body(conn: Conn) -> GameRecord:
             game_pk = await conn.fetchval(
                 "INSERT INTO games (channel_id, guild_id, game_id, status, version, options, settings, seed,"
-                " host_id, created_at, updated_at, timeout_at) VALUES ($1,$2,$3,'lobby',0,$4,$5,$6,$7,$8,$8,$9)"
-                " RETURNING id",
-                channel_id, guild_id, game_id, dumps(options), dumps(settings), seed, host.user_id, now, expires_at)
+                " host_id, created_at, updated_at, timeout_at, announce_due)"
+                " VALUES ($1,$2,$3,'lobby',0,$4,$5,$6,$7,$8,$8,$9,$10) RETURNING id",
+                channel_id, guild_id, game_id, dumps(options), dumps(settings), seed, host.user_id, now, expires_at,
+                announce_at)
             game = GameRecord(id=game_pk, channel_id=channel_id, guild_id=guild_id, game_id=game_id, status="lobby",
                               version=0, state=None, options=options, settings=settings, seed=seed,
                               host_id=host.user_id, created_at=now, updated_at=now, timeout_at=expires_at,
-                              seats=[host])
+                              seats=[host], announce_due=announce_at)
             await self._write_seats(conn, game)
             return game
 
@@ -183,11 +184,12 @@ class PostgresGames(PostgresConnection):
         async def body(conn: Conn) -> None:
             done = await conn.execute(
                 "UPDATE games SET status=$1, options=$2, settings=$3, state=$4, version=version+1, updated_at=$5,"
-                " remind_at=$6, timeout_at=$7, host_id=$8, ai_pending=$9 WHERE id=$10 AND version=$11",
+                " remind_at=$6, timeout_at=$7, host_id=$8, ai_pending=$9, announce_due=$12, announce_tries=0"
+                " WHERE id=$10 AND version=$11",
                 game.status, dumps(game.options), dumps(game.settings),
                 dumps(game.state) if game.state is not None else None, time.time(), game.remind_at,
                 game.timeout_at, game.host_id, _int(game.ai_pending and game.status == "running"), game.id,
-                expected_version)
+                expected_version, game.announce_due)
             if done != "UPDATE 1":
                 raise VersionConflict(f"game {game.id} is no longer at version {expected_version}")
             await self._write_seats(conn, game)
@@ -212,12 +214,13 @@ class PostgresGames(PostgresConnection):
 
     async def commit_action(self, game: GameRecord, *, expected_version: int, seat: str, action: dict[str, Any],
                             events: list[dict[str, Any]], state: dict[str, Any], status: str, actor: str,
-                            remind_at: float | None, timeout_at: float | None, ai_pending: bool = False) -> int:
+                            remind_at: float | None, timeout_at: float | None, ai_pending: bool = False,
+                            announce_at: float | None = None) -> int:
         now = time.time()
         pending = _int(ai_pending and status == "running")
         new_version = expected_version + 1
         params = (dumps(state), status, new_version, now, remind_at, timeout_at, pending, game.id, expected_version,
-                  seat, dumps(action), dumps(events), actor)
+                  seat, dumps(action), dumps(events), actor, announce_at)
 
         async def run() -> bool:
             # one statement, so one implicit transaction and one round trip: the log row is
@@ -226,13 +229,14 @@ class PostgresGames(PostgresConnection):
             # (so logs) nothing: exactly one of them commits.
             done = await self.pool.execute(
                 "WITH moved AS (UPDATE games SET state=$1, status=$2, version=$3, updated_at=$4, remind_at=$5,"
-                " timeout_at=$6, ai_pending=$7 WHERE id=$8 AND version=$9 RETURNING id)"
+                " timeout_at=$6, ai_pending=$7, announce_due=$14, announce_tries=0 WHERE id=$8 AND version=$9"
+                " RETURNING id)"
                 " INSERT INTO actions (game, seq, seat, action, events, actor, at)"
                 " SELECT moved.id, COALESCE((SELECT MAX(seq) FROM actions WHERE game=$8), 0) + 1, $10, $11, $12, $13,"
                 " $4 FROM moved", *params)
             if done != "INSERT 0 1":
                 return False
-            game.follow_commit(new_version, state, status, remind_at, timeout_at, now, bool(pending))
+            game.follow_commit(new_version, state, status, remind_at, timeout_at, now, bool(pending), announce_at)
             return True
 
         if not await asyncio.shield(run()):
@@ -264,3 +268,51 @@ class PostgresGames(PostgresConnection):
         await conn.execute(
             "INSERT INTO user_prefs (user_id, dm) VALUES ($1, $2) ON CONFLICT (user_id) DO UPDATE SET dm=excluded.dm",
             user_id, _int(dm))
+
+    # -- announcements and paused games ----------------------------------------------------------
+    async def announced(self, game_pk: int, version: int) -> None:
+        await self.pool.execute(
+            "UPDATE games SET announced_version=GREATEST(announced_version, $1), announce_tries=0,"
+            " announce_due=CASE WHEN version<=$1 THEN NULL ELSE announce_due END WHERE id=$2", version, game_pk)
+
+    async def announce_failed(self, game_pk: int, version: int, retry_at: float) -> None:
+        await self.pool.execute(
+            "UPDATE games SET announce_due=$1, announce_tries=announce_tries+1 WHERE id=$2 AND version=$3",
+            retry_at, game_pk, version)
+
+    async def due_announcements(self, now: float, *, limit: int = 50) -> list[GameRecord]:
+        return await self._many_games(
+            "SELECT * FROM games WHERE announce_due IS NOT NULL AND announce_due<=$1 AND paused_at IS NULL"
+            " AND status IN ('lobby','running','finished') ORDER BY announce_due LIMIT $2", now, limit)
+
+    async def claim_announcement(self, game_pk: int, due: float, until: float) -> bool:
+        done = await self.pool.execute("UPDATE games SET announce_due=$1 WHERE id=$2 AND announce_due=$3",
+                                       until, game_pk, due)
+        return bool(done == "UPDATE 1")
+
+    async def pause_games(self, *, at: float, channel_id: int | None = None,
+                          guild_id: int | None = None) -> list[GameRecord]:
+        async def body(conn: Conn) -> list[GameRecord]:
+            ids = await conn.fetch(
+                "UPDATE games SET paused_at=$1 WHERE status IN ('lobby','running') AND paused_at IS NULL"
+                " AND (channel_id=$2 OR guild_id=$3) RETURNING id", at, channel_id, guild_id)
+            return await self._games_on(conn, "SELECT * FROM games WHERE id = ANY($1::bigint[]) ORDER BY id",
+                                        [r["id"] for r in ids])
+
+        return await self._write(body)
+
+    async def resume_games(self, guild_id: int, channel_ids: list[int], *, announce_at: float) -> list[GameRecord]:
+        async def body(conn: Conn) -> list[GameRecord]:
+            ids = await conn.fetch(
+                "UPDATE games SET paused_at=NULL, announce_due=$1 WHERE paused_at IS NOT NULL AND guild_id=$2"
+                " AND channel_id = ANY($3::bigint[]) AND status IN ('lobby','running') RETURNING id",
+                announce_at, guild_id, list(channel_ids))
+            return await self._games_on(conn, "SELECT * FROM games WHERE id = ANY($1::bigint[]) ORDER BY id",
+                                        [r["id"] for r in ids])
+
+        return await self._write(body) if channel_ids else []
+
+    async def paused_games(self, before: float) -> list[GameRecord]:
+        return await self._many_games(
+            "SELECT * FROM games WHERE paused_at IS NOT NULL AND paused_at<=$1 AND status IN ('lobby','running')"
+            " ORDER BY id", before)

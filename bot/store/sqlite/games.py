@@ -66,8 +66,9 @@ class SQLiteGames(SQLiteConnection):
         " UNION SELECT id FROM games WHERE status='running' AND timeout_at IS NOT NULL AND timeout_at<=?"
         " UNION SELECT id FROM games WHERE status='running' AND ai_pending=1) ORDER BY id"
     )
-    #: the due games without a live lease (params: now, now, now, limit)
-    CLAIM_SQL = DUE_SQL.replace(" ORDER BY id", " AND (lease_until IS NULL OR lease_until<=?) ORDER BY id LIMIT ?")
+    #: the due games without a live lease, not paused (params: now, now, now, limit)
+    CLAIM_SQL = DUE_SQL.replace(
+        " ORDER BY id", " AND paused_at IS NULL AND (lease_until IS NULL OR lease_until<=?) ORDER BY id LIMIT ?")
 
     # -- reading --------------------------------------------------------------------------------
     async def _one_game(self, sql: str, params: tuple[Any, ...]) -> GameRecord | None:
@@ -159,19 +160,19 @@ class SQLiteGames(SQLiteConnection):
     # -- writing --------------------------------------------------------------------------------
     async def create_game(self, *, channel_id: int, guild_id: int | None, game_id: str, host: SeatRecord,
                           options: dict[str, Any], settings: dict[str, Any], seed: int,
-                          expires_at: float | None = None) -> GameRecord:
+                          expires_at: float | None = None, announce_at: float | None = None) -> GameRecord:
         now = time.time()
         row = (channel_id, guild_id, game_id, "lobby", dumps(options), dumps(settings), seed, host.user_id, now, now,
-               expires_at)
+               expires_at, announce_at)
 
         def body(conn: sqlite3.Connection) -> GameRecord:
             cursor = conn.execute(
                 "INSERT INTO games (channel_id, guild_id, game_id, status, version, options, settings, seed,"
-                " host_id, created_at, updated_at, timeout_at) VALUES (?,?,?,?,0,?,?,?,?,?,?,?)", row)
+                " host_id, created_at, updated_at, timeout_at, announce_due) VALUES (?,?,?,?,0,?,?,?,?,?,?,?,?)", row)
             game = GameRecord(id=cursor.lastrowid or 0, channel_id=channel_id, guild_id=guild_id, game_id=game_id,
                               status="lobby", version=0, state=None, options=options, settings=settings, seed=seed,
                               host_id=host.user_id, created_at=now, updated_at=now, timeout_at=expires_at,
-                              seats=[host])
+                              seats=[host], announce_due=announce_at)
             _write_seats(conn, game)
             return game
 
@@ -183,12 +184,14 @@ class SQLiteGames(SQLiteConnection):
     async def save_lobby(self, game: GameRecord, *, expected_version: int) -> int:
         row = (game.status, dumps(game.options), dumps(game.settings),
                dumps(game.state) if game.state is not None else None, time.time(), game.remind_at, game.timeout_at,
-               game.host_id, int(game.ai_pending and game.status == "running"), game.id, expected_version)
+               game.host_id, int(game.ai_pending and game.status == "running"), game.announce_due, game.id,
+               expected_version)
 
         def body(conn: sqlite3.Connection) -> None:
             changed = _count(
                 conn, "UPDATE games SET status=?, options=?, settings=?, state=?, version=version+1, updated_at=?,"
-                " remind_at=?, timeout_at=?, host_id=?, ai_pending=? WHERE id=? AND version=?", row)
+                " remind_at=?, timeout_at=?, host_id=?, ai_pending=?, announce_due=?, announce_tries=0"
+                " WHERE id=? AND version=?", row)
             if changed != 1:
                 raise VersionConflict(f"game {game.id} is no longer at version {expected_version}")
             _write_seats(conn, game)
@@ -211,18 +214,19 @@ class SQLiteGames(SQLiteConnection):
 
     async def commit_action(self, game: GameRecord, *, expected_version: int, seat: str, action: dict[str, Any],
                             events: list[dict[str, Any]], state: dict[str, Any], status: str, actor: str,
-                            remind_at: float | None, timeout_at: float | None, ai_pending: bool = False) -> int:
+                            remind_at: float | None, timeout_at: float | None, ai_pending: bool = False,
+                            announce_at: float | None = None) -> int:
         now = time.time()
         pending = int(ai_pending and status == "running")
         new_version = expected_version + 1
-        game_row = (dumps(state), status, new_version, now, remind_at, timeout_at, pending, game.id,
+        game_row = (dumps(state), status, new_version, now, remind_at, timeout_at, pending, announce_at, game.id,
                     expected_version)
         log_row = (game.id, seat, dumps(action), dumps(events), actor, now, game.id)
 
         def body(conn: sqlite3.Connection) -> None:
             changed = _count(
                 conn, "UPDATE games SET state=?, status=?, version=?, updated_at=?, remind_at=?, timeout_at=?,"
-                " ai_pending=? WHERE id=? AND version=?", game_row)
+                " ai_pending=?, announce_due=?, announce_tries=0 WHERE id=? AND version=?", game_row)
             if changed != 1:
                 raise VersionConflict(f"game {game.id} is no longer at version {expected_version}")
             conn.execute(
@@ -230,7 +234,7 @@ class SQLiteGames(SQLiteConnection):
                 " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ?, ?, ?, ? FROM actions WHERE game=?", log_row)
 
         def committed(_: None) -> None:
-            game.follow_commit(new_version, state, status, remind_at, timeout_at, now, bool(pending))
+            game.follow_commit(new_version, state, status, remind_at, timeout_at, now, bool(pending), announce_at)
 
         await self._write(body, committed)
         return new_version
@@ -252,3 +256,54 @@ class SQLiteGames(SQLiteConnection):
     async def set_user_pref(self, user_id: int, *, dm: bool | None = None) -> None:
         if dm is not None:
             await self._write(lambda conn: _write_user_pref(conn, user_id, dm))
+
+    # -- announcements and paused games -------------------------------------------------------
+    async def announced(self, game_pk: int, version: int) -> None:
+        await self.raw(
+            "UPDATE games SET announced_version=MAX(announced_version, ?), announce_tries=0,"
+            " announce_due=CASE WHEN version<=? THEN NULL ELSE announce_due END WHERE id=?",
+            (version, version, game_pk))
+
+    async def announce_failed(self, game_pk: int, version: int, retry_at: float) -> None:
+        await self.raw("UPDATE games SET announce_due=?, announce_tries=announce_tries+1 WHERE id=? AND version=?",
+                       (retry_at, game_pk, version))
+
+    async def due_announcements(self, now: float, *, limit: int = 50) -> list[GameRecord]:
+        return await self._many_games(
+            "SELECT * FROM games WHERE announce_due IS NOT NULL AND announce_due<=? AND paused_at IS NULL"
+            " AND status IN ('lobby','running','finished') ORDER BY announce_due LIMIT ?", (now, limit))
+
+    async def claim_announcement(self, game_pk: int, due: float, until: float) -> bool:
+        changed = await self.on_thread(_count, "UPDATE games SET announce_due=? WHERE id=? AND announce_due=?",
+                                       (until, game_pk, due))
+        return changed == 1
+
+    async def pause_games(self, *, at: float, channel_id: int | None = None,
+                          guild_id: int | None = None) -> list[GameRecord]:
+        where = "status IN ('lobby','running') AND paused_at IS NULL AND (channel_id=? OR guild_id=?)"
+
+        def body(conn: sqlite3.Connection) -> list[GameRecord]:
+            found = games_on(conn, f"SELECT * FROM games WHERE {where} ORDER BY id", (channel_id, guild_id))
+            conn.execute(f"UPDATE games SET paused_at=? WHERE {where}", (at, channel_id, guild_id))
+            return found
+
+        return await self._write(body)
+
+    async def resume_games(self, guild_id: int, channel_ids: list[int], *, announce_at: float) -> list[GameRecord]:
+        if not channel_ids:
+            return []
+        marks = ",".join("?" * len(channel_ids))
+        where = f"paused_at IS NOT NULL AND guild_id=? AND channel_id IN ({marks}) AND status IN ('lobby','running')"
+
+        def body(conn: sqlite3.Connection) -> list[GameRecord]:
+            found = games_on(conn, f"SELECT * FROM games WHERE {where} ORDER BY id", (guild_id, *channel_ids))
+            conn.execute(f"UPDATE games SET paused_at=NULL, announce_due=? WHERE {where}",
+                         (announce_at, guild_id, *channel_ids))
+            return found
+
+        return await self._write(body)
+
+    async def paused_games(self, before: float) -> list[GameRecord]:
+        return await self._many_games(
+            "SELECT * FROM games WHERE paused_at IS NOT NULL AND paused_at<=? AND status IN ('lobby','running')"
+            " ORDER BY id", (before,))
