@@ -99,6 +99,14 @@ class Attachment:
 
 
 @dataclass(frozen=True)
+class Announcement:
+    """A game's message to its channel at one version of the game."""
+
+    game_pk: int
+    version: int
+
+
+@dataclass(frozen=True)
 class Reply:
     """One message. `user_id` is the recipient of an ephemeral reply or DM; `mentions`
     are the users a channel message pings (nobody else is pinged). `follow`: this is a
@@ -120,6 +128,9 @@ class Reply:
     follow: int | None = None
     outcome: Outcome = "info"
     refusal: str | None = None
+    #: this channel message is what the game owes its channel at that version: the adapter
+    #: reports whether Discord accepted it (`TableService.delivered` / `undelivered`)
+    announces: Announcement | None = None
 
     def as_json(self, image_paths: list[str] | None = None) -> dict[str, object]:
         """The local table's line format."""

@@ -24,6 +24,7 @@ from bot.settings import Settings
 from bot.store import GameRecord, Store
 from bot.table.answers import rules_embeds
 from bot.table.ids import PREFIX, action_hash, custom_id, menu_payload, parse_custom_id, parse_press
+from bot.table.publish import early_replies
 from bot.table.shared import (
     AI_NAMES,
     AI_USER_BASE,
@@ -49,9 +50,14 @@ class TableService:
 
     def __init__(self, store: Store, settings: Settings | None = None, *,
                  clock: Callable[[], float] = time.time,
-                 render_in_thread: bool = True, render_pool: RenderPool | None = None) -> None:
+                 render_in_thread: bool = True, render_pool: RenderPool | None = None,
+                 reports_delivery: bool = False) -> None:
         self.parts = wiring.build(store, settings or Settings(), clock, render_in_thread=render_in_thread,
                                   render_pool=render_pool)
+        #: the adapter reports each channel message Discord accepted or not (`delivered`,
+        #: `undelivered`); an adapter that shows replies as it gets them (the local table, the
+        #: tests) does not, and its replies count as delivered once returned
+        self.reports_delivery = reports_delivery
 
     # -- what the adapters read -------------------------------------------------------
     @property
@@ -107,9 +113,17 @@ class TableService:
             call.close()
             return self._missing_permissions(user, posts_in.missing_permissions)
         try:
-            return await call
+            return await self._settled(await call)
         except Refusal as refusal:
             return self.parts.talk.refused(user, refusal)
+
+    async def _settled(self, replies: list[Reply]) -> list[Reply]:
+        """Replies of an adapter that does not report delivery count as delivered now."""
+        if not self.reports_delivery:
+            for reply in replies:
+                if reply.announces is not None:
+                    await self.parts.announcements.delivered(reply)
+        return replies
 
     def _missing_permissions(self, user: User, missing: tuple[str, ...]) -> list[Reply]:
         t = self.user_t(user)
@@ -221,10 +235,31 @@ class TableService:
     async def replay_choices(self, user: User, where: Where, current: str) -> list[tuple[str, str]]:
         return await self.parts.memories.replay_choices(user, where, current)
 
+    # -- delivery: what the adapters report ------------------------------------------------
+    async def delivered(self, reply: Reply) -> None:
+        """Discord accepted this channel message."""
+        await self.parts.announcements.delivered(reply)
+
+    async def undelivered(self, reply: Reply) -> None:
+        """Discord did not take this channel message (it is posted again later)."""
+        await self.parts.announcements.undelivered(reply)
+
+    async def channel_gone(self, channel_id: int) -> list[Reply]:
+        """A channel (or thread) was deleted: its game pauses; its players hear it by DM."""
+        return await self.parts.announcements.channel_gone(channel_id)
+
+    async def guild_gone(self, guild_id: int) -> list[Reply]:
+        """The bot was removed from a server: its games pause."""
+        return await self.parts.announcements.guild_gone(guild_id)
+
+    async def channels_back(self, guild_id: int, channel_ids: list[int]) -> list[Reply]:
+        """The bot sees these channels again: their paused games go on."""
+        return await self.parts.announcements.channels_back(guild_id, channel_ids)
+
     # -- time ---------------------------------------------------------------------------
     async def tick(self) -> list[Reply]:
         """The scheduler's work across all games (the adapters call it every minute and once at start)."""
-        return await self.parts.scheduler.tick()
+        return await self._settled(await self.parts.scheduler.tick())
 
     def post_game_memories(self) -> AsyncIterator[Reply]:
         """The summary and timelapse of every game that ended since the last call."""
@@ -234,5 +269,5 @@ class TableService:
 __all__ = [
     "AI_NAMES", "AI_USER_BASE", "ASK_LIMIT", "ASK_WINDOW", "MAX_AI_STEPS", "PREFIX", "RENDER_CACHE_SIZE",
     "STAND_IN_MAX_ACTIONS", "Loaded", "Refusal", "TableService", "action_hash", "custom_id", "menu_payload",
-    "parse_custom_id", "parse_options", "rules_embeds",
+    "early_replies", "parse_custom_id", "parse_options", "rules_embeds",
 ]

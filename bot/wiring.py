@@ -15,6 +15,7 @@ from bot.features.undo import Undo
 from bot.images.pool import RenderPool
 from bot.settings import Settings
 from bot.store import Store
+from bot.table.announce import Announcements
 from bot.table.answers import Answers
 from bot.table.hooks import Hooks
 from bot.table.images import Images
@@ -41,6 +42,7 @@ class Parts:
     lobby: Lobby
     play: Play
     scheduler: Scheduler
+    announcements: Announcements
     undo: Undo
     rematch: Rematch
     ratings: Ratings
@@ -61,6 +63,7 @@ def build(store: Store, settings: Settings, clock: Callable[[], float], *,
     lobby = Lobby(tables, talk, messages, turns, hooks)
     play = Play(tables, talk, messages, turns, lobby, answers, hooks)
     scheduler = Scheduler(tables, talk, messages, turns, hooks)
+    announcements = Announcements(tables, talk, messages)
 
     undo = Undo(tables, talk, turns, publisher)
     rematch = Rematch(tables, talk, messages, lobby)
@@ -70,11 +73,13 @@ def build(store: Store, settings: Settings, clock: Callable[[], float], *,
     for feature in (undo, rematch, following):
         feature.install(hooks)
 
-    # every change to a game, in this order: the turn message and DMs, the confirmation's
-    # Undo offer, the pictures of a game that ended, its rating, then followers' copies of
-    # the channel message exactly as published
-    hooks.step("turn message", messages.turn_message)
+    # every change to a game, in this order: the confirmation's Undo offer, the confirmation
+    # itself at once (when the adapter takes it early), the turn message and DMs, the pictures
+    # of a game that ended, its rating, then followers' copies of the channel message exactly
+    # as published
     hooks.step("undo offer", undo.offer)
+    hooks.step("confirmation first", publisher.ack_first)
+    hooks.step("turn message", messages.turn_message)
     hooks.step("memories due", memories.due)
     hooks.step("rating", ratings.rate_finished)
     hooks.step("follower copies", following.copies)
@@ -82,10 +87,12 @@ def build(store: Store, settings: Settings, clock: Callable[[], float], *,
     # the scheduler's tick, in this order
     hooks.tick("rematch invitations", rematch.invitations_over)
     hooks.tick("due games", scheduler.due_games)
+    hooks.tick("owed messages", announcements.owed)
+    hooks.tick("games paused too long", announcements.paused_too_long)
     hooks.tick("idle lobbies", scheduler.idle_lobbies)
     hooks.tick("memories recovery", memories.recover)
     hooks.tick("ratings of unrated games", ratings.rate_unrated)
     hooks.tick("followers' farewells", following.farewells)
 
     return Parts(hooks, tables, talk, images, messages, answers, publisher, turns, lobby, play, scheduler,
-                 undo, rematch, ratings, following, memories)
+                 announcements, undo, rematch, ratings, following, memories)

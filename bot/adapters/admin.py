@@ -46,7 +46,10 @@ def games_table(rows: list[tuple[GameRecord, int]]) -> str:
     for g, moves in rows:
         players = ", ".join(f"{s.name} (AI)" if s.is_bot and not s.name.endswith("(AI)") else s.name
                             for s in sorted(g.seats, key=lambda s: s.position))
-        lines.append((str(g.id), g.game_id, g.status, _cell(players), f"{moves}/{g.version}", str(g.channel_id),
+        # a game whose channel is gone shows as paused, and a message Discord has not taken yet as owed
+        status = g.status + (" (paused)" if g.paused_at is not None else "") + \
+            (" (message owed)" if g.announce_due is not None and g.announce_tries else "")
+        lines.append((str(g.id), g.game_id, status, _cell(players), f"{moves}/{g.version}", str(g.channel_id),
                       time.strftime("%Y-%m-%d %H:%M", time.localtime(g.updated_at))))
     widths = [max(len(line[i]) for line in lines) for i in range(len(HEADERS))]
     numeric = {0, 4, 5}

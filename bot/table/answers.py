@@ -35,6 +35,9 @@ class Answers:
         if record is None:
             last = await store.last_game(where.channel_id)
             if last is None or last.status != "finished":
+                paused = await self._paused_games_of(user)
+                if paused:
+                    return [self.talk.private(user, "\n".join(paused))]
                 raise Refusal("error.no_game")
             record = last
         if record.status == "lobby":
@@ -45,6 +48,15 @@ class Answers:
         loaded = self.tables.load(record)
         t = self.talk.user_t(user, loaded.ui)
         return [await self.messages.board(loaded, t, [], to="ephemeral", user=user, asked=True)]
+
+    async def _paused_games_of(self, user: User) -> list[str]:
+        """A line for each of the user's games that is paused (its channel is gone)."""
+        lines = []
+        for record in await self.tables.store.paused_games(self.tables.clock()):
+            if record.seat_of_user(user.id) is not None and record.game_id in games.specs():
+                t = self.talk.user_t(user, games.get(record.game_id).ui)
+                lines.append(t("paused.status", title=t("title"), channel=f"<#{record.channel_id}>"))
+        return lines
 
     async def hand(self, user: User, where: Where) -> list[Reply]:
         loaded = await self.tables.running(where)

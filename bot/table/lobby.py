@@ -67,6 +67,7 @@ class Lobby:
                 record = await store.create_game(
                     channel_id=where.channel_id, guild_id=where.guild_id, game_id=game_id, host=host,
                     options=opts, settings=game_settings, expires_at=self.tables.lobby_expiry(),
+                    announce_at=self.tables.announce_at(),
                     seed=seed if seed is not None else random.SystemRandom().randrange(1, 2**31),
                 )
             except ChannelBusy:

@@ -11,7 +11,7 @@ from bot import games
 from bot.gameui import QuickMenu
 from bot.i18n import Translator
 from bot.images.pool import RenderJob
-from bot.replies import Attachment, Button, Component, Destination, Reply, User
+from bot.replies import Announcement, Attachment, Button, Component, Destination, Reply, User
 from bot.store import GameRecord, SeatRecord
 from bot.table.change import Change, Published
 from bot.table.hooks import Hooks
@@ -69,7 +69,8 @@ class Messages:
                 rows[-1].append(button)
             else:
                 rows.append([button])
-        return Reply("channel", text, channel_id=record.channel_id, rows=rows)
+        return Reply("channel", text, channel_id=record.channel_id, rows=rows,
+                     announces=Announcement(record.id, record.version))
 
     # -- lines ------------------------------------------------------------------------
     def event_line(self, loaded: Loaded, event: dict[str, Any], t: Translator) -> str | None:
@@ -160,7 +161,8 @@ class Messages:
         if to != "channel":
             mentions = []
         reply = Reply(to, _clip("\n".join(lines)), user_id=user.id if user else None,
-                      channel_id=record.channel_id, files=files, rows=rows, mentions=mentions)
+                      channel_id=record.channel_id, files=files, rows=rows, mentions=mentions,
+                      announces=Announcement(record.id, record.version) if to == "channel" else None)
         for decorate in self.hooks.board:
             reply = decorate(loaded, t, reply)
         return reply

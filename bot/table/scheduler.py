@@ -12,7 +12,7 @@ import logging
 
 from bot import games
 from bot.i18n import Translator
-from bot.replies import Reply
+from bot.replies import Announcement, Reply
 from bot.store import VersionConflict
 from bot.table.hooks import Hooks
 from bot.table.messages import Messages
@@ -87,7 +87,8 @@ class Scheduler:
             await store.set_deadlines(fresh.id, remind_at=now + remind_h * 3600 if remind_h > 0 else None,
                                       timeout_at=fresh.timeout_at, expected_version=fresh.version)
             return [Reply("channel", t("reminder", who=who, hours=_fmt_hours(hours)), channel_id=fresh.channel_id,
-                          mentions=ids, rows=self.messages.turn_rows(loaded, t))]
+                          mentions=ids, rows=self.messages.turn_rows(loaded, t),
+                          announces=Announcement(fresh.id, fresh.version))]
         await store.set_deadlines(
             fresh.id, remind_at=None if fresh.remind_at and fresh.remind_at <= now else fresh.remind_at,
             timeout_at=None if fresh.timeout_at and fresh.timeout_at <= now else fresh.timeout_at,

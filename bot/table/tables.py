@@ -91,10 +91,17 @@ class Tables:
         hours = self.settings.lobby_idle_hours
         return self.clock() + hours * 3600 if hours > 0 else None
 
+    def announce_at(self) -> float:
+        """When a change's message is posted again unless Discord accepted it before: long
+        enough for the ordinary post after the change to be reported (`announce_grace_seconds`)."""
+        return self.clock() + self.settings.announce_grace_seconds
+
     async def save_lobby(self, record: GameRecord) -> None:
-        """Save a lobby (or a seating change) if nobody changed it meanwhile; else refuse."""
+        """Save a lobby (or a seating change, a start, a resignation) if nobody changed it
+        meanwhile, else refuse; in the same write, the channel is owed the message that shows it."""
         for saving in self.hooks.lobby_saving:
             saving(record)
+        record.announce_due = self.announce_at() if record.status in ("lobby", "running", "finished") else None
         try:
             await self.store.save_lobby(record, expected_version=record.version)
         except VersionConflict:

@@ -60,7 +60,7 @@ class Turns:
         await self.tables.store.commit_action(
             record, expected_version=record.version, seat=seat, action=action, events=events,
             state=rules.dump(loaded.state), status=status, actor=actor, remind_at=remind, timeout_at=timeout,
-            ai_pending=self.ai_must_move(loaded, stand_ins))
+            ai_pending=self.ai_must_move(loaded, stand_ins), announce_at=self.tables.announce_at())
 
     async def lost_race(self, user: User, game_pk: int, seat: str) -> list[Reply]:
         """The commit found the game changed (a double click, or a move handled by another bot

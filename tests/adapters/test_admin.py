@@ -45,6 +45,22 @@ async def test_games_prints_an_aligned_table(tmp_path: Path, capsys: pytest.Capt
     assert len(date) == 10 and date[4] == "-" and date[7] == "-"  # a date, not a timestamp
 
 
+@pytest.mark.usefixtures("fake_game")
+async def test_games_shows_a_paused_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    await run_lines(tmp_path, ["alice /game new game:countdown", "bob /game join", "alice /game start"])
+    from bot.store import SQLiteStore
+
+    store = SQLiteStore(str(tmp_path / "local.sqlite3"))
+    await store.open()
+    try:
+        await store.pause_games(at=1.0, channel_id=1)  # the local table's channel is gone
+    finally:
+        await store.close()
+    capsys.readouterr()
+    assert await _main_in_thread(["games", "--db", str(tmp_path / "local.sqlite3")]) == 0
+    assert "running (paused)" in capsys.readouterr().out
+
+
 async def _main_in_thread(argv: list[str]) -> int:
     """admin.main runs its own event loop: call it outside the test's loop."""
     import asyncio

@@ -112,7 +112,7 @@ class Rematch:
         try:
             record = await self.tables.store.create_game(
                 channel_id=old.channel_id, guild_id=old.guild_id, game_id=old.game_id, host=host,
-                options=dict(old.options), settings=settings, expires_at=until,
+                options=dict(old.options), settings=settings, expires_at=until, announce_at=self.tables.announce_at(),
                 seed=random.SystemRandom().randrange(1, 2**31))
         except ChannelBusy:
             raise Refusal("rematch.busy") from None
