@@ -18,9 +18,9 @@ import random
 from pathlib import Path
 from typing import Any
 
+from bot.adapters.local import FakeClock, LocalTable
 from bot.games import ui_for
 from bot.i18n import Translator
-from bot.adapters.local import FakeClock, LocalTable
 from bot.replies import Button, Reply, Select
 from bot.service import TableService, action_hash
 from bot.settings import Settings

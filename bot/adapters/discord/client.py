@@ -25,17 +25,20 @@ from typing import Any
 
 import discord
 
-from bot.adapters.discord.delivery import Delivery, GameComponent
+from bot.adapters.discord.delivery import NETWORK_ERRORS, Delivery, GameComponent
 from bot.adapters.discord.interaction import user_of, where_of
 from bot.adapters.discord.tree import INPUT_ERRORS, CatalogTranslator, CheckedTree, build_commands, catalog_files
 from bot.adapters.stopping import GRACE_SECONDS, stop_on_signals
 from bot.images.pool import pool_for
 from bot.replies import Reply, User, Where
-from bot.service import TableService
+from bot.service import TableService, early_replies
 from bot.settings import Settings
 from bot.store import Store, store_from_url
 
 log = logging.getLogger("passepartout.discord")
+
+#: the longest rate-limit wait a request sits out before it fails instead
+MAX_RATELIMIT_WAIT = 30.0
 
 __all__ = ["CatalogTranslator", "PassepartoutBot", "create_bot"]
 
@@ -57,14 +60,18 @@ class PassepartoutBot(discord.AutoShardedClient):
             kwargs.setdefault("shard_count", settings.shard_count)
         if settings.shard_ids is not None:
             kwargs.setdefault("shard_ids", list(settings.shard_ids))
+        # a 429 asking for a longer wait fails the request (its message is owed and posted
+        # again later) instead of holding every request behind it
+        kwargs.setdefault("max_ratelimit_timeout", MAX_RATELIMIT_WAIT)
         super().__init__(intents=intents, **kwargs)
         self.settings = settings
         self.store = store or store_from_url(settings.database_url, durable=settings.durable_commits,
                                             pool_size=settings.database_pool_size)
         self.render_pool = pool_for(settings.render_processes)  # started in setup_hook, or at the first render
-        self.service = TableService(self.store, settings, render_pool=self.render_pool)
+        # the service learns from `delivery` which channel messages Discord accepted
+        self.service = TableService(self.store, settings, render_pool=self.render_pool, reports_delivery=True)
         self.tree = CheckedTree(self)
-        self.delivery = Delivery(self, on_follow_failed=self.service.drop_follow)
+        self.delivery = Delivery(self, self.service, timeout=settings.request_timeout_seconds)
         self._scheduler: asyncio.Task[None] | None = None
         self._ticking = False  # the scheduler is inside a tick (a stop waits for it, not for its sleep)
         #: the command and component handlers running now (a stop lets them finish)
@@ -200,9 +207,7 @@ class PassepartoutBot(discord.AutoShardedClient):
             await interaction.response.defer(ephemeral=True, thinking=True)
         with self._handling():
             user, where = user_of(interaction), where_of(interaction)
-            replies = await self.service.guarded(user, call(user, where))
-            await self.delivery.send(replies, interaction)
-            self.post_memories_soon()
+            await self._answer(interaction, user, call(user, where))
 
     async def handle_component(self, interaction: discord.Interaction, custom_id: str,
                                values: list[str] | None) -> None:
@@ -213,11 +218,33 @@ class PassepartoutBot(discord.AutoShardedClient):
                 if not interaction.response.is_done():
                     await interaction.response.defer()
                 user, where = user_of(interaction), where_of(interaction)
-                replies = await self.service.guarded(user, self.service.component(user, where, custom_id, values))
-                await self.delivery.send(replies, interaction)
-                self.post_memories_soon()
+                await self._answer(interaction, user, self.service.component(user, where, custom_id, values))
             except Exception as exc:  # never leave a click unanswered
                 await self.on_app_command_error(interaction, exc)
+
+    async def _answer(self, interaction: discord.Interaction, user: User, call: Awaitable[list[Reply]]) -> None:
+        """Ask the service and deliver. A confirmation goes out as soon as the change is
+        stored (before the board is drawn); after it, a failure never says "nothing was
+        changed": the change is stored and its message is owed."""
+        acked: list[Reply] = []
+
+        async def early(reply: Reply) -> None:
+            try:
+                await self.delivery.answer(interaction, reply)
+                acked.append(reply)
+            except NETWORK_ERRORS:
+                log.warning("could not send a confirmation early", exc_info=True)
+
+        token = early_replies.set(early)
+        try:
+            replies = await self.service.guarded(user, call)
+        finally:
+            early_replies.reset(token)
+        if acked and any(r.refusal == "error.internal" for r in replies):
+            replies = [self.service.refuse(user, "error.shown_later")[0] if r.refusal == "error.internal" else r
+                       for r in replies]
+        await self.delivery.send(replies, interaction, answered=bool(acked))
+        self.post_memories_soon()
 
     @contextlib.contextmanager
     def _handling(self) -> Iterator[None]:
@@ -259,6 +286,37 @@ class PassepartoutBot(discord.AutoShardedClient):
                 await self.delivery.send([reply])
         except Exception:  # the pictures can be made again with /game replay
             log.exception("posting a game's summary failed")
+
+    # -- channels that are gone, or back -------------------------------------------------------
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self._gone(self.service.channel_gone(channel.id))
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self._gone(self.service.channel_gone(payload.thread_id))
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        await self._gone(self.service.guild_gone(guild.id))
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        await self._back(guild)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        await self._back(guild)
+
+    async def _gone(self, call: Awaitable[list[Reply]]) -> None:
+        """Pause the games there and tell their players by DM."""
+        try:
+            await self.delivery.send(await call)
+        except Exception:
+            log.exception("could not pause the games of a channel that is gone")
+
+    async def _back(self, guild: discord.Guild) -> None:
+        """The bot sees a server (again): games paused in its channels go on."""
+        channels = [c.id for c in guild.channels] + [t.id for t in guild.threads]
+        try:
+            await self.delivery.send(await self.service.channels_back(guild.id, channels))
+        except Exception:
+            log.exception("could not resume the games of server %s", guild.id)
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: Exception) -> None:
         user = user_of(interaction)

@@ -3,18 +3,21 @@ buttons and selects it attaches (`GameComponent`, matched again by custom id aft
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import re
-from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Awaitable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
+import aiohttp
 import discord
 
 from bot.i18n import Translator
 from bot.replies import Button, Reply, Select
 
 log = logging.getLogger("passepartout.discord")
+T = TypeVar("T")
 
 _EMBED_COLOUR = discord.Colour(0x2B6CB0)  # the blue of the boards' headers
 
@@ -79,14 +82,47 @@ def build_view(rows: list[list[Any]]) -> discord.ui.View | None:
     return view
 
 
+class Reports(Protocol):
+    """Where delivery reports what became of the messages a game owes its channel (the
+    table service)."""
+
+    async def delivered(self, reply: Reply) -> None: ...
+
+    async def undelivered(self, reply: Reply) -> None: ...
+
+    async def channel_gone(self, channel_id: int) -> list[Reply]: ...
+
+    async def drop_follow(self, game_pk: int, user_id: int) -> None: ...
+
+
+#: what a failed request may raise besides Discord's HTTP errors: a dropped or reset
+#: connection, a timeout
+NETWORK_ERRORS: tuple[type[BaseException], ...] = (discord.DiscordException, aiohttp.ClientError, OSError,
+                                                   asyncio.TimeoutError)
+
+
+def channel_gone(error: BaseException) -> bool:
+    """Discord says the channel is no more, or no longer ours: Unknown Channel (10003), or
+    Missing Access (50001: the bot was removed from the server)."""
+    return isinstance(error, discord.HTTPException) and error.code in (10003, 50001)
+
+
 class Delivery:
     """The one place that talks to Discord to send what the service answered.
-    `on_follow_failed(game, user)`: a follower's copy could not be delivered."""
 
-    def __init__(self, client: discord.Client,
-                 on_follow_failed: Callable[[int, int], Awaitable[None]] | None = None) -> None:
+    Channel messages a game owes (`Reply.announces`) go out one at a time per channel and
+    never older after newer; each is reported to the service as delivered or not, so what
+    failed is posted again by the scheduler. Nothing a request raises stops the others."""
+
+    def __init__(self, client: discord.Client, reports: Reports | None = None, *, timeout: float = 20.0) -> None:
         self.client = client
-        self.on_follow_failed = on_follow_failed
+        self.reports = reports
+        #: the longest one request may take before it counts as failed (a hung connection must
+        #: not hold a channel's messages, nor the scheduler)
+        self.timeout = timeout
+        self._channel_locks: dict[int, asyncio.Lock] = {}
+        #: the newest version of each game this process saw Discord accept
+        self._newest: dict[int, int] = {}
 
     @staticmethod
     def _kwargs(reply: Reply) -> dict[str, Any]:
@@ -109,47 +145,76 @@ class Delivery:
             kwargs["view"] = view
         return kwargs
 
-    async def send(self, replies: list[Reply], interaction: discord.Interaction | None = None) -> None:
-        answered = False
+    async def send(self, replies: list[Reply], interaction: discord.Interaction | None = None, *,
+                   answered: bool = False) -> None:
+        """Deliver `replies`; `answered`: the interaction already got its private answer (a
+        confirmation sent early)."""
         for reply in replies:
             try:
                 if reply.to == "ephemeral" and interaction is not None and reply.user_id == interaction.user.id:
-                    await interaction.followup.send(ephemeral=True, **self._kwargs(reply))
+                    await self.answer(interaction, reply)
                     answered = True
                 elif reply.to == "channel":
-                    try:
-                        await self._to_channel(reply, interaction)
-                    except discord.Forbidden:
-                        if interaction is None:
-                            raise
-                        # tell the user privately instead of failing silently
+                    if not await self._to_channel(reply, interaction) and interaction is not None \
+                            and reply.announces is not None and reply.outcome != "refused":
+                        # tell the one who acted, privately: their move is stored and will show
                         text = Translator(str(interaction.locale))("error.cannot_post")
-                        await interaction.followup.send("⚠️ " + text, ephemeral=True)
+                        await self._timed(interaction.followup.send("⚠️ " + text, ephemeral=True))
                         answered = True
-                        raise
                 elif reply.follow is not None:
                     await self._to_follower(reply, interaction)
                 elif reply.to == "dm" and reply.user_id is not None and reply.user_id > 0:
                     await self._dm(reply)
-            except discord.HTTPException:
-                log.exception("could not deliver a %s message", reply.to)
+            except NETWORK_ERRORS:
+                log.warning("could not deliver a %s message", reply.to, exc_info=True)
         if interaction is not None and not answered and interaction.type == discord.InteractionType.application_command:
             # close the "thinking…" placeholder of a deferred slash command
             try:
-                await interaction.delete_original_response()
-            except discord.HTTPException:
+                await self._timed(interaction.delete_original_response())
+            except NETWORK_ERRORS:
                 log.debug("could not delete the deferred response", exc_info=True)
 
-    async def _to_channel(self, reply: Reply, interaction: discord.Interaction | None) -> None:
+    async def answer(self, interaction: discord.Interaction, reply: Reply) -> None:
+        """A private answer to the one who asked."""
+        await self._timed(interaction.followup.send(ephemeral=True, **self._kwargs(reply)))
+
+    async def _to_channel(self, reply: Reply, interaction: discord.Interaction | None) -> bool:
+        """Post in the game's channel, in order: False when Discord did not take it (reported,
+        so the scheduler posts the game again; a channel that is gone pauses its game)."""
         channel_id = reply.channel_id or (interaction.channel_id if interaction else None)
         if channel_id is None:
+            return True
+        if len(self._channel_locks) > 10_000:  # forget the channels nobody is posting in now
+            self._channel_locks = {c: lk for c, lk in self._channel_locks.items() if lk.locked()}
+        lock = self._channel_locks.setdefault(channel_id, asyncio.Lock())
+        async with lock:
+            owed = reply.announces
+            if owed is not None and self._newest.get(owed.game_pk, -1) > owed.version:
+                return True  # a newer message of this game is out already: this one would only confuse
+            try:
+                channel = self.client.get_channel(channel_id)
+                if channel is None and interaction is not None and interaction.channel_id == channel_id:
+                    channel = interaction.channel
+                if channel is None:
+                    channel = await self._timed(self.client.fetch_channel(channel_id))
+                await self._timed(channel.send(**self._kwargs(reply)))  # type: ignore[union-attr]  # messageable
+            except NETWORK_ERRORS as error:
+                log.warning("could not post in channel %s: %r", channel_id, error)
+                await self._failed(reply, channel_id, error)
+                return False
+            if owed is not None:
+                self._newest[owed.game_pk] = max(self._newest.get(owed.game_pk, -1), owed.version)
+                if self.reports is not None:
+                    await self.reports.delivered(reply)
+            return True
+
+    async def _failed(self, reply: Reply, channel_id: int, error: BaseException) -> None:
+        if self.reports is None or reply.announces is None:
             return
-        channel = self.client.get_channel(channel_id)
-        if channel is None and interaction is not None and interaction.channel_id == channel_id:
-            channel = interaction.channel
-        if channel is None:
-            channel = await self.client.fetch_channel(channel_id)
-        await channel.send(**self._kwargs(reply))  # type: ignore[union-attr]  # a game's channel is messageable
+        if channel_gone(error):
+            await self.send(await self.reports.channel_gone(channel_id))
+        else:
+            await self.reports.undelivered(reply)
 
     async def _to_follower(self, reply: Reply, interaction: discord.Interaction | None = None) -> None:
         """A follower's copy, by DM or in their thread. If Discord refuses it (DMs closed,
@@ -158,25 +223,32 @@ class Delivery:
         assert reply.follow is not None and reply.user_id is not None
         try:
             if reply.to == "thread" and reply.channel_id is not None:
-                thread = self.client.get_channel(reply.channel_id) or await self.client.fetch_channel(reply.channel_id)
-                await thread.send(**self._kwargs(reply))  # type: ignore[union-attr]  # a thread is messageable
+                thread = self.client.get_channel(reply.channel_id) or \
+                    await self._timed(self.client.fetch_channel(reply.channel_id))
+                await self._timed(thread.send(**self._kwargs(reply)))  # type: ignore[union-attr]  # messageable
             else:
-                user = self.client.get_user(reply.user_id) or await self.client.fetch_user(reply.user_id)
-                await user.send(**self._kwargs(reply))
+                user = await self._user(reply.user_id)
+                await self._timed(user.send(**self._kwargs(reply)))
         except (discord.Forbidden, discord.NotFound):
             log.info("follower %s of game %s cannot be reached; the follow ends", reply.user_id, reply.follow)
-            if self.on_follow_failed is not None:
-                await self.on_follow_failed(reply.follow, reply.user_id)
+            if self.reports is not None:
+                await self.reports.drop_follow(reply.follow, reply.user_id)
             if interaction is not None and interaction.user.id == reply.user_id:
                 text = Translator(str(interaction.locale))("follow.unreachable")
-                await interaction.followup.send("⚠️ " + text, ephemeral=True)
+                await self._timed(interaction.followup.send("⚠️ " + text, ephemeral=True))
+
+    async def _timed(self, call: Awaitable[T]) -> T:
+        """One request to Discord, failed after `timeout` seconds."""
+        return await asyncio.wait_for(call, self.timeout)
+
+    async def _user(self, user_id: int) -> discord.User:
+        known = self.client.get_user(user_id)
+        return known if known is not None else await self._timed(self.client.fetch_user(user_id))
 
     async def _dm(self, reply: Reply) -> None:
         assert reply.user_id is not None
-        user = self.client.get_user(reply.user_id) or await self.client.fetch_user(reply.user_id)
+        user = await self._user(reply.user_id)
         try:
-            await user.send(**self._kwargs(reply))
+            await self._timed(user.send(**self._kwargs(reply)))
         except discord.Forbidden:
             log.info("user %s does not accept DMs", reply.user_id)
-
-
