@@ -28,7 +28,7 @@ log = logging.getLogger("passepartout.service")
 CLAIM_SECONDS = 60.0
 #: the longest wait between failed attempts (the first is `announce_retry_seconds`, doubling)
 BACKOFF_MAX = 600.0
-#: a game paused this long (its channel never came back) is cancelled
+#: a game paused this long (its channel never came back) is cancelled; the players' DM says "a week"
 PAUSE_DAYS = 7.0
 
 
@@ -100,8 +100,8 @@ class Announcements:
                 if seat.is_bot:
                     continue
                 t = self.talk.t(seat.lang, ui)
-                replies.append(Reply("dm", t("paused.dm", title=t("title"), channel=f"<#{record.channel_id}>",
-                                             days=int(PAUSE_DAYS)), user_id=seat.user_id))
+                replies.append(Reply("dm", t("paused.dm", title=t("title"), channel=f"<#{record.channel_id}>"),
+                                     user_id=seat.user_id))
         return replies
 
     async def channels_back(self, guild_id: int, channel_ids: list[int]) -> list[Reply]:
