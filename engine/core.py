@@ -8,7 +8,8 @@ class, so anything a game needs from the platform must be expressed here.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import fields
 from functools import cache
 from types import UnionType
@@ -90,6 +91,19 @@ def json_copy(value: JSON) -> JSON:
     if t is dict:
         return {k: x if type(x) in _ATOMS else json_copy(x) for k, x in value.items()}
     return value
+
+
+def unseen(content: Iterable[str], *shown: Iterable[str]) -> list[str]:
+    """The cards of `content` (a multiset, in its order) left once every card of `shown` is
+    taken out, one copy per mention: what `determinize` may deal into the hidden places.
+    Raises ValueError for a shown card the content does not hold (a view that lies)."""
+    left = Counter(content)
+    for cards in shown:
+        for card in cards:
+            if left[card] <= 0:
+                raise ValueError(f"the view shows more {card!r} than the game holds")
+            left[card] -= 1
+    return list(left.elements())
 
 
 @cache
@@ -200,6 +214,8 @@ class Rules(ABC):
     - `view(state, None)` is public and has no ``"private"`` key; `view(state, seat)`
       adds that seat's secrets under ``"private"``.
     - `dump`/`load` round-trip exactly: ``load(dump(s)) == s``.
+    - `determinize(view(s, seat), seat, seed)` rebuilds a full state from what `seat` knows:
+      its view is that very view; what the view does not show is dealt at random.
     - `resample_hidden(s, seed)` re-deals the secrets behind an unchanged public view.
     """
 
@@ -325,7 +341,21 @@ class Rules(ABC):
         return load_state(self.state_class, data)
 
     # -- hidden information ---------------------------------------------------
-    @abstractmethod
+    def determinize(self, view: View, seat: str | None, seed: int) -> Any:
+        """A full state consistent with what `seat` knows, built from its view alone.
+
+        ``view(result, seat) == view`` and ``legal_actions(result, s)`` are those of the state
+        the view came from; everything the view does not show (other hands, deck orders, secret
+        choices, the random generator) is dealt at random from what could still be there: the
+        game's whole content minus everything the view shows, each hidden place keeping the
+        size the view gives it. Deterministic in `seed` (`engine.rng`). ``seat=None`` takes
+        the public view and deals every secret. A search AI samples the worlds it cannot see
+        this way; a view must therefore carry every public fact the seat has seen (public
+        discard piles, past newspapers, cards taken in the open). Every registered game
+        implements it (the conformance suite checks each); this default refuses.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not implement determinize")
+
     def resample_hidden(self, state: Any, seed: int) -> Any:
         """A *new* state that looks the same from outside but re-deals what nobody sees.
 
@@ -333,8 +363,10 @@ class Rules(ABC):
         decks, secret choices not yet revealed and the random generator are re-drawn among
         the places they could be (each seat keeps its hand size, every pile its count).
         Deterministic in `seed`. The privacy tests use it to prove public messages do not
-        depend on hidden information; an AI can use it to sample what it cannot see.
+        depend on hidden information. By default `determinize` of the public view: one way
+        to deal hidden parts for the AI and the privacy tests alike.
         """
+        return self.determinize(self.view(state, None), None, seed)
 
     # -- undo -----------------------------------------------------------------
     def undoable(self, before: Any, after: Any, seat: str, action: Action, events: list[Event]) -> bool:

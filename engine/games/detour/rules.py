@@ -615,15 +615,30 @@ class DetourRules(DetourSummary, Rules):
         state: DetourState = load_typed(DetourState, data)
         return state
 
-    def resample_hidden(self, state: DetourState, seed: int) -> DetourState:
-        """The only secret of this game is the card a pawn has chosen before the reveal (hands
-        are open: the played cards are public). Each such choice is re-drawn from the cards
-        still in that pawn's hand; everything else is copied."""
-        out = self.load(self.dump(state))
-        if out.phase != CHOOSE:
-            return out
+    def determinize(self, view: View, seat: str | None, seed: int) -> DetourState:
+        """Hands are open (the played cards are public), so the only secret is the card a pawn
+        has chosen before the reveal: the seat's own come from its private view, every other
+        chosen pawn's is drawn from the cards still in that pawn's hand. Everything else is
+        read off the view; the generator (unused after the set-up) is seeded anew."""
         rng = Rng.from_seed(seed)
-        for p, card in enumerate(out.chosen):
-            if card:
-                out.chosen[p] = rng.choice(list(_HAND_CARDS[out.hand[p]]))
-        return out
+        seats = list(view["seats"])
+        pawns = view["pawns"]
+        phase = view["phase"]
+        mine: dict[str, int] = (view.get("private") or {}).get("chosen", {}) if seat is not None else {}
+        chosen = []
+        for pawn in pawns:
+            if phase == RESOLVE:
+                chosen.append(pawn["card"])
+            elif phase == CHOOSE and pawn["chosen"]:
+                own = mine.get(pawn["colour"])
+                chosen.append(own if own else rng.choice(pawn["hand"]))
+            else:
+                chosen.append(0)
+        return DetourState(
+            seats=seats, owner=T.seating(len(seats)), pos=[pawn["space"] for pawn in pawns],
+            hand=[sum(_BIT[c] for c in pawn["hand"]) for pawn in pawns],
+            blocked=[pawn["blocked"] for pawn in pawns], chosen=chosen,
+            queue=[COLOURS.index(q["colour"]) for q in view["queue"]],
+            first=COLOURS.index(view["first"]["colour"]), round=view["round"], phase=phase,
+            arrivals=[COLOURS.index(a["colour"]) for a in view["arrivals"]], rng=rng.next64(),
+        )
