@@ -109,6 +109,7 @@ class MoveHandlers(LegalMoves):
         assert card is not None
         st.display[slot] = None
         insort(st.hand[i], card)  # `_give_travel`
+        insort(st.seen[i], card)  # taken in the open: everyone knows it is in this hand
         act = D.DISPLAY_ACTIONS[slot]
         st.taken = act
         events.append({"type": "take", "seat": st.seats[i], "slot": slot, "action": act, "card": card})
@@ -163,6 +164,7 @@ class MoveHandlers(LegalMoves):
         for c in cards:
             hand.remove(c)
             st.travel_discard.append(c)
+        _unsee(st.seen[i], cards)
         got = 0
         for _ in cards:
             card = self._draw_travel(st)
@@ -188,6 +190,8 @@ class MoveHandlers(LegalMoves):
         for c in cards:
             hand.remove(c)
         st.travel_discard += cards
+        if st.seen[i]:
+            _unsee(st.seen[i], cards)
         balloon_card = action.get("balloon")
         armed = st.armed
         if balloon_card is None and not armed:  # the common leg: cards only
@@ -279,6 +283,7 @@ class MoveHandlers(LegalMoves):
         st.travel_discard[:0] = st.hand[i]
         st.event_discard[:0] = st.events[i]
         st.hand[i] = []
+        st.seen[i] = []
         st.events[i] = []
         st.armed = []
         events.append({"type": "arrive", "seat": st.seats[i], "days": st.days[i], "place": len(st.arrival_order)})
@@ -358,12 +363,21 @@ class MoveHandlers(LegalMoves):
         if card in CARD_INFO:
             st.hand[i].remove(card)
             st.travel_discard.append(card)
+            _unsee(st.seen[i], [card])
         else:
             st.events[i].remove(card)
             st.event_discard.append(card)
         events.append({"type": "discard", "seat": st.seats[i], "card": card})
         if len(st.hand[i]) + len(st.events[i]) <= D.HAND_LIMIT:
             self._next_turn(st, events)
+
+
+def _unsee(seen: list[str], cards: list[str]) -> None:
+    """Cards that left a hand in the open leave its known part (one copy each, if known):
+    what is still known to be there is what was taken in the open and not yet seen to go."""
+    for c in cards:
+        if c in seen:
+            seen.remove(c)
 
 
 def _held(st: State, i: int, action: Action) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from engine.core import Action, Event, Move, Result, Rules, View, dump_typed, json_copy, load_typed
+from engine.core import Action, Event, Move, Result, Rules, View, dump_typed, json_copy, load_typed, unseen
 from engine.rng import Rng
 
 from . import data as D
@@ -74,7 +74,7 @@ class AroundTheWorldRules(MoveHandlers, AroundTheWorldSummary, Rules):
             gold_supply=D.GOLD_TOTAL - D.START_GOLD * n,
             chits=[[red[i], blue[i]] for i in range(NLOC - 1)],
             travel_deck=travel, event_deck=events,
-            hand=hands, events=[[] for _ in range(n)], arrival_round=[0] * n,
+            hand=hands, events=[[] for _ in range(n)], arrival_round=[0] * n, seen=[[] for _ in range(n)],
         )
         self._start_round(st, [])
         return st
@@ -108,34 +108,69 @@ class AroundTheWorldRules(MoveHandlers, AroundTheWorldSummary, Rules):
         return dump_typed(state)
 
     def load(self, data: dict[str, Any]) -> State:
+        if "seen" not in data:  # stored before the known cards were kept: none known
+            data = {**data, "seen": [[] for _ in data["seats"]]}
         state: State = load_typed(State, data)
         return state
 
-    def resample_hidden(self, state: State, seed: int) -> State:
-        """Re-deal what the public view does not show: the travel cards in hands and in the
-        deck are shuffled together and dealt back (each seat keeps its number of cards), the
-        same for event cards (grey events never sit in a hand: they act when drawn, so they
-        stay in the deck), and the generator (future dice and reshuffles) is re-seeded. The
-        display, the discard piles (played in the open) and the turn in progress stay."""
-        st = self.load(self.dump(state))
-        if st.phase == "over":
-            return st
+    def determinize(self, view: View, seat: str | None, seed: int) -> State:
+        """Everything on the table comes from the view: the board, the display, both discard
+        piles in order, the cards each seat took from the display in the open, the turn in
+        progress. Hidden: the travel cards of the other hands (beyond their known ones) and the
+        travel deck, dealt from the 60 cards minus every card the view shows; the event cards of
+        the other hands and the event deck, dealt from the event cards minus the discard pile and
+        the seat's own (grey events act when drawn, so never sit in a hand: they go to the deck);
+        the generator (future dice and reshuffles), seeded anew."""
         rng = Rng.from_seed(seed)
-        travel = [c for hand in st.hand for c in hand] + st.travel_deck
+        seats = list(view["seats"])
+        n = len(seats)
+        mine = seats.index(seat) if seat is not None and "private" in view else -1
+        hands = view["hands"]
+        known = [sorted(view["known_travel"][s]) for s in seats]
+        display: list[str | None] = [d["card"] for d in view["display"]]
+        travel_discard = list(view["travel_discard_pile"])
+        event_discard = list(view["event_discard_pile"])
+        hand = [list(view["private"]["travel"]) if k == mine else list(known[k]) for k in range(n)]
+        events: list[list[str]] = [list(view["private"]["events"]) if k == mine else [] for k in range(n)]
+        travel = unseen(D.travel_deck(), [c for c in display if c is not None], travel_discard, *hand)
         rng.shuffle(travel)
-        for k, hand in enumerate(st.hand):
-            st.hand[k] = sorted(travel[:len(hand)])
-            travel = travel[len(hand):]
-        st.travel_deck = travel
-        held = [c for hand in st.events for c in hand] + [c for c in st.event_deck if c not in D.GREY_DAYS]
-        grey = [c for c in st.event_deck if c in D.GREY_DAYS]
+        for k in range(n):
+            if k != mine:
+                want = hands[seats[k]]["travel"] - len(hand[k])
+                hand[k] = sorted(hand[k] + travel[len(travel) - want:]) if want else hand[k]
+                del travel[len(travel) - want:]
+        left = unseen(D.event_deck(n), event_discard, *events)
+        held = [c for c in left if c not in D.GREY_DAYS]
         rng.shuffle(held)
-        for k, hand in enumerate(st.events):
-            st.events[k] = sorted(held[:len(hand)])
-            held = held[len(hand):]
-        deck = held + grey
-        rng.shuffle(deck)
-        st.event_deck = deck
+        for k in range(n):
+            if k != mine:
+                want = hands[seats[k]]["event"]
+                events[k] = sorted(held[len(held) - want:]) if want else []
+                del held[len(held) - want:]
+        event_deck = held + [c for c in left if c in D.GREY_DAYS]
+        rng.shuffle(event_deck)
+        turn = view["turn"]
+        order = [seats.index(s) for s in view["order"]]
+        current = view["current"]
+        chits = view["chits"]
+        st = State(
+            seats=seats, options=dict(view["options"]), rng=0, round=view["round"], phase=view["phase"],
+            first=seats.index(view["first_player"]),
+            new_first=seats.index(view["new_first_player"]) if view["new_first_player"] is not None else -1,
+            order=order, turn=order.index(seats.index(current)) if current is not None else 0,
+            progress=[D.HOME if view["arrived"][s] else view["positions"][s] for s in seats],
+            days=[view["days"][s] for s in seats], gold=[view["gold"][s] for s in seats],
+            gold_supply=view["gold_supply"], detective=D.LOCATIONS.index(view["detective"]),
+            chits=[[chits[D.LOCATIONS[j]]["red"], chits[D.LOCATIONS[j]]["blue"]] for j in range(1, NLOC)],
+            display=display, travel_deck=travel, travel_discard=travel_discard, event_deck=event_deck,
+            event_discard=event_discard, hand=hand, events=events,
+            arrival_order=[seats.index(s) for s in view["arrival_order"]],
+            arrival_round=[view["arrival_rounds"][s] for s in seats],
+            last_roll=list(view["last_roll"]) if view["last_roll"] is not None else None,
+            taken=turn["taken"], pending=turn["pending"], balloon=turn["balloon"], armed=list(turn["armed"]),
+            travels=turn["travels"], extra=turn["extra_leg"], last_leg=turn["last_leg"],
+            roll=json_copy(turn["roll"]), result=json_copy(view["result"]), seen=known,
+        )
         st.rng = rng.next64()
         return st
 
@@ -165,6 +200,7 @@ class AroundTheWorldRules(MoveHandlers, AroundTheWorldSummary, Rules):
             "positions": {seats[k]: st.progress[k] % NLOC for k in range(n)},
             "arrived": {seats[k]: st.progress[k] >= D.HOME for k in range(n)},
             "arrival_order": [seats[k] for k in st.arrival_order],
+            "arrival_rounds": {seats[k]: st.arrival_round[k] for k in range(n)},
             "days": {seats[k]: st.days[k] for k in range(n)},
             "gold": {seats[k]: st.gold[k] for k in range(n)},
             "gold_supply": st.gold_supply,
@@ -174,9 +210,14 @@ class AroundTheWorldRules(MoveHandlers, AroundTheWorldSummary, Rules):
             "travel_deck": len(st.travel_deck),
             "travel_discard": len(st.travel_discard),
             "travel_discard_top": st.travel_discard[-1] if st.travel_discard else None,
+            # both discard piles are face up: every card on them was seen, bottom first
+            "travel_discard_pile": list(st.travel_discard),
+            "event_discard_pile": list(st.event_discard),
             "event_deck": len(st.event_deck),
             "event_discard_top": st.event_discard[-1] if st.event_discard else None,
             "hands": {seats[k]: {"travel": len(st.hand[k]), "event": len(st.events[k])} for k in range(n)},
+            # travel cards taken from the display and not seen to leave the hand since
+            "known_travel": {seats[k]: list(st.seen[k]) for k in range(n)},
             "last_roll": list(st.last_roll) if st.last_roll is not None else None,
             "result": json_copy(st.result) if st.result is not None else None,
             "options": dict(st.options),
@@ -187,6 +228,7 @@ class AroundTheWorldRules(MoveHandlers, AroundTheWorldSummary, Rules):
                 "armed": list(st.armed),
                 "travels": st.travels,
                 "extra_leg": st.extra,
+                "last_leg": st.last_leg,
                 "roll": json_copy(st.roll) if st.roll is not None else None,
             },
             "order": [seats[k] for k in st.order],

@@ -47,3 +47,6 @@ class State:
     last_leg: int = -1  # the last leg travelled this turn
     roll: dict[str, Any] | None = None  # {"kind", "fixed", "to", "cards"} while rolling
     result: Result | None = None
+    #: travel cards each seat is known to hold: taken from the display in the open and not
+    #: seen to leave since (sorted; a lower bound of the hand, public)
+    seen: list[list[str]] = field(default_factory=list)
