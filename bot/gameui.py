@@ -119,6 +119,12 @@ class GameUI:
         """Text that goes with the hand image in an ephemeral reply or DM."""
         return ""
 
+    def news_text(self, action: Action, events: list[Event], before: View, after: View, t: Translator) -> str | None:
+        """What the mover learned from their own move (the cards drawn, the tickets offered),
+        for their private confirmation only, so nobody has to open their hand after a draw.
+        `before` and `after` are the mover's own views around the move. Default: nothing."""
+        return None
+
     def illegal_text(self, code: str, message: str, params: dict[str, Any], t: Translator) -> str:
         key = f"illegal.{code}"
         return t(key, **params) if t.has(key) else message

@@ -32,20 +32,23 @@ class Turns:
         waiting_before = frozenset(rules.to_act(loaded.state))
         t_user = self.talk.user_t(user, loaded.ui)
         # the confirmation describes the move made, so it is worded from the state before it
-        label = loaded.ui.action_label(action, rules.view(loaded.state, seat), t_user)
+        view_before = rules.view(loaded.state, seat)
+        label = loaded.ui.action_label(action, view_before, t_user)
         # the state before a move the game may let its player take back (for the Undo offer)
         before = rules.load(rules.dump(loaded.state)) if action.get("type") in rules.undoable_moves else None
         try:
             events = rules.apply(loaded.state, seat, action)
         except IllegalAction as exc:
             return self.talk.illegal(user, exc, loaded.ui)
+        # what the move showed its maker (a drawn card), read before AI seats move on
+        news = loaded.ui.news_text(action, events, view_before, rules.view(loaded.state, seat), t_user)
         try:
             await self.commit(loaded, seat, action, events, actor="human")
         except VersionConflict:
             return await self.lost_race(user, record.id, seat)
         own_version = record.version
         events = list(events) + await self.run_ai_safely(loaded)
-        ack = self.talk.done(user, "✅ " + t_user("ack", action=label))
+        ack = self.talk.done(user, "✅ " + t_user("ack", action=label) + (f"\n{news}" if news else ""))
         return await self.publisher.publish(Change(
             loaded, "move", tuple(events), already_pinged=waiting_before, ack=ack, user=user, seat=seat,
             action=action, own_version=own_version, before=before))

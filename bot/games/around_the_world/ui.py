@@ -4,6 +4,7 @@ carries are declared in `commands.py`."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -175,6 +176,20 @@ class AroundTheWorldUI(GameUI):
         if kind in ("buy", "elephant_gold"):
             return "gold"
         return kind
+
+    def news_text(self, action: Action, events: list[Event], before: View, after: View, t: Translator) -> str | None:
+        """The cards the move put in the mover's hand unseen by them before: an event card, the
+        top travel card, a bought or exchanged card (a display card they saw is not news)."""
+        old, new = before.get("private") or {}, after.get("private") or {}
+        travel = Counter(new.get("travel", [])) - Counter(old.get("travel", []))
+        if action.get("type") == "take":
+            travel -= Counter([action["card"]])
+        drawn = [card(c) for c in sorted(travel.elements())]
+        held = Counter(new.get("events", [])) - Counter(old.get("events", []))
+        drawn += [event_name(e, t) for e in sorted(held.elements())]
+        # a Delay or Bad Weather strikes at once (the channel reads what it did): still, it was drawn
+        drawn += [event_name(e["card"], t) for e in events if e.get("type") == "grey_event"]
+        return t("news.drew", cards=", ".join(drawn)) if drawn else None
 
     # -- channel lines ---------------------------------------------------------------------------
     def event_text(self, event: Event, names: dict[str, str], t: Translator) -> str | None:  # noqa: C901 - flat dispatch, one branch per event type

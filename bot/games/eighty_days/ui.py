@@ -198,6 +198,20 @@ class EightyDaysUI(GameUI):
         key = f"action.{kind}"
         return t(key) if t.has(key) else str(kind)
 
+    def news_text(self, action: Action, events: list[Event], before: View, after: View, t: Translator) -> str | None:
+        """The adventure cards the mover drew (the channel learns only how many), whole, one a
+        line, so they can choose without opening their hand."""
+        me = (after.get("private") or {}).get("seat")
+        known = {c["id"]: c for c in (after.get("private") or {}).get("draft", [])}
+        lines: list[str] = []
+        for event in events:
+            if event.get("type") == "draw_adventures" and event.get("seat") == me:
+                cards = (event.get("private") or {}).get("cards", [])
+                lines.append(t.plural("news.drew", len(cards)))
+                lines += [f"{i}) " + (card_text(known[c], t) if c in known else adventure_title(c, t))
+                          for i, c in enumerate(cards, 1)]
+        return "\n".join(lines) or None
+
     def menu_group(self, action: Action) -> str:
         return GROUPS.get(str(action["type"]), str(action["type"]))
 

@@ -5,6 +5,7 @@ they share, all in the catalog's language. The `/rails` commands it carries are 
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -165,6 +166,23 @@ class RailsUI(GameUI):
         points = sum(TICKETS_BY_ID[i].points[0] for i in ids if i in TICKETS_BY_ID)
         return _trim(t("action.keep_numbers", numbers=numbers, tickets=t.plural("count.tickets", len(ids)),
                        points=t.plural("count.points", points)))
+
+    def news_text(self, action: Action, events: list[Event], before: View, after: View, t: Translator) -> str | None:
+        """A blind draw names the card drawn; drawn tickets are listed whole (cities, points),
+        one a line, numbered as the hand image numbers them."""
+        old, new = before.get("private") or {}, after.get("private") or {}
+        lines: list[str] = []
+        gained = Counter(new.get("hand", [])) - Counter(old.get("hand", []))
+        if action.get("type") == "draw" and action.get("source") == "face_up":
+            gained -= Counter([action.get("card")])
+        if gained:
+            lines.append(t("news.drew", cards=cards_text(list(gained.elements()), t)))
+        known = {p["id"] for p in old.get("pending_tickets", [])}
+        offered = [p["id"] for p in new.get("pending_tickets", [])]
+        if offered and not known & set(offered):
+            lines.append(t.plural("news.tickets", len(offered)))
+            lines += [f"{i}) {ticket_text(tid, t)}" for i, tid in enumerate(offered, 1)]
+        return "\n".join(lines) or None
 
     def event_text(self, event: Event, names: dict[str, str], t: Translator) -> str | None:
         kind = event.get("type")

@@ -1,0 +1,118 @@
+"""Issue 23, "players understand every turn at a glance": what players read, through the
+service, in en/de/fr — the private news of a draw, why a public button cannot be used, typed
+values that match several moves, help, the log's actors, results, stats, settings, units and
+mixed languages."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from bot.replies import Reply, User, Where
+from bot.service import TableService
+from bot.store import Store
+from bot.table.ids import action_hash, custom_id
+
+HERE = Where(channel_id=100, guild_id=10, guild_locale="en")
+PEOPLE = [User(1, "Alice", "en"), User(2, "Bob", "de"), User(3, "Carol", "fr")]
+
+Chooser = Callable[[Any, str, list[dict[str, Any]]], dict[str, Any]]
+
+
+async def open_table(service: TableService, game: str, people: list[User] = PEOPLE, *, seed: int = 5,
+                     options: str | None = None, language: str | None = None) -> None:
+    await service.new_game(people[0], HERE, game, seed=seed, options=options, language=language)
+    for user in people[1:]:
+        await service.join(user, HERE)
+    await service.start(people[0], HERE)
+
+
+async def press(service: TableService, user: User, action: dict[str, Any]) -> list[Reply]:
+    """Press `action` in the user's own move menu (as the "Your move" menu's button would)."""
+    store = service.store
+    record = await store.active_game(HERE.channel_id)
+    assert record is not None
+    seat = record.seat_of_user(user.id)
+    assert seat is not None and seat.seat is not None
+    own = await store.seat_action_count(record.id, seat.seat)
+    return await service.component(user, HERE, custom_id(record.id, own, "pact", action_hash(action)))
+
+
+async def play(service: TableService, people: list[User], steps: int,
+               choose: Chooser | None = None) -> list[tuple[User, dict[str, Any], list[Reply]]]:
+    """Let the humans move `steps` times (the AI's choice unless `choose` picks); each move
+    with the replies to it."""
+    store: Store = service.store
+    done: list[tuple[User, dict[str, Any], list[Reply]]] = []
+    for _ in range(steps):
+        record = await store.active_game(HERE.channel_id)
+        if record is None:
+            break
+        loaded = service.load(record)
+        seat = loaded.rules.to_act(loaded.state)[0]
+        user = next(p for p in people if (s := record.seat_of_user(p.id)) is not None and s.seat == seat)
+        legal = loaded.rules.legal_actions(loaded.state, seat)
+        action = choose(loaded, seat, legal) if choose else loaded.rules.ai_action(loaded.state, seat)
+        done.append((user, action, await press(service, user, action)))
+    return done
+
+
+def ack_of(user: User, replies: list[Reply]) -> Reply:
+    return next(r for r in replies if r.to == "ephemeral" and r.user_id == user.id)
+
+
+# -- 1. the private ✅ after a draw names what was drawn -------------------------------------------
+async def test_atw_a_drawn_event_card_is_named_in_the_movers_confirmation(service: TableService) -> None:
+    await open_table(service, "around-the-world")
+    rng = random.Random(1)
+
+    def drawing(loaded: Any, seat: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
+        for wanted in ({"type": "buy", "deck": "event"}, {"type": "use_action", "action": "event"}):
+            if wanted in legal:
+                return wanted
+        take = [a for a in legal if a["type"] == "take" and a["slot"] == 2]
+        return take[0] if take else (loaded.rules.ai_action(loaded.state, seat) if rng.random() < .9
+                                     else rng.choice(legal))
+
+    moves = await play(service, PEOPLE, 60, drawing)
+    drew = {"en": "You drew: ", "de": "Du hast gezogen: ", "fr": "Tu as pioché : "}
+    seen = set()
+    for user, action, replies in moves:
+        ack = ack_of(user, replies)
+        if action in ({"type": "use_action", "action": "event"}, {"type": "buy", "deck": "event"}) \
+                and "event_deck_empty" not in repr(replies):
+            assert drew[user.locale] in ack.text, ack.text
+            seen.add(user.locale)
+        channel = "\n".join(r.text for r in replies if r.to == "channel")
+        assert not any(d in channel for d in drew.values())
+    assert len(seen) >= 2
+
+
+async def test_rails_draws_name_the_card_and_the_tickets_offered(service: TableService) -> None:
+    await open_table(service, "rails-and-sails", PEOPLE[:2])
+    first = await play(service, PEOPLE[:2], 4)  # the setup: tickets kept, pieces chosen
+    assert all(ack_of(u, r).outcome == "ok" for u, _, r in first)
+
+    asked: set[str] = set()
+
+    def drawing(loaded: Any, seat: str, legal: list[dict[str, Any]]) -> dict[str, Any]:
+        if {"type": "tickets"} in legal and seat not in asked:
+            asked.add(seat)
+            return {"type": "tickets"}
+        wanted = {"type": "draw", "source": "train_deck"}
+        return wanted if wanted in legal else loaded.rules.ai_action(loaded.state, seat)
+
+    moves = await play(service, PEOPLE[:2], 10, drawing)
+    texts = [(u, a, ack_of(u, r).text) for u, a, r in moves]
+    tickets = [(u, text) for u, a, text in texts if a == {"type": "tickets"}]
+    assert tickets
+    user, text = tickets[0]
+    lines = text.splitlines()
+    head = {"en": "Your 4 tickets to choose from:", "de": "Deine 4 Zielkarten zur Auswahl:"}[user.locale]
+    assert head in lines
+    offered = lines[lines.index(head) + 1:]
+    assert [line[:3] for line in offered] == ["1) ", "2) ", "3) ", "4) "]
+    assert all("–" in line and "(" in line for line in offered), offered  # cities and points
+    blind = [(u, text) for u, a, text in texts if a == {"type": "draw", "source": "train_deck"}]
+    assert blind and all(("You drew: " if u.locale == "en" else "Du hast gezogen: ") in text for u, text in blind)
