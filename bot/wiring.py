@@ -92,6 +92,7 @@ def build(store: Store, settings: Settings, clock: Callable[[], float], *,
     hooks.tick("idle lobbies", scheduler.idle_lobbies)
     hooks.tick("memories recovery", memories.recover)
     hooks.tick("ratings of unrated games", ratings.rate_unrated)
+    hooks.tick("followers' owed copies", following.owed)
     hooks.tick("followers' farewells", following.farewells)
 
     return Parts(hooks, tables, talk, images, messages, answers, publisher, turns, lobby, play, scheduler,

@@ -187,8 +187,10 @@ class Store(SocialStore, ABC):
 
     # -- announcements: what a change owes its channel, until Discord accepted it --------------
     @abstractmethod
-    async def announced(self, game_pk: int, version: int) -> None:
-        """Discord accepted the game's message of `version`: nothing is owed up to it."""
+    async def announced(self, game_pk: int, version: int, *, copies_due: float | None = None) -> None:
+        """Discord accepted the game's message of `version`: nothing is owed up to it. With
+        `copies_due`: the followers who have no copy of that version yet are owed one then (unless
+        their copy is reported sooner)."""
 
     @abstractmethod
     async def announce_failed(self, game_pk: int, version: int, retry_at: float) -> None:
@@ -217,4 +219,18 @@ class Store(SocialStore, ABC):
     @abstractmethod
     async def paused_games(self, before: float) -> list[GameRecord]:
         """Active games paused since before `before`."""
+
+    # -- followers' copies, owed like the channel's messages ----------------------------------------
+    @abstractmethod
+    async def copied(self, game_pk: int, user_id: int, version: int) -> None:
+        """The follower got their copy of `version`."""
+
+    @abstractmethod
+    async def copy_failed(self, game_pk: int, user_id: int, retry_at: float) -> None:
+        """The follower's copy did not get through: owed again at `retry_at`."""
+
+    @abstractmethod
+    async def owed_copies(self, now: float, *, until: float, limit: int = 50) -> list[tuple[Follow, int]]:
+        """Follows owed a copy now (the channel got a newer version than they did), each taken
+        until `until` (another process skips them), with their failed attempts so far."""
 

@@ -40,13 +40,24 @@ class Announcements:
 
     # -- what the adapter reports --------------------------------------------------------------
     async def delivered(self, reply: Reply) -> None:
-        if reply.announces is not None:
-            await self.tables.store.announced(reply.announces.game_pk, reply.announces.version)
+        """Discord took the message: the channel's (its followers are owed their copy of it
+        from now + the grace, unless theirs is reported first), or a follower's copy."""
+        owed, store = reply.announces, self.tables.store
+        if owed is None:
+            return
+        if reply.follow is not None and reply.user_id is not None:
+            await store.copied(owed.game_pk, reply.user_id, owed.version)
+        else:
+            await store.announced(owed.game_pk, owed.version, copies_due=self.tables.announce_at())
 
     async def undelivered(self, reply: Reply) -> None:
         """Discord did not take the message (an error, a timeout): it is owed again after a
         backoff that grows with each failure."""
         if reply.announces is None:
+            return
+        if reply.follow is not None and reply.user_id is not None:
+            retry = self.tables.clock() + self.tables.settings.announce_retry_seconds
+            await self.tables.store.copy_failed(reply.announces.game_pk, reply.user_id, retry)
             return
         record = await self.tables.store.get_game(reply.announces.game_pk)
         tries = record.announce_tries if record is not None else 0

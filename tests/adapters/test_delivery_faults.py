@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.discord_harness import ALICE, BOB, CAROL, CHANNEL_ID, Sent
+from tests.support.discord_harness import ALICE, BOB, CAROL, CHANNEL_ID, EVE, Sent
 from tests.support.fakediscord import BotProcess, FakeDiscord, Fault
 from tests.support.fakediscord.table import open_detour, pinged, press, version_of
 
@@ -173,3 +173,15 @@ async def test_a_game_whose_channel_is_gone_pauses_and_its_players_hear_it(fake_
     assert paused_at is not None
     await fd.quiet(1.5)  # no reminders, no stand-ins, no re-posts into the void
     assert not fd.calls("POST", HERE, since=mark)
+
+
+async def test_a_followers_copy_that_failed_comes_again(fake_discord: FakeDiscord, bot: BotProcess) -> None:
+    fd = fake_discord
+    turn = await open_detour(fd, followers=(EVE,))
+    copies_before = len([m for m in fd.dms_for(EVE) if m.files])
+    rule = fd.inject("POST", rf"/channels/(?!{CHANNEL_ID}/)\d+/messages", Fault.error(503))  # Eve's DM only
+    mark = await alice_plays(fd, turn)
+    copy = await fd.wait_for(lambda: [m for m in fd.dms_for(EVE, mark) if m.files], timeout=40,
+                             what="Eve's copy, again")
+    assert rule.count == 1 and "Sent again" in copy[0].content
+    assert len([m for m in fd.dms_for(EVE) if m.files]) == copies_before + 1  # once, not once per tick

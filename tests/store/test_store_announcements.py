@@ -71,3 +71,23 @@ async def test_games_of_a_channel_that_is_gone_pause_and_resume(store: Store) ->
     assert [g.id for g in resumed] == [here.id]
     assert [g.id for g in await store.due_announcements(6.0)] == [here.id]  # its message is owed at once
     assert [g.id for g in await store.claim_due(10.0, owner="me", lease_seconds=60)] == [here.id]
+
+
+async def test_a_followers_copy_is_owed_once_the_channel_got_a_newer_version(store: Store) -> None:
+    from bot.store import Follow
+
+    game = await new_game(store)
+    await start(store, game)
+    await store.set_follow(Follow(game.id, 7, "Eve"), limit=5)
+    await store.set_follow(Follow(game.id, 8, "Dan", thread_id=99), limit=5)
+    await commit(store, game, 1)
+    await store.announced(game.id, game.version, copies_due=50.0)
+    await store.copied(game.id, 8, game.version)  # Dan's copy came through
+    assert await store.owed_copies(49.0, until=100.0) == []
+    owed = await store.owed_copies(50.0, until=100.0)
+    assert [(f.user_id, tries) for f, tries in owed] == [(7, 0)]
+    assert await store.owed_copies(60.0, until=100.0) == []  # taken until 100
+    await store.copy_failed(game.id, 7, 120.0)
+    assert [(f.user_id, tries) for f, tries in await store.owed_copies(120.0, until=200.0)] == [(7, 1)]
+    await store.copied(game.id, 7, game.version)
+    assert await store.owed_copies(1e12, until=1e12 + 60) == []

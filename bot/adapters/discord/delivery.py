@@ -236,6 +236,15 @@ class Delivery:
             if interaction is not None and interaction.user.id == reply.user_id:
                 text = Translator(str(interaction.locale))("follow.unreachable")
                 await self._timed(interaction.followup.send("⚠️ " + text, ephemeral=True))
+            return
+        except NETWORK_ERRORS:  # Discord did not take it this time: the copy is owed again
+            log.warning("could not deliver a copy to follower %s of game %s", reply.user_id, reply.follow,
+                        exc_info=True)
+            if self.reports is not None:
+                await self.reports.undelivered(reply)
+            return
+        if self.reports is not None:
+            await self.reports.delivered(reply)
 
     async def _timed(self, call: Awaitable[T]) -> T:
         """One request to Discord, failed after `timeout` seconds."""

@@ -31,13 +31,16 @@ log = logging.getLogger("passepartout.service")
 MAX_FOLLOWERS = 25
 #: follow/unfollow per user at most this often (they write to the store and send a board)
 FOLLOW_LIMIT, FOLLOW_WINDOW = 4, 60.0
+#: how long this process has to send an owed copy it took (another process may take it after)
+OWED_CLAIM_SECONDS = 60.0
 
 
 def follower_copy(public: Reply, follow: Follow) -> Reply:
     """A follower's copy of the public turn message: its text and files as they are, no
     buttons, nobody pinged."""
     return Reply("thread" if follow.thread_id is not None else "dm", public.text, user_id=follow.user_id,
-                 channel_id=follow.thread_id, files=list(public.files), follow=follow.game_pk)
+                 channel_id=follow.thread_id, files=list(public.files), follow=follow.game_pk,
+                 announces=public.announces)
 
 
 class Following:
@@ -114,6 +117,22 @@ class Following:
             return out
         board = out.board
         return out.with_(copies=out.copies + tuple(follower_copy(board, f) for f in follows))
+
+    async def owed(self) -> list[Reply]:
+        """The tick job that sends followers the copy they are owed: the channel got a newer
+        version than they did (their copy failed, or the process stopped before sending it).
+        The copy is of the game as it is now, once."""
+        store, now = self.tables.store, self.tables.clock()
+        replies: list[Reply] = []
+        for follow, _tries in await store.owed_copies(now, until=now + OWED_CLAIM_SECONDS):
+            record = await store.get_game(follow.game_pk)
+            if record is None or record.state is None or record.game_id not in games.specs():
+                continue
+            loaded = self.tables.load(record)
+            t = self.talk.game_t(record, loaded.ui)
+            board = await self.messages.board(loaded, t, [], note=t("announce.again"))
+            replies.append(follower_copy(board, follow))
+        return replies
 
     async def farewells(self) -> list[Reply]:
         """The tick job that ends the follows of games that ended without telling their

@@ -136,4 +136,12 @@ MIGRATIONS: list[str] = [
     CREATE INDEX games_announce_due ON games(announce_due) WHERE announce_due IS NOT NULL;
     CREATE INDEX games_paused ON games(paused_at) WHERE paused_at IS NOT NULL;
     """,
+    # 8: a follower's copies are owed like the channel's messages: the newest version the
+    # follower got, and when the next one is due (set once the channel got a newer one)
+    """
+    ALTER TABLE follows ADD COLUMN copied_version INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE follows ADD COLUMN copy_due REAL;
+    ALTER TABLE follows ADD COLUMN copy_tries INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX follows_copy_due ON follows(copy_due) WHERE copy_due IS NOT NULL;
+    """,
 ]

@@ -15,7 +15,7 @@ from typing import Any
 import asyncpg
 
 from bot.store.postgres.connection import Conn, PostgresConnection
-from bot.store.records import ActionRecord, ChannelBusy, GameRecord, SeatRecord, VersionConflict
+from bot.store.records import ActionRecord, ChannelBusy, Follow, GameRecord, SeatRecord, VersionConflict
 from bot.store.rows import dumps
 
 #: a game row with its seats as one JSON array of [position, seat, user_id, name, is_bot, dm, lang]
@@ -270,10 +270,17 @@ class PostgresGames(PostgresConnection):
             user_id, _int(dm))
 
     # -- announcements and paused games ----------------------------------------------------------
-    async def announced(self, game_pk: int, version: int) -> None:
-        await self.pool.execute(
-            "UPDATE games SET announced_version=GREATEST(announced_version, $1), announce_tries=0,"
-            " announce_due=CASE WHEN version<=$1 THEN NULL ELSE announce_due END WHERE id=$2", version, game_pk)
+    async def announced(self, game_pk: int, version: int, *, copies_due: float | None = None) -> None:
+        async def body(conn: Conn) -> None:
+            await conn.execute(
+                "UPDATE games SET announced_version=GREATEST(announced_version, $1), announce_tries=0,"
+                " announce_due=CASE WHEN version<=$1 THEN NULL ELSE announce_due END WHERE id=$2", version, game_pk)
+            if copies_due is not None:
+                await conn.execute(
+                    "UPDATE follows SET copy_due=COALESCE(copy_due, $1) WHERE game=$2 AND copied_version<$3",
+                    copies_due, game_pk, version)
+
+        await self._write(body)
 
     async def announce_failed(self, game_pk: int, version: int, retry_at: float) -> None:
         await self.pool.execute(
@@ -316,3 +323,25 @@ class PostgresGames(PostgresConnection):
         return await self._many_games(
             "SELECT * FROM games WHERE paused_at IS NOT NULL AND paused_at<=$1 AND status IN ('lobby','running')"
             " ORDER BY id", before)
+
+    # -- followers' copies -------------------------------------------------------------------------
+    async def copied(self, game_pk: int, user_id: int, version: int) -> None:
+        await self.pool.execute("UPDATE follows SET copied_version=GREATEST(copied_version, $1), copy_tries=0,"
+                                " copy_due=NULL WHERE game=$2 AND user_id=$3", version, game_pk, user_id)
+
+    async def copy_failed(self, game_pk: int, user_id: int, retry_at: float) -> None:
+        await self.pool.execute("UPDATE follows SET copy_due=$1, copy_tries=copy_tries+1 WHERE game=$2 AND user_id=$3",
+                                retry_at, game_pk, user_id)
+
+    async def owed_copies(self, now: float, *, until: float, limit: int = 50) -> list[tuple[Follow, int]]:
+        async def body(conn: Conn) -> list[tuple[Follow, int]]:
+            rows = await conn.fetch(
+                "UPDATE follows SET copy_due=$2 WHERE (game, user_id) IN (SELECT f.game, f.user_id FROM follows f"
+                " JOIN games g ON g.id=f.game WHERE f.copy_due IS NOT NULL AND f.copy_due<=$1"
+                " AND f.copied_version<g.announced_version AND g.status IN ('running','finished')"
+                " AND g.paused_at IS NULL ORDER BY f.copy_due LIMIT $3 FOR UPDATE OF f SKIP LOCKED)"
+                " RETURNING game, user_id, name, thread_id, copy_tries", now, until, limit)
+            return [(Follow(r["game"], r["user_id"], r["name"], r["thread_id"]), r["copy_tries"]) for r in rows]
+
+        return await self._write(body)
+

@@ -9,7 +9,7 @@ import sqlite3
 import time
 from typing import Any
 
-from bot.store.records import ActionRecord, ChannelBusy, GameRecord, SeatRecord, VersionConflict
+from bot.store.records import ActionRecord, ChannelBusy, Follow, GameRecord, SeatRecord, VersionConflict
 from bot.store.rows import dumps
 from bot.store.sqlite.connection import SQLiteConnection
 
@@ -258,11 +258,17 @@ class SQLiteGames(SQLiteConnection):
             await self._write(lambda conn: _write_user_pref(conn, user_id, dm))
 
     # -- announcements and paused games -------------------------------------------------------
-    async def announced(self, game_pk: int, version: int) -> None:
-        await self.raw(
-            "UPDATE games SET announced_version=MAX(announced_version, ?), announce_tries=0,"
-            " announce_due=CASE WHEN version<=? THEN NULL ELSE announce_due END WHERE id=?",
-            (version, version, game_pk))
+    async def announced(self, game_pk: int, version: int, *, copies_due: float | None = None) -> None:
+        def body(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "UPDATE games SET announced_version=MAX(announced_version, ?), announce_tries=0,"
+                " announce_due=CASE WHEN version<=? THEN NULL ELSE announce_due END WHERE id=?",
+                (version, version, game_pk))
+            if copies_due is not None:
+                conn.execute("UPDATE follows SET copy_due=COALESCE(copy_due, ?) WHERE game=? AND copied_version<?",
+                             (copies_due, game_pk, version))
+
+        await self._write(body)
 
     async def announce_failed(self, game_pk: int, version: int, retry_at: float) -> None:
         await self.raw("UPDATE games SET announce_due=?, announce_tries=announce_tries+1 WHERE id=? AND version=?",
@@ -307,3 +313,26 @@ class SQLiteGames(SQLiteConnection):
         return await self._many_games(
             "SELECT * FROM games WHERE paused_at IS NOT NULL AND paused_at<=? AND status IN ('lobby','running')"
             " ORDER BY id", (before,))
+
+    # -- followers' copies ------------------------------------------------------------------------
+    async def copied(self, game_pk: int, user_id: int, version: int) -> None:
+        await self.raw("UPDATE follows SET copied_version=MAX(copied_version, ?), copy_tries=0,"
+                       " copy_due=NULL WHERE game=? AND user_id=?", (version, game_pk, user_id))
+
+    async def copy_failed(self, game_pk: int, user_id: int, retry_at: float) -> None:
+        await self.raw("UPDATE follows SET copy_due=?, copy_tries=copy_tries+1 WHERE game=? AND user_id=?",
+                       (retry_at, game_pk, user_id))
+
+    async def owed_copies(self, now: float, *, until: float, limit: int = 50) -> list[tuple[Follow, int]]:
+        def body(conn: sqlite3.Connection) -> list[tuple[Follow, int]]:
+            rows = conn.execute(
+                "SELECT f.game, f.user_id, f.name, f.thread_id, f.copy_tries FROM follows f JOIN games g ON g.id=f.game"
+                " WHERE f.copy_due IS NOT NULL AND f.copy_due<=? AND f.copied_version<g.announced_version"
+                " AND g.status IN ('running','finished') AND g.paused_at IS NULL ORDER BY f.copy_due LIMIT ?",
+                (now, limit)).fetchall()
+            conn.executemany("UPDATE follows SET copy_due=? WHERE game=? AND user_id=?",
+                             [(until, r["game"], r["user_id"]) for r in rows])
+            return [(Follow(r["game"], r["user_id"], r["name"], r["thread_id"]), r["copy_tries"]) for r in rows]
+
+        return await self._write(body)
+
