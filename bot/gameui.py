@@ -125,6 +125,11 @@ class GameUI:
         `before` and `after` are the mover's own views around the move. Default: nothing."""
         return None
 
+    def no_moves_text(self, group: str, view: View, t: Translator) -> str | None:
+        """Why the seat whose own `view` this is has no move of menu `group` (pressing a
+        public "Travel…" button it cannot use), for that player only. Default: no reason."""
+        return None
+
     def illegal_text(self, code: str, message: str, params: dict[str, Any], t: Translator) -> str:
         key = f"illegal.{code}"
         return t(key, **params) if t.has(key) else message

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot import games
-from bot.gameui import Command, GameUI, Param, action_key
+from bot.gameui import Command, GameUI, Param, QuickMenu, action_key
 from bot.i18n import LANGUAGES, Translator
 from bot.replies import Button, Reply, Select, SelectOption, User, Where
 from bot.store import GameRecord
@@ -21,6 +21,7 @@ from bot.table.tables import Tables
 from bot.table.talk import Talk
 from bot.table.turns import Turns
 from bot.text import echo
+from engine import IllegalAction
 
 
 def game_channel(record: GameRecord, where: Where) -> Where:
@@ -207,7 +208,11 @@ class Play:
             loaded = await self.tables.running(where)
             seat = self._acting_seat(loaded, user)
             if not any(loaded.ui.menu_group(a)[:40] == group for a in loaded.rules.legal_actions(loaded.state, seat)):
-                raise Refusal("error.not_now")
+                # why, from the presser's own view, told only to them
+                t = self.talk.user_t(user, loaded.ui)
+                why = loaded.ui.no_moves_text(group, loaded.rules.view(loaded.state, seat), t)
+                raise Refusal("error.no_group_moves", group=self.messages.group_label(group, t),
+                              why=f" {why}" if why else "")
         return await self.menu(user, where, press.payload, stale=press.version != record.version)
 
     async def _press_move(self, user: User, where: Where, record: GameRecord, press: Press) -> list[Reply]:
@@ -228,8 +233,23 @@ class Play:
             legal = loaded.rules.legal_actions(loaded.state, seat)
             action = next((a for a in legal if action_hash(a) == press.chosen), None)
             if action is None:
-                raise Refusal("error.not_now")
+                return self._why_not(loaded, user, seat, press)
             return await self.turns.act(loaded, user, seat, action)
+
+    def _why_not(self, loaded: Loaded, user: User, seat: str, press: Press) -> list[Reply]:
+        """A public quick button the presser may not use: the game's own reason (tried on a
+        copy of the game, so nothing changes), told only to them; else the general refusal."""
+        if press.kind == "act":
+            rules = loaded.rules
+            public = rules.view(loaded.state, None)
+            action = next((a for a in loaded.ui.quick_actions(public, seat)
+                           if not isinstance(a, QuickMenu) and action_hash(a) == press.chosen), None)
+            if action is not None:
+                try:
+                    rules.apply(rules.load(rules.dump(loaded.state)), seat, action)
+                except IllegalAction as exc:
+                    return self.talk.illegal(user, exc, loaded.ui)
+        raise Refusal("error.not_now")
 
     async def menu(self, user: User, where: Where, payload: str = "", *, stale: bool = False) -> list[Reply]:
         """The private move menu: every legal action of the user, as buttons or selects."""

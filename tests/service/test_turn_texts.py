@@ -58,6 +58,11 @@ async def play(service: TableService, people: list[User], steps: int,
     return done
 
 
+def public_ids(service: TableService, loaded: Any) -> list[str]:
+    """The custom ids of the turn message's buttons, as the channel sees them now."""
+    return [b.custom_id for row in service.parts.messages.turn_rows(loaded, service.t("en")) for b in row]
+
+
 def ack_of(user: User, replies: list[Reply]) -> Reply:
     return next(r for r in replies if r.to == "ephemeral" and r.user_id == user.id)
 
@@ -116,3 +121,72 @@ async def test_rails_draws_name_the_card_and_the_tickets_offered(service: TableS
     assert all("–" in line and "(" in line for line in offered), offered  # cities and points
     blind = [(u, text) for u, a, text in texts if a == {"type": "draw", "source": "train_deck"}]
     assert blind and all(("You drew: " if u.locale == "en" else "Du hast gezogen: ") in text for u, text in blind)
+
+
+# -- 2. a public button the presser cannot use says why, to them only; Travel… lists balloons --------
+def menu_labels(reply: Reply) -> list[str]:
+    labels: list[str] = []
+    for row in reply.rows:
+        for comp in row:
+            labels += [o.label for o in getattr(comp, "options", ())] or [getattr(comp, "label", "")]
+    return labels
+
+
+async def test_atw_travel_button_says_what_the_leg_needs_and_lists_balloon_journeys(service: TableService) -> None:
+    await open_table(service, "around-the-world", PEOPLE[:2], seed=11)
+    store = service.store
+    refused: dict[str, str] = {}
+    balloons = 0
+    for _ in range(80):
+        record = await store.active_game(HERE.channel_id)
+        if record is None:
+            break
+        loaded = service.load(record)
+        seat = loaded.rules.to_act(loaded.state)[0]
+        user = next(p for p in PEOPLE if (s := record.seat_of_user(p.id)) is not None and s.seat == seat)
+        legal = loaded.rules.legal_actions(loaded.state, seat)
+        travel_button = custom_id(record.id, record.version, "menu", "g=travel;p=0")
+        if loaded.state.phase == "travel" and travel_button in public_ids(service, loaded):
+            replies = await service.component(user, HERE, travel_button)
+            journeys = [a for a in legal if a["type"] == "travel" and a["cards"]]
+            if not journeys:
+                assert replies[0].outcome == "refused" and replies[0].user_id == user.id
+                refused.setdefault(user.locale, replies[0].text)
+            else:
+                view = loaded.rules.view(loaded.state, seat)
+                t = loaded.ui.translator(user.locale)
+                shown = menu_labels(replies[0])
+                assert all(loaded.ui.action_label(a, view, t) in shown for a in journeys), shown
+                balloons += sum("balloon" in a for a in journeys)
+        action = loaded.rules.ai_action(loaded.state, seat)
+        await press(service, user, action)
+    assert refused and balloons
+    for lang, text in refused.items():
+        need = {"en": "The next leg, to ", "de": "Die nächste Etappe nach "}[lang]
+        assert need in text and ("🚢" in text or "🚂" in text), text
+
+
+async def test_a_public_quick_move_the_presser_cannot_make_is_refused_with_the_games_reason(
+        service: TableService) -> None:
+    """Eighty-days' public Black market button: whoever cannot pay hears why, in their language."""
+    await open_table(service, "eighty-days", PEOPLE[:2], seed=3)
+    store = service.store
+    reasons: list[Reply] = []
+    for _ in range(60):
+        record = await store.active_game(HERE.channel_id)
+        if record is None:
+            break
+        loaded = service.load(record)
+        seat = loaded.rules.to_act(loaded.state)[0]
+        user = next(p for p in PEOPLE if (s := record.seat_of_user(p.id)) is not None and s.seat == seat)
+        legal = loaded.rules.legal_actions(loaded.state, seat)
+        button = custom_id(record.id, record.version, "act", action_hash({"type": "black_market"}))
+        if button in public_ids(service, loaded) and {"type": "black_market"} not in legal:
+            replies = await service.component(user, HERE, button)
+            assert len(replies) == 1 and replies[0].user_id == user.id and replies[0].to == "ephemeral"
+            reasons.append(replies[0])
+            assert (await store.active_game(HERE.channel_id)).version == record.version  # nothing changed
+        await press(service, user, loaded.rules.ai_action(loaded.state, seat))
+    assert reasons
+    for reply in reasons:
+        assert reply.outcome == "refused" and reply.refusal and reply.refusal.startswith("illegal."), reply

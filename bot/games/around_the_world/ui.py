@@ -163,10 +163,25 @@ class AroundTheWorldUI(GameUI):
         out.append({"type": "stay", "location": D.LOCATIONS[pos]} if turn["travels"] == 0 else {"type": "done"})
         return out
 
+    def no_moves_text(self, group: str, view: View, t: Translator) -> str | None:
+        """Pressing the public "Travel…" with no way to travel: what the next leg needs and
+        what the presser holds (their own view; the reply is theirs alone)."""
+        seat = view.get("current")
+        if group != "travel" or seat is None:
+            return None
+        pos = view["positions"].get(seat, 0)
+        leg = view["legs"][pos]
+        if not leg["options"]:
+            return None
+        need = t("hand.or").join(" + ".join(ICON[k] for k in opt) for opt in leg["options"])
+        travel = (view.get("private") or {}).get("travel", [])
+        held = " ".join(card(c) for c in travel) if travel else t("why.no_travel_cards")
+        nxt = D.LOCATIONS[(pos + 1) % len(D.LOCATIONS)]
+        return t("why.travel", city=city(nxt, t), need=need, held=held)
+
     def menu_group(self, action: Action) -> str:
+        """Balloon journeys are journeys: "Travel…" on the turn message lists them too."""
         kind = str(action["type"])
-        if kind == "travel" and "balloon" in action:
-            return "balloon"
         if kind in ("use_action", "skip_action"):
             return "action"
         if kind in ("stay", "done", "reroll", "keep"):
