@@ -276,6 +276,8 @@ class MoveHandlers(LegalMoves):
                 self._check_wilds(state, events)
             ends = second or card == WILD
             taken = {"face_up": card}
+            seen = state.seen[i]
+            seen[card] = seen.get(card, 0) + 1
         else:
             kind = "train" if action["source"] == "train_deck" else "ship"
             events = [{"type": "draw_blind", "seat": seat, "deck": kind}]
@@ -304,6 +306,8 @@ class MoveHandlers(LegalMoves):
         cards = action["cards"]
         paid = sorted(cards)
         self._discard(state, state.hands[i], cards)
+        if state.seen[i]:
+            _unsee(state.seen[i], cards)
         length = route.length
         if route.kind == "train":
             state.trains[i] -= length
@@ -335,6 +339,8 @@ class MoveHandlers(LegalMoves):
         city = action["city"]
         cards = action["cards"]
         self._discard(state, state.hands[i], cards)
+        if state.seen[i]:
+            _unsee(state.seen[i], cards)
         state.harbors[city] = i
         state.harbors_left[i] -= 1
         paid = sorted(cards)
@@ -382,6 +388,17 @@ def _cards_to_take(state: RSState) -> bool:
     deck, and an emptied deck takes its discards at once, so in practice this is "a deck has
     cards", which is what `_draw_options` offers."""
     return bool(state.train_deck or state.ship_deck or state.train_discard or state.ship_discard)
+
+
+def _unsee(seen: dict[str, int], cards: list[str]) -> None:
+    """Paid cards leave the hand's known part (one copy each, if known)."""
+    for c in cards:
+        n = seen.get(c)
+        if n:
+            if n > 1:
+                seen[c] = n - 1
+            else:
+                del seen[c]
 
 
 def _keys(action: Action, allowed: frozenset[str]) -> None:

@@ -18,6 +18,7 @@ from engine.core import (
     dump_typed,
     json_copy,
     load_typed,
+    unseen,
 )
 from engine.rng import Rng
 
@@ -89,7 +90,7 @@ class RailsAndSails(MoveHandlers, RailsSummary, Rules):
             ticket_deck=tickets, hands=hands, tickets=[[] for _ in seats], pending=pending,
             mix=[None] * n, trains=[0] * n, ships=[0] * n, box_trains=[0] * n, box_ships=[0] * n,
             harbors_left=[HARBORS_PER_PLAYER] * n, claimed={}, harbors={}, scores=[0] * n,
-            final_left=None, last=None, idle=0, result=None,
+            final_left=None, last=None, idle=0, result=None, seen=[{} for _ in seats],
         )
         self._check_wilds(state, [])
         return state
@@ -117,6 +118,8 @@ class RailsAndSails(MoveHandlers, RailsSummary, Rules):
         return dump_typed(state)
 
     def load(self, data: dict[str, Any]) -> RSState:
+        if "seen" not in data:  # stored before the known cards were kept: none known
+            data = {**data, "seen": [{} for _ in data["seats"]]}
         state: RSState = load_typed(RSState, data)
         return state
 
@@ -155,6 +158,10 @@ class RailsAndSails(MoveHandlers, RailsSummary, Rules):
             },
             "harbors_left": {s: state.harbors_left[j] for j, s in enumerate(seats)},
             "hand_sizes": {s: sum(state.hands[j].values()) for j, s in enumerate(seats)},
+            # everyone saw which deck each card came from and which cards were paid
+            "hand_kinds": {s: _kinds(state.hands[j]) for j, s in enumerate(seats)},
+            # cards taken face up and not seen paid since
+            "known_cards": {s: _cards(state.seen[j]) for j, s in enumerate(seats)},
             "ticket_counts": {s: len(state.tickets[j]) for j, s in enumerate(seats)},
             "pending_counts": {s: len(state.pending[j]) for j, s in enumerate(seats)},
             "face_up": list(state.face_up),
@@ -163,6 +170,10 @@ class RailsAndSails(MoveHandlers, RailsSummary, Rules):
                 "train_discard": len(state.train_discard), "ship_discard": len(state.ship_discard),
                 "tickets": len(state.ticket_deck),
             },
+            # the discard piles are paid in the open: every card on them was seen, bottom first
+            "discards": {"train": list(state.train_discard), "ship": list(state.ship_discard)},
+            "mixes": {s: state.mix[j] for j, s in enumerate(seats)} if revealed else None,
+            "idle": state.idle,
             "last": dict(state.last) if state.last is not None else None,
             "chosen": chosen,
             "result": json_copy(state.result) if state.result is not None else None,
@@ -198,44 +209,130 @@ class RailsAndSails(MoveHandlers, RailsSummary, Rules):
         return v
 
     # -- hidden information -----------------------------------------------------------------------------
-    def resample_hidden(self, state: RSState, seed: int) -> RSState:
-        """Re-deal what the public view does not show: train cards in hands and the train deck
-        are shuffled together and dealt back (each seat keeps its number of train cards, as
-        everyone saw which deck each card came from), the same for ship cards; kept, pending
-        and undrawn tickets are shuffled together and dealt back by count; a piece mix chosen
-        but not yet revealed is re-chosen; the generator is re-seeded. The face-up cards, the
-        discard piles (paid in the open) and everything on the map stay."""
-        out = self.load(self.dump(state))
-        if out.phase == "over":
-            return out
+    def determinize(self, view: View, seat: str | None, seed: int) -> RSState:
+        """The map, the scores, the pieces, the face-up cards, both discard piles, each seat's
+        numbers of train and ship cards and the cards it took face up come from the view.
+        Hidden: the other hands' cards beyond the known ones and both decks, dealt kind by kind
+        from the 140 cards minus every card the view shows; the other seats' kept and pending
+        tickets and the ticket deck, from the 65 minus the seat's own (once the game is over the
+        result names every ticket); a piece mix chosen but not yet revealed, drawn anew; the
+        generator (future reshuffles), seeded anew."""
         rng = Rng.from_seed(seed)
-        for kind in ("train", "ship"):
-            deck = out.train_deck if kind == "train" else out.ship_deck
-            held = [[c for c, n in sorted(hand.items()) if c[0] == kind[0] for _ in range(n)] for hand in out.hands]
-            pool = [c for cards in held for c in cards] + deck
-            rng.shuffle(pool)
-            for hand, cards in zip(out.hands, held, strict=True):
-                for c in cards:
-                    left = hand[c] - 1
-                    if left:
-                        hand[c] = left
-                    else:
-                        del hand[c]
-                for c in pool[:len(cards)]:
+        seats = list(view["seats"])
+        n = len(seats)
+        phase = view["phase"]
+        private = view.get("private") if seat is not None else None
+        mine = seats.index(seat) if private is not None and seat is not None else -1
+        known = [_counts(view["known_cards"][s]) for s in seats]
+        hands = [_counts(private["hand"]) if private is not None and j == mine else dict(known[j]) for j in range(n)]
+        face_up: list[str | None] = list(view["face_up"])
+        train_discard, ship_discard = list(view["discards"]["train"]), list(view["discards"]["ship"])
+        decks = _deal_cards(view, hands, mine, rng)
+        tickets, pending, ticket_deck = _deal_tickets(view, private, mine, rng)
+        mix = _mixes(view, private, mine, rng)
+        pieces, box = view["pieces"], view["box"]
+        final_left = view["final_turns_left"]
+        state = RSState(
+            seats=seats, rng=0, phase=phase, current=seats.index(view["current"]) if view["current"] else 0,
+            turn=view["turn"], drawn=view["drawn"], train_deck=decks["train"], ship_deck=decks["ship"],
+            train_discard=train_discard, ship_discard=ship_discard, face_up=face_up, ticket_deck=ticket_deck,
+            hands=hands, tickets=tickets, pending=pending, mix=mix,
+            trains=[pieces[s]["trains"] if pieces[s] else 0 for s in seats],
+            ships=[pieces[s]["ships"] if pieces[s] else 0 for s in seats],
+            box_trains=[box[s]["trains"] if box[s] else 0 for s in seats],
+            box_ships=[box[s]["ships"] if box[s] else 0 for s in seats],
+            harbors_left=[view["harbors_left"][s] for s in seats],
+            claimed={rid: seats.index(o) for rid, o in view["claimed"].items()},
+            harbors={c: seats.index(o) for c, o in view["harbors"].items()},
+            scores=[view["scores"][s] for s in seats],
+            final_left=[final_left[s] for s in seats] if final_left is not None else None,
+            last=json_copy(view["last"]), idle=view["idle"], result=json_copy(view["result"]), seen=known,
+        )
+        state.rng = rng.next64()
+        return state
+
+
+def _deal_cards(view: View, hands: list[dict[str, int]], mine: int, rng: Rng) -> dict[str, list[str]]:
+    """Fill the hidden hands (in place) up to their numbers of train and ship cards from the cards
+    the view does not show, kind by kind; the rest, shuffled, are the two decks."""
+    seats = view["seats"]
+    shown = [c for c in view["face_up"] if c is not None] + view["discards"]["train"] + view["discards"]["ship"]
+    shown += [c for hand in hands for c, k in hand.items() for _ in range(k)]
+    decks = {}
+    for kind, content in (("train", TRAIN_CARDS), ("ship", SHIP_CARDS)):
+        pool = unseen(content, [c for c in shown if c[0] == kind[0]])
+        rng.shuffle(pool)
+        for j, hand in enumerate(hands):
+            if j != mine:
+                held = sum(k for c, k in hand.items() if c[0] == kind[0])
+                for c in _take(pool, view["hand_kinds"][seats[j]][kind] - held):
                     hand[c] = hand.get(c, 0) + 1
-                pool = pool[len(cards):]
-            if kind == "train":
-                out.train_deck = pool
-            else:
-                out.ship_deck = pool
-        tickets = [t for kept in out.tickets for t in kept] + [t for p in out.pending for t in p] + out.ticket_deck
-        rng.shuffle(tickets)
-        for group in (out.tickets, out.pending):
-            for j, held_tickets in enumerate(group):
-                group[j] = tickets[:len(held_tickets)]
-                tickets = tickets[len(held_tickets):]
-        out.ticket_deck = tickets
-        if out.phase == "setup_pieces":
-            out.mix = [None if m is None else rng.randint(MIN_TRAINS, MAX_TRAINS) for m in out.mix]
-        out.rng = rng.next64()
-        return out
+        decks[kind] = pool
+    return decks
+
+
+def _deal_tickets(view: View, private: View | None, mine: int,
+                  rng: Rng) -> tuple[list[list[str]], list[list[str]], list[str]]:
+    """(kept, pending, deck): the seat's own from its private view, every ticket once the final
+    scoring showed them, the others dealt by count from the tickets the view does not show."""
+    seats = view["seats"]
+    tickets: list[list[str]] = [[] for _ in seats]
+    pending: list[list[str]] = [[] for _ in seats]
+    if private is not None:
+        tickets[mine] = [t["id"] for t in private["tickets"]]
+        pending[mine] = [t["id"] for t in private["pending_tickets"]]
+    result = view["result"]
+    if result is not None:
+        for row in result["ranking"]:
+            tickets[seats.index(row["seat"])] = [t["id"] for t in row["ticket_detail"]]
+    pool = unseen([t.id for t in TICKETS], *tickets, *pending)
+    rng.shuffle(pool)
+    for j, s in enumerate(seats):
+        if j != mine:
+            if result is None:
+                tickets[j] = _take(pool, view["ticket_counts"][s])
+            pending[j] = _take(pool, view["pending_counts"][s])
+    return tickets, pending, pool
+
+
+def _mixes(view: View, private: View | None, mine: int, rng: Rng) -> list[int | None]:
+    """The piece mixes: revealed ones as shown, the seat's own, others chosen in secret drawn anew."""
+    revealed = view["mixes"]
+    out: list[int | None] = []
+    for j, s in enumerate(view["seats"]):
+        if revealed is not None:
+            out.append(revealed[s])
+        elif j == mine and private is not None:
+            out.append(private["mix"]["trains"])
+        elif view["phase"] == "setup_pieces" and view["chosen"][s]:
+            out.append(rng.randint(MIN_TRAINS, MAX_TRAINS))
+        else:
+            out.append(None)
+    return out
+
+
+def _kinds(hand: dict[str, int]) -> dict[str, int]:
+    """A hand's numbers of train and ship cards."""
+    trains = sum(k for c, k in hand.items() if c[0] == "t")
+    return {"train": trains, "ship": sum(hand.values()) - trains}
+
+
+def _cards(counts: dict[str, int]) -> list[str]:
+    """Card counts as a sorted list, one entry per card."""
+    return [c for c in sorted(counts) for _ in range(counts[c])]
+
+
+def _counts(cards: list[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for c in cards:
+        out[c] = out.get(c, 0) + 1
+    return out
+
+
+def _take(pool: list[str], count: int) -> list[str]:
+    """The last `count` items of a shuffled pool, removed from it."""
+    if count <= 0:
+        return []
+    taken = pool[-count:]
+    del pool[-count:]
+    return taken

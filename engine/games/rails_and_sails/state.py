@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 
@@ -36,6 +36,9 @@ class RSState:
     last: dict[str, Any] | None
     idle: int
     result: dict[str, Any] | None
+    #: cards each seat is known to hold: taken face up and not seen paid since (card -> count;
+    #: a lower bound of the hand, public)
+    seen: list[dict[str, int]] = field(default_factory=list)
 
 
 _FIELDS = [f.name for f in fields(RSState)]
