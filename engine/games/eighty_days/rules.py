@@ -29,6 +29,7 @@ from engine.core import (
     load_typed,
     not_a_player,
     not_your_turn,
+    unseen,
 )
 from engine.rng import Rng
 
@@ -256,51 +257,126 @@ class EightyDaysRules(EightyDaysSummary, Rules):
         state: DaysState = load_typed(DaysState, data)
         return state
 
-    def resample_hidden(self, state: DaysState, seed: int) -> DaysState:
-        """Re-deal what nobody sees: the regular and London adventures among the decks, the
-        held cards and the open drafts (each keeps its size); the future newspapers with the
-        box; during the setup the assistants (kept ones are still secret) with the box; a
-        new random generator."""
-        out = self.load(self.dump(state))
+    def determinize(self, view: View, seat: str | None, seed: int) -> DaysState:
+        """The board, the coins, the suitcases, the diaries, the newspapers read so far and the
+        decisions waiting (their kinds and sizes) come from the view. Hidden: the adventure cards
+        the other seats hold and draft, and the order of both decks, dealt from the cards the view
+        does not show (London ones to seats in London); the newspapers to come and the box, from
+        the nine not yet read; during the setup the assistants kept or drafted by others and the
+        box, from the ten minus the seat's own; the generator (future dice), seeded anew."""
         rng = Rng.from_seed(seed)
-        for london in (False, True):
-            _redeal_adventures(out, rng, london)
-        future = out.newspapers[out.period:] + out.newspaper_box
+        seats = list(view["seats"])
+        n = len(seats)
+        players = view["players"]
+        private = view.get("private") if seat is not None else None
+        mine = seats.index(seat) if private is not None and seat is not None else -1
+        phase, period, options = view["phase"], view["period"], dict(view["options"])
+        read = [*view["past_newspapers"], *([view["newspaper"]["id"]] if view["newspaper"] else [])]
+        future = unseen(list(C.NEWSPAPERS), read)
         rng.shuffle(future)
-        cut = C.NEWSPAPERS_PER_GAME - out.period
-        out.newspapers[out.period:] = future[:cut]
-        out.newspaper_box = future[cut:]
-        if out.phase == SETUP and out.options["assistants"]:
-            _redeal_assistants(out, rng)
-        out.rng = rng.next64() >> 1
-        return out
+        cut = C.NEWSPAPERS_PER_GAME - len(read)
+        pending = [[_pending_entry(e) for e in p["pending"]] for p in players]
+        adventure = [""] * n
+        if private is not None:
+            adventure[mine] = private["adventure"]["id"] if private["adventure"] else ""
+            _fill_first(pending[mine], "adventure", [c["id"] for c in private["draft"]])
+            _fill_first(pending[mine], "assistant", list(private["assistant_draft"]))
+        decks = _deal_adventures(view, adventure, pending, rng)
+        assistant, box = _deal_assistants(view, private, mine, pending, rng)
+        state = DaysState(
+            seats=seats, options=options, characters=[p["character"] for p in players], phase=phase,
+            period=period, newspapers=read + future[:cut], newspaper_box=future[cut:],
+            start=seats.index(view["start"]),
+            current=seats.index(view["current"]) if view["current"] else seats.index(view["start"]),
+            acted=view["acted"], passed=[p["passed"] for p in players],
+            period_over=phase != SETUP and all(p["passed"] for p in players),
+            coins=[p["coins"] for p in players], items=[[p["items"][k] for k in C.ITEMS] for p in players],
+            supply=[view["supply"][k] for k in C.ITEMS], city=[p["city"] for p in players],
+            arrival=[p["arrival"] or 0 for p in players], in_london=[p["in_london"] for p in players],
+            arrival_cards=list(view["arrival_cards"]), adventure=adventure,
+            diary=[[c["id"] for c in p["diary"]] for p in players], deck=decks[False], london_deck=decks[True],
+            stacks={a: list(area["stacks"]) for a, area in view["areas"].items()}, fix=list(C.FIX_COINS[n]),
+            juggler=list(view["juggler"] or []), line_tiles={}, pass_tiles=[], pass_coins={}, pass_box=[],
+            taken_tile=[p["pass_tile"] or "" for p in players], assistant=assistant, assistant_box=box,
+            turned=[p["assistant_turned"] for p in players], matilda=[p["matilda_revolvers"] for p in players],
+            pending=pending, last_roll=dict(view["last_roll"] or {}), rng=0,
+        )
+        if options["side"] == "B":
+            state.line_tiles = {line["id"]: line["tile"] for line in view["map"]["lines"] if line["tile"]}
+            on_board = {t["id"]: t["coins"] for t in view["pass_tiles"]}
+            used = set(on_board) | {t for t in state.taken_tile if t}
+            state.pass_tiles = [t for t in C.PASS_TILES if t in on_board]
+            state.pass_coins = {t: on_board.get(t, 0) for t in C.PASS_TILES if t in used}
+            state.pass_box = [t for t in C.PASS_TILES if t not in used]
+        state.rng = rng.next64() >> 1
+        return state
 
 
-def _redeal_adventures(state: DaysState, rng: Rng, london: bool) -> None:
-    pool_of = C.LONDON_ADVENTURES if london else C.ADVENTURES
-    deck = state.london_deck if london else state.deck
-    pool = list(deck)
-    held = [i for i, c in enumerate(state.adventure) if c in pool_of]
-    pool += [state.adventure[i] for i in held]
-    drafts = [e for q in state.pending for e in q if e["kind"] == "adventure" and e["cards"][0] in pool_of]
-    for e in drafts:
-        pool += e["cards"]
+def _pending_entry(public: dict[str, Any]) -> dict[str, Any]:
+    """A waiting decision as the state keeps it, from its public part (drafts still without
+    their cards: `count` placeholders that `_fill_first` or the dealing replace)."""
+    kind = public["kind"]
+    if kind in ("adventure", "assistant"):
+        return {"kind": kind, "cards": [""] * public["count"]}
+    if kind == "albert":
+        return {"kind": kind, "face": C.DIE_FACES.index(public["face"]), "rolls": public["rolls"]}
+    return dict(public)
+
+
+def _fill_first(queue: list[dict[str, Any]], kind: str, cards: list[str]) -> None:
+    """The seat's own first draft of this kind, which its private view shows."""
+    entry = next((e for e in queue if e["kind"] == kind), None)
+    if entry is not None:
+        entry["cards"] = list(cards)
+
+
+def _deal_adventures(view: View, adventure: list[str], pending: list[list[dict[str, Any]]],
+                     rng: Rng) -> dict[bool, list[str]]:
+    """Deal the hidden adventure cards (in place): held cards and draft places still empty, a seat
+    in London from the London cards; the rest of each kind, shuffled, is its deck."""
+    players = view["players"]
+    decks: dict[bool, list[str]] = {}
+    for london, content in ((False, C.ADVENTURES), (True, C.LONDON_ADVENTURES)):
+        here = [j for j, p in enumerate(players) if p["in_london"] == london]
+        shown = [c["id"] for p in players for c in p["diary"] if c["london"] == london]
+        shown += [adventure[j] for j in here if adventure[j]]
+        shown += [c for j in here for e in pending[j] if e["kind"] == "adventure" for c in e["cards"] if c]
+        pool = unseen(list(content), shown)
+        rng.shuffle(pool)
+        for j in here:
+            if players[j]["has_adventure"] and not adventure[j]:
+                adventure[j] = pool.pop()
+            for e in pending[j]:
+                if e["kind"] == "adventure":
+                    e["cards"] = [c or pool.pop() for c in e["cards"]]
+        decks[london] = pool
+        want = view["decks"]["london" if london else "adventures"]
+        if len(pool) != want:
+            raise ValueError(f"the view's {'London ' if london else ''}adventure deck does not add up")
+    return decks
+
+
+def _deal_assistants(view: View, private: View | None, mine: int, pending: list[list[dict[str, Any]]],
+                     rng: Rng) -> tuple[list[str], list[str]]:
+    """(kept assistants, box). Shown once the setup is over; during the setup the seat's own from
+    its private view and the others' kept and drafted ones dealt (in place) from the rest."""
+    players = view["players"]
+    if not view["options"]["assistants"]:
+        return [""] * len(players), []
+    if view["phase"] != SETUP:
+        kept = [p["assistant"] or "" for p in players]
+        return kept, unseen(list(C.ASSISTANTS), [a for a in kept if a])
+    kept = [""] * len(players)
+    if private is not None:
+        kept[mine] = private["assistant"] or ""
+    shown = [a for a in kept if a]
+    shown += [c for q in pending for e in q if e["kind"] == "assistant" for c in e["cards"] if c]
+    pool = unseen(list(C.ASSISTANTS), shown)
     rng.shuffle(pool)
-    for i in held:
-        state.adventure[i] = pool.pop()
-    for e in drafts:
-        e["cards"] = [pool.pop() for _ in e["cards"]]
-    deck[:] = pool
-
-
-def _redeal_assistants(state: DaysState, rng: Rng) -> None:
-    kept = [i for i, a in enumerate(state.assistant) if a]
-    drafts = [e for q in state.pending for e in q if e["kind"] == "assistant"]
-    pool = list(state.assistant_box) + [state.assistant[i] for i in kept] + [c for e in drafts for c in e["cards"]]
-    rng.shuffle(pool)
-    for i in kept:
-        state.assistant[i] = pool.pop()
-    for e in drafts:
-        e["cards"] = [pool.pop() for _ in e["cards"]]
-    # the box holds the returned ones; a seat that kept one returned the other
-    state.assistant_box = pool
+    for j, queue in enumerate(pending):
+        entry = next((e for e in queue if e["kind"] == "assistant"), None)
+        if entry is not None:
+            entry["cards"] = [c or pool.pop() for c in entry["cards"]]
+        elif j != mine:  # no draft waiting: this seat has kept one
+            kept[j] = pool.pop()
+    return kept, pool

@@ -1,7 +1,8 @@
 """Views of an `eighty-days` game: everything a renderer and a UI need to draw and label
 the board, built only from what the table can see (the seat's own secrets go under
 ``"private"``). Held adventure cards, drafts, future newspapers, decks and, during the
-setup, the kept assistants (and so Jean's second suitcase) are never in the public view.
+setup, the kept assistants (and so Jean's second suitcase) are never in the public view; the
+past newspapers are (everyone read them), so a view is all a seat knows (`Rules.determinize`).
 """
 
 from __future__ import annotations
@@ -78,6 +79,8 @@ def public_view(state: DaysState, to_act: list[str]) -> dict[str, Any]:
         "pass_tiles": [{"id": t, "coins": state.pass_coins[t]} for t in state.pass_tiles]
         if state.options["side"] == "B" else None,
         "newspaper": {"id": paper, "period": state.period, "coins": C.NEWSPAPERS[paper]} if paper else None,
+        # the newspapers of the periods before this one, in order: everyone read them
+        "past_newspapers": state.newspapers[:max(0, state.period - 1)],
         "newspapers_left": C.NEWSPAPERS_PER_GAME - state.period,
         "start": state.seats[state.start], "current": state.seats[state.current] if state.period else None,
         "acted": state.acted, "arrival_cards": list(state.arrival_cards), "supply":
