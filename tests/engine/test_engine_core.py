@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from engine import IllegalAction, Rng, registry
-from engine.core import Action, Event, Result, Rules, View, dump_state, json_copy, load_state
+from engine.core import Action, Event, Result, Rules, View, dump_state, json_copy, load_state, unseen
 
 GAME_IDS = ["detour", "around-the-world", "rails-and-sails", "eighty-days"]
 
@@ -213,3 +213,25 @@ def test_rng_below_is_the_top_bits_of_next64_scaled() -> None:
     pinned = Rng.from_seed(7)  # the stream games were recorded with
     assert pinned.next64() == 0x4981F147376377F1
     assert [pinned.below(1000) for _ in range(5)] == [295, 151, 768, 244, 181]
+
+
+def test_determinize_is_every_games_own_and_resample_hidden_defaults_to_it() -> None:
+    """A game that has not written `determinize` refuses it (so the conformance suite names it),
+    and the default `resample_hidden` is `determinize` of the public view."""
+    rules = OwnApplyRules()
+    with pytest.raises(NotImplementedError):
+        rules.determinize(rules.view(rules.new_game(["a", "b"], 1), None), None, 1)
+
+    class Rebuilt(PileRules):
+        def determinize(self, view: View, seat: str | None, seed: int) -> PileState:
+            assert seat is None and "private" not in view
+            return PileState(["a", "b"], view["pile"] + seed, 0, [])
+
+    game = Rebuilt()
+    assert Rules.resample_hidden(game, game.new_game(["a", "b"], 1), 2).pile == 7
+
+
+def test_unseen_takes_out_what_a_view_shows() -> None:
+    assert unseen(["a", "b", "a", "c"], ["a"], ["c"]) == ["a", "b"]
+    with pytest.raises(ValueError):
+        unseen(["a"], ["a", "a"])

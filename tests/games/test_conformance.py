@@ -6,14 +6,17 @@ determinism from the seed, `load(dump(s))` round trip and JSON safety, `to_act` 
 `legal_actions` agree, `is_legal` agrees with `legal_actions`, refusals (malformed, out of
 turn, mutated moves) leave the state byte-identical, no `"private"` in public views or
 public parts of events, `result` is None until the end, games end, and the AI policy picks a
-legal action from the seat's view alone. Boards and hands render in every language for the
-fewest and the most players.
+legal action from the seat's view alone. `determinize` rebuilds, from one seat's view (or the
+public one), a state with that very view and the seat's legal actions, playable to the end,
+dealing hidden parts differently for different seeds. Boards and hands render in every
+language for the fewest and the most players.
 """
 
 from __future__ import annotations
 
 import copy
 import io
+import itertools
 import json
 import random
 from typing import Any
@@ -141,6 +144,84 @@ def test_random_play_keeps_every_promise(game: str, data: st.DataObject) -> None
     players = data.draw(st.integers(spec.rules.min_players, spec.rules.max_players), label="players")
     seed = data.draw(st.integers(0, 2**31 - 1), label="seed")
     play(spec, players, seed, random.Random(seed), checks=25)
+
+
+DETERMINIZE_SEEDS = (11, 12, 13)
+DETERMINIZE_POINTS = 4
+
+
+def option_sets(rules: Any) -> list[dict[str, Any]]:
+    """Every combination of the game's listed option values (one empty set for a game without)."""
+    keys = sorted(k for k, v in rules.option_choices.items() if isinstance(v, list))
+    combos = itertools.product(*(rules.option_choices[k] for k in keys))
+    return [dict(zip(keys, combo, strict=True)) for combo in combos]
+
+
+def random_points(rules: Any, seats: list[str], seed: int, count: int, options: dict[str, Any]) -> list[Any]:
+    """Copies of the states met in one seeded random game: its start, `count` random decision
+    points and its end."""
+    rnd = random.Random(seed)
+    state = rules.new_game(seats, seed, options)
+    states = []
+    while not rules.is_over(state):
+        states.append(rules.load(rules.dump(state)))
+        seat = rnd.choice(rules.to_act(state))
+        rules.apply(state, seat, rnd.choice(rules.legal_actions(state, seat)))
+    return [states[0], *rnd.sample(states[1:], min(count, len(states) - 1)), state]
+
+
+def hidden_parts(rules: Any, state: Any) -> str:
+    """The dumped state without the generator: what a different deal must change."""
+    return json.dumps({k: v for k, v in rules.dump(state).items() if k != "rng"}, sort_keys=True)
+
+
+def play_out(rules: Any, state: Any, rnd: random.Random) -> None:
+    """Random legal moves to the end: every one accepted, the state round-trips on the way."""
+    for step in range(MAX_STEPS):
+        if rules.is_over(state):
+            return
+        seat = rnd.choice(rules.to_act(state))
+        rules.apply(state, seat, rnd.choice(rules.legal_actions(state, seat)))
+        if step % 25 == 0:
+            assert rules.load(json.loads(dumped(rules, state))) == state, "load(dump(s)) round trip"
+    raise AssertionError(f"{rules.id}: a determinized game did not end in {MAX_STEPS} moves")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_determinize_rebuilds_what_a_seat_knows(game: str) -> None:
+    """At the start, the end and random decision points (several seeds and option sets, the fewest
+    and the most players), for every seat and the public view: the rebuilt state shows that very
+    view, gives the seat the same legal actions and whose turn it is, is deterministic in its
+    seed, leaves the view alone, and plays to the end; another seed deals the hidden parts
+    differently at least sometimes."""
+    rules = SPECS[game].rules
+    options = option_sets(rules)
+    points = dealt_apart = 0
+    for j, players in enumerate(sorted({rules.min_players, rules.max_players})):
+        seats = [f"p{i + 1}" for i in range(players)]
+        for i, seed in enumerate(DETERMINIZE_SEEDS):
+            rnd = random.Random(seed)
+            chosen = options[(i * 2 + j) * 3 % len(options)]  # a spread of the option sets
+            for k, state in enumerate(random_points(rules, seats, seed, DETERMINIZE_POINTS, chosen)):
+                player = rnd.choice(seats)
+                for seat in [*seats, None]:
+                    view = rules.view(state, seat)
+                    given = json.loads(json.dumps(view))
+                    rebuilt = rules.determinize(given, seat, k)
+                    assert given == view, "determinize changed the view it was given"
+                    assert rules.view(rebuilt, seat) == view, (seat, "the rebuilt state shows another view")
+                    assert rules.to_act(rebuilt) == rules.to_act(state)
+                    if seat is not None:
+                        assert rules.legal_actions(rebuilt, seat) == rules.legal_actions(state, seat), seat
+                    assert dumped(rules, rules.determinize(given, seat, k)) == dumped(rules, rebuilt), \
+                        "determinize is not deterministic in its seed"
+                    other = rules.determinize(given, seat, k + 1000)
+                    points += 1
+                    dealt_apart += hidden_parts(rules, other) != hidden_parts(rules, rebuilt)
+                    if seat == player:
+                        play_out(rules, rebuilt, random.Random(seed + k))
+                        assert given == view, "the rebuilt state shares data with the view"
+    assert dealt_apart, f"{game}: no two seeds ever dealt the hidden parts differently ({points} views)"
 
 
 def png_size(data: bytes) -> tuple[int, int]:
