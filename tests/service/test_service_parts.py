@@ -15,8 +15,7 @@ from bot.replies import Reply, ThreadTarget, Where
 from bot.service import TableService
 from bot.store import SQLiteStore
 from tests.conftest import ALICE, BOB, CAROL, EVE, HERE, Clock
-from tests.service.test_service_rematch import finished
-from tests.service.test_service_undo import started, take, undoable_take  # noqa: F401 - fixture
+from tests.support.countdown import finished, make_take_undoable, started, take
 
 pytestmark = pytest.mark.usefixtures("fake_game")
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +25,8 @@ def copies(replies: list[Reply]) -> list[Reply]:
     return [r for r in replies if r.follow is not None]
 
 
-async def test_followers_see_an_undo_like_any_change(service: TableService) -> None:
+async def test_followers_see_an_undo_like_any_change(service: TableService, monkeypatch: pytest.MonkeyPatch) -> None:
+    make_take_undoable(monkeypatch)
     await started(service)
     await service.follow(EVE, HERE)
     await take(service, ALICE, 1)

@@ -8,40 +8,13 @@ from typing import Any
 
 import pytest
 
-from bot.replies import Button, Reply
-from bot.service import TableService, parse_custom_id
+from bot.replies import Reply
+from bot.service import TableService
 from bot.store import SQLiteStore
 from tests.conftest import ALICE, BOB, CAROL, EVE, HERE, Clock
+from tests.support.countdown import buttons, finished
 
 pytestmark = pytest.mark.usefixtures("fake_game")
-
-
-def buttons(reply: Reply) -> list[Button]:
-    return [c for row in reply.rows for c in row if isinstance(c, Button)]
-
-
-async def finished(service: TableService, *, bots: int = 0, carol: bool = False) -> tuple[int, str]:
-    """A finished countdown (start=5, Alice then Bob, Bob wins): its id and Rematch button id."""
-    await service.new_game(ALICE, HERE, "countdown", options="start=5")
-    await service.join(BOB, HERE)
-    if carol:
-        await service.join(CAROL, HERE)
-    if bots:
-        await service.addbot(ALICE, HERE, bots)
-    await service.start(ALICE, HERE)
-    record = await service.store.active_game(HERE.channel_id)
-    assert record is not None
-    replies: list[Reply] = []
-    while (fresh := await service.store.get_game(record.id)) is not None and fresh.status == "running":
-        assert fresh.state is not None
-        seat = fresh.seats[[s.seat for s in fresh.seats].index(
-            fresh.state["seats"][fresh.state["turn"] % len(fresh.state["seats"])])]
-        user = {ALICE.id: ALICE, BOB.id: BOB, CAROL.id: CAROL}[seat.user_id]
-        replies = await service.command(user, HERE, "countdown", "take", {"n": min(3, fresh.state["counter"])})
-    final = [r for r in replies if r.to == "channel"][-1]
-    rematch = [b for b in buttons(final) if (p := parse_custom_id(b.custom_id)) and p[2] == "rematch"]
-    assert len(rematch) == 1
-    return record.id, rematch[0].custom_id
 
 
 def is_refusal(replies: list[Reply], key: str, service: TableService) -> None:

@@ -3,47 +3,22 @@ who may take back what, the refusals, the stale button, the log and its replay, 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from bot.replay import effective_actions, verify
-from bot.replies import Button, Reply
+from bot.replies import Reply
 from bot.service import TableService, parse_custom_id
 from bot.settings import Settings
 from bot.store import SQLiteStore
 from tests.conftest import ALICE, BOB, EVE, HERE, Clock
-from tests.support import fakegame
+from tests.support.countdown import buttons, make_take_undoable, started, take
 
 pytestmark = pytest.mark.usefixtures("fake_game")
 
 
 @pytest.fixture(autouse=True)
 def undoable_take(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Countdown declares no undo; these tests let `take` be taken back (not `take 3`, standing
-    in for a move that drew a card)."""
-    monkeypatch.setattr(fakegame.RULES, "undoable_moves", frozenset({"take"}), raising=False)
-
-    def undoable(before: Any, after: Any, seat: str, action: dict[str, Any], events: list[Any]) -> bool:
-        return action["n"] != 3 and not fakegame.RULES.is_over(after)
-
-    monkeypatch.setattr(fakegame.RULES, "undoable", undoable, raising=False)
-
-
-def buttons(reply: Reply) -> list[Button]:
-    return [c for row in reply.rows for c in row if isinstance(c, Button)]
-
-
-async def started(service: TableService, *, start: int = 15, bots: int = 0) -> None:
-    await service.new_game(ALICE, HERE, "countdown", options=f"start={start}")
-    await service.join(BOB, HERE)
-    if bots:
-        await service.addbot(ALICE, HERE, bots)
-    await service.start(ALICE, HERE)
-
-
-async def take(service: TableService, user: Any, n: int) -> list[Reply]:
-    return await service.command(user, HERE, "countdown", "take", {"n": n})
+    make_take_undoable(monkeypatch)
 
 
 async def counter(store: SQLiteStore) -> int:

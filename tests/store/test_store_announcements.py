@@ -9,7 +9,7 @@ import pytest
 
 from bot.store import Store
 from tests.conftest import BACKENDS
-from tests.store.test_store_games import commit, new_game, start
+from tests.support.store_games import commit, new_game, start
 
 
 @pytest.fixture(params=BACKENDS)

@@ -13,7 +13,7 @@ import pytest
 
 from bot.store import CHECKPOINT_EVERY, WAL_BACKSTOP_PAGES, SQLiteStore
 from bot.store.sqlite import wal
-from tests.store.test_store_games import commit, new_game, start
+from tests.support.store_games import commit, new_game, start
 
 
 async def settled(store: SQLiteStore) -> None:
