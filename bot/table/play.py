@@ -16,7 +16,7 @@ from bot.table.hooks import Hooks
 from bot.table.ids import Press, action_hash, custom_id, menu_payload, parse_press
 from bot.table.lobby import Lobby
 from bot.table.messages import Messages
-from bot.table.shared import AI_USER_BASE, Loaded, Refusal, _match_label, _shortlist, _trim
+from bot.table.shared import AI_USER_BASE, Loaded, Refusal, _match_label, _numbered, _trim
 from bot.table.tables import Tables
 from bot.table.talk import Talk
 from bot.table.turns import Turns
@@ -88,7 +88,7 @@ class Play:
             seat = self._acting_seat(loaded, user)
             legal = loaded.rules.legal_actions(loaded.state, seat)
             action = self._build(command, values, legal, ui, view=loaded.rules.view(loaded.state, seat),
-                                 t=self.talk.user_t(user, ui))
+                                 t=self.talk.user_t(user, ui), game_t=self.talk.game_t(loaded.record, ui))
             if action is None:
                 raise Refusal(command.refusal or "error.not_now", ui=ui)  # the game's catalog words it
             return await self.turns.act(loaded, user, seat, action)
@@ -104,27 +104,19 @@ class Play:
         return seat.seat
 
     def _build(self, command: Command, values: dict[str, Any], legal: list[dict[str, Any]], ui: GameUI,
-               *, view: Any = None, t: Translator | None = None) -> dict[str, Any] | None:
+               *, view: Any = None, t: Translator | None = None,
+               game_t: Translator | None = None) -> dict[str, Any] | None:
         """The engine action for typed option values. Values may be what people type, not only
         exact keys: a `pick` value is matched against the labels the autocomplete shows (in the
-        user's language, `t`, for the seat's `view`), a `choices` value against its translated
-        labels; what matches nothing is refused with a short list of what would."""
+        user's language, `t`, and the game's, `game_t`, whose labels the channel shows, for the
+        seat's `view`), a `choices` value against its translated labels; what matches nothing
+        is refused with the list of what would."""
         values = {k: v for k, v in values.items() if v is not None}
         t = t or ui.translator("en")
         for param in command.params:
             if param.kind == "pick" and param.name in values:
-                offered = [a for a in legal if not param.types or a["type"] in param.types]
-                if command.build is not None:
-                    offered = [a for a in offered if command.build({param.name: a}, legal) is not None]
-                labelled = [(_trim(ui.action_label(a, view, t), 100), a) for a in offered] if view is not None else []
-                raw = str(values[param.name])
-                found = self._resolve_pick(raw, legal, param.types, labelled)
-                if found is None:
-                    shortlist = _match_label(raw, labelled)[1] or [label for label, _ in labelled]
-                    if not shortlist:
-                        raise Refusal("error.bad_pick", value=echo(raw))
-                    raise Refusal("error.bad_pick_list", value=echo(raw), choices=_shortlist(shortlist, t))
-                values[param.name] = found
+                values[param.name] = self._pick(command, param, str(values[param.name]), legal, ui, view,
+                                                [t] + ([game_t] if game_t and game_t.lang != t.lang else []))
             elif param.required and param.name not in values:
                 raise Refusal("error.missing_option", option=param.name)
             elif param.choices and param.name in values:
@@ -139,6 +131,29 @@ class Play:
             if action.get("type") == command.name and all(action.get(k) == v for k, v in wanted.items()):
                 return action
         return None
+
+    def _pick(self, command: Command, param: Param, raw: str, legal: list[dict[str, Any]], ui: GameUI,
+              view: Any, languages: list[Translator]) -> dict[str, Any]:
+        """The legal action a typed `pick` value names: its key, or a label in one of
+        `languages` (the first is the user's, which words the refusal). Several matches are
+        listed, numbered and whole."""
+        t = languages[0]
+        offered = [a for a in legal if not param.types or a["type"] in param.types]
+        if command.build is not None:
+            offered = [a for a in offered if command.build({param.name: a}, legal) is not None]
+        labelled = [(_trim(ui.action_label(a, view, lt), 100), a) for lt in languages for a in offered] \
+            if view is not None else []
+        found = self._resolve_pick(raw, legal, param.types, labelled)
+        if found is not None:
+            return found
+        matches = _match_label(raw, labelled)[1]
+        if len(matches) > 1:
+            raise Refusal("error.ambiguous_pick", value=echo(raw), count=len(matches), choices=_numbered(matches, t))
+        shortlist = [label for label, _ in labelled[:len(offered)]]
+        if not shortlist:
+            raise Refusal("error.bad_pick", value=echo(raw))
+        # nothing matched: a few of the moves, to show what is meant (the menu lists them all)
+        raise Refusal("error.bad_pick_list", value=echo(raw), choices=_numbered(shortlist, t, keep=8))
 
     @staticmethod
     def _resolve_pick(value: str, legal: list[dict[str, Any]], types: tuple[str, ...],
@@ -171,7 +186,7 @@ class Play:
             allowed = [f"`{c}`" + (f" ({t(k)})" if t.has(k := f"choice.{param.name}.{c}") and t(k) != str(c) else "")
                        for c in param.choices]
             raise Refusal("error.bad_choice_list", option=param.name, value=echo(value),
-                          choices=_shortlist(allowed, t))
+                          choices=_numbered(allowed, t))
         return found
 
     # -- components -------------------------------------------------------------

@@ -140,6 +140,15 @@ def _shortlist(labels: list[str], t: Translator, keep: int = 8) -> str:
     return shown + (" " + t("error.more", count=len(labels) - keep) if len(labels) > keep else "")
 
 
+def _numbered(labels: list[str], t: Translator, keep: int = 15) -> str:
+    """`labels` whole, one a line and numbered, for a message that asks to pick one (a phone
+    shows lines, not a comma-joined run); past `keep`, how many more and how to narrow them."""
+    lines = [f"{i}) {label}" for i, label in enumerate(labels[:keep], 1)]
+    if len(labels) > keep:
+        lines.append(t.plural("error.more_lines", len(labels) - keep))
+    return "".join("\n" + line for line in lines)
+
+
 def _trim(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 

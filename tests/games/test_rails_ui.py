@@ -168,9 +168,12 @@ def test_status_and_hand_counts_agree_with_their_nouns():
     assert "(boîte : 1 wagon, 0 bateau) · ⚓ 1 port restant" in UI.hand_text(view, "p1", NAMES, UI.translator("fr"))
     ids = sorted(TICKETS_BY_ID)[:3]
     view["private"] = {"pending_tickets": [{"id": i} for i in ids]}
-    points = sum(TICKETS_BY_ID[i].points[0] for i in ids)
-    keep = UI.action_label({"type": "keep_tickets", "ids": ids}, view, UI.translator("de"))
-    assert keep == f"Zielkarten 1, 2, 3 behalten (3 Zielkarten, {points} Punkte)"
+    de = UI.translator("de")
+    assert UI.action_label({"type": "keep_tickets", "ids": ids}, view, de) == "Alle 3 Zielkarten behalten"
+    # tickets by name, never by their number in the offer: the shorter of kept and returned
+    assert UI.action_label({"type": "keep_tickets", "ids": ids[:2]}, view, de) == \
+        f"Alle behalten außer {ticket_text(ids[2], de)}"
+    assert UI.action_label({"type": "keep_tickets", "ids": ids[:1]}, view, de) == f"Behalten: {ticket_text(ids[0], de)}"
 
 
 def test_exchange_label_for_one_piece():

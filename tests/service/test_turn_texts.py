@@ -6,6 +6,7 @@ mixed languages."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -190,3 +191,32 @@ async def test_a_public_quick_move_the_presser_cannot_make_is_refused_with_the_g
     assert reasons
     for reply in reasons:
         assert reply.outcome == "refused" and reply.refusal and reply.refusal.startswith("illegal."), reply
+
+
+# -- 3. a typed value matching several moves lists them, numbered, whole; tickets are named ----------
+async def test_a_typed_value_matching_several_moves_lists_them_numbered_and_whole(service: TableService) -> None:
+    await open_table(service, "rails-and-sails", PEOPLE[:2])
+    record = await service.store.active_game(HERE.channel_id)
+    assert record is not None
+    loaded = service.load(record)
+    for user in PEOPLE[:2]:
+        seat = record.seat_of_user(user.id).seat  # type: ignore[union-attr]
+        view = loaded.rules.view(loaded.state, seat)
+        t = loaded.ui.translator(user.locale)
+        labels = [loaded.ui.action_label(a, view, t) for a in loaded.rules.legal_actions(loaded.state, seat)]
+        assert not any(re.search(r"\d, \d", label) for label in labels), labels  # names, not "1, 2, 4"
+        city = next(word for word in labels[1].split() if word[0].isupper() and word not in ("Keep", "Alle"))
+        needle = city.split("–")[0]
+        matching = [label for label in labels if needle.casefold() in label.casefold()]
+        assert len(matching) > 1
+        replies = await service.command(user, HERE, "rails", "keep", {"tickets": needle})
+        text = replies[0].text
+        assert replies[0].outcome == "refused" and replies[0].refusal == "error.ambiguous_pick"
+        head = {"en": f"`{needle}` matches {len(matching)} of your moves:",
+                "de": f"`{needle}` passt zu {len(matching)} deiner Züge:"}[user.locale]
+        assert text.startswith("⚠️ " + head), text
+        lines = text.splitlines()[1:]
+        shown = min(len(matching), 15)
+        assert lines[:shown] == [f"{i}) {label}" for i, label in enumerate(matching[:shown], 1)]
+        assert "…" not in "".join(lines[:shown])
+        assert (await service.store.active_game(HERE.channel_id)).version == record.version  # nothing changed

@@ -90,11 +90,15 @@ def route_text(route_id: str, t: Translator) -> str:
     return text
 
 
-def ticket_text(ticket_id: str, t: Translator) -> str:
+def ticket_text(ticket_id: str, t: Translator, *, points: bool = True) -> str:
+    """'Edinburgh–Hong Kong (17)'; a route ticket's values as '10/5/−3'; `points=False`:
+    the cities only, for labels that must be short."""
     tk = TICKETS_BY_ID.get(ticket_id)
     if tk is None:
         return ticket_id
     names = "–".join(city_name(c, t) for c in tk.cities)
+    if not points:
+        return names
     pts = "/".join(str(p) if i < 2 else f"−{p}" for i, p in enumerate(tk.points))
     return f"{names} ({pts})"
 
@@ -154,18 +158,20 @@ class RailsUI(GameUI):
         return _trim(super().action_label(action, view, t))
 
     def _keep_label(self, action: Action, view: View, t: Translator) -> str:
-        ids = action["ids"]
-        if len(ids) <= 2:  # short choices by name; longer ones by their number in the offer
-            full = t("action.keep_tickets", tickets=" · ".join(ticket_text(i, t) for i in ids))
-            if len(full) <= MAX_LABEL:
-                return full
+        """Tickets are named, never numbered: the kept ones, or "all but" the returned ones when
+        that is shorter (keeping 3 of 5 names the 2 returned), with points while they fit."""
+        ids = list(action["ids"])
         pending = [p["id"] for p in (view.get("private") or {}).get("pending_tickets", [])]
-        if not all(i in pending for i in ids):  # e.g. the acknowledgement, written after the choice
-            return _trim(t("action.keep_tickets", tickets=" · ".join(ticket_text(i, t) for i in ids)))
-        numbers = ", ".join(str(pending.index(i) + 1) for i in ids)
-        points = sum(TICKETS_BY_ID[i].points[0] for i in ids if i in TICKETS_BY_ID)
-        return _trim(t("action.keep_numbers", numbers=numbers, tickets=t.plural("count.tickets", len(ids)),
-                       points=t.plural("count.points", points)))
+        offered = bool(pending) and all(i in pending for i in ids)  # else: worded after the choice
+        returned = [p for p in pending if p not in ids] if offered else []
+        if offered and not returned and len(ids) > 2:
+            return _trim(t.plural("action.keep_all", len(ids)))
+        forms: list[tuple[str, list[str]]] = [("action.keep_tickets", ids)]
+        if returned and len(returned) < len(ids):
+            forms.insert(0, ("action.keep_all_but", returned))
+        texts = [t(key, tickets=" · ".join(ticket_text(i, t, points=with_points) for i in named))
+                 for with_points in (True, False) for key, named in forms]
+        return next((text for text in texts if len(text) <= MAX_LABEL), _trim(min(texts, key=len)))
 
     def news_text(self, action: Action, events: list[Event], before: View, after: View, t: Translator) -> str | None:
         """A blind draw names the card drawn; drawn tickets are listed whole (cities, points),
