@@ -57,7 +57,9 @@ WORKERS_PER_MEMORY = 4
 #: workers dying before they are ready this many times in a row: the pool gives up
 MAX_START_FAILURES = 3
 
-ImageKind = Literal["board", "hand"]
+#: "focus": the close-up of the last move a phone can read, beside the board of big-map games
+#: (`render.focus`; drawn by the renderer's `render_focus`, see `has_focus`)
+ImageKind = Literal["board", "hand", "focus"]
 
 
 class RenderUnavailable(Exception):
@@ -128,6 +130,11 @@ def draw(job: RenderJob, spec: GameSpec | None = None, translator: Translator | 
         if job.seat is None:
             raise ValueError("a hand image needs its seat")
         return spec.renderer.render_hand(job.view, job.seat, names=job.names, lang=job.lang, translator=t)
+    if job.image == "focus":
+        focus: Callable[..., bytes] | None = getattr(spec.renderer, "render_focus", None)
+        if focus is None:
+            raise ValueError(f"{job.game_id} has no focus view")
+        return focus(job.view, names=job.names, lang=job.lang, events=job.events or [], translator=t)
     return spec.renderer.render_board(job.view, names=job.names, lang=job.lang, events=job.events or [],
                                       translator=t)
 
@@ -147,6 +154,12 @@ def _registered(game_id: str) -> GameSpec:
     if spec is None:
         raise KeyError(f"unknown game {game_id!r}")
     return spec
+
+
+def has_focus(spec: GameSpec) -> bool:
+    """Whether the game draws a focus view (`render_focus`): the big maps, whose whole board a
+    phone shows too small to read."""
+    return callable(getattr(spec.renderer, "render_focus", None))
 
 
 def poolable(spec: GameSpec) -> bool:
@@ -612,5 +625,5 @@ def pool_for(processes: int) -> RenderPool | None:
     return RenderPool(processes) if processes > 0 else None
 
 
-__all__ = ["MemoryRender", "RenderFailed", "RenderJob", "RenderPool", "RenderUnavailable", "draw",
+__all__ = ["MemoryRender", "RenderFailed", "RenderJob", "RenderPool", "RenderUnavailable", "draw", "has_focus",
            "memory_timeout", "perform", "pool_for", "poolable"]

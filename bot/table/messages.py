@@ -10,7 +10,7 @@ from typing import Any
 from bot import games
 from bot.gameui import QuickMenu
 from bot.i18n import Translator
-from bot.images.pool import RenderJob
+from bot.images.pool import RenderJob, has_focus
 from bot.replies import Announcement, Attachment, Button, Component, Destination, Reply, User
 from bot.store import GameRecord, SeatRecord
 from bot.table.change import Change, Published
@@ -144,6 +144,11 @@ class Messages:
             if png is not None:
                 files.append(Attachment("board.png", png, alt_text(t("alt.board", title=t("title"), status=(
                     loaded.ui.status_text(view, loaded.raw_names, t) or "")))))
+            if png is not None and has_focus(loaded.spec):  # the close-up of the last move a phone can read
+                focus = await self.images.image(loaded, replace(job, image="focus"), t,
+                                                key and ("focus", *key[1:]))
+                if focus is not None:
+                    files.append(Attachment("focus.png", focus, alt_text(t("alt.focus", title=t("title")))))
         lines = [line for event in events if (line := self.event_line(loaded, event, t))]
         lines = ([note] if note else []) + _last_lines(lines, 14)  # the note (why this message) always stays
         mentions: list[int] = []

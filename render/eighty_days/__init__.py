@@ -13,6 +13,7 @@ from typing import Any
 from PIL import Image
 
 from render.common import Translator, encode_png
+from render.eighty_days.focus import render_focus
 from render.png import StaticLayer
 
 from .board import PANEL_TOP, board_image, board_layers, labels
@@ -48,4 +49,5 @@ def render_hand(view: dict[str, Any], seat: str, *, names: dict[str, str], trans
     return encode_png(hand_image(view, seat, names=names, t=translator))
 
 
-__all__ = ["board_image", "hand_image", "render_board", "render_hand"]
+__all__ = [
+    "board_image", "render_focus", "hand_image", "render_board", "render_hand"]

@@ -1,0 +1,31 @@
+"""The around-the-world focus view (`render.focus`): the journey, stay or detective of the
+last move up close, and every player's days."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from render import focus
+from render.around_the_world.board import board_image
+from render.around_the_world.geometry import DISPLAY_TOP, LOCATIONS, MAP_TOP, W, node_point
+from render.around_the_world.texts import Translator, _t, city_name
+
+
+def focus_of(view: dict[str, Any], *, names: dict[str, str], translator: Translator,
+             events: list[dict[str, Any]] | None = None) -> focus.Focus:
+    """The board and what the focus view shows of it: the places the change's events name."""
+    board = board_image(view, names=names, translator=translator, events=events)
+    locations = [loc for loc in (view.get("locations") or LOCATIONS) if isinstance(loc, str)]
+    places = [focus.Place(city_name(loc, translator), *node_point(loc))
+              for loc in focus.places_of(events or [], locations)]
+    days = view.get("days") or {}
+    rows = [focus.Score(i, names.get(seat, seat), str(days.get(seat, 0)))
+            for i, seat in enumerate(view.get("seats") or [])]
+    return focus.Focus(board, (0, MAP_TOP, W, DISPLAY_TOP), places, rows, _t(translator, "col_days"))
+
+
+def render_focus(view: dict[str, Any], *, names: dict[str, str], translator: Translator,
+                 events: list[dict[str, Any]] | None = None, lang: str | None = None) -> bytes:
+    """The focus PNG of the public `view` after the change whose public `events` are given."""
+    del lang
+    return focus.render(focus_of(view, names=names, translator=translator, events=events))
