@@ -15,7 +15,9 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any
 
-from bot import wiring
+from bot import games, wiring
+from bot.adapters.commands import GAME_COMMANDS
+from bot.ai.pool import AIPool
 from bot.gameui import GameUI
 from bot.i18n import Translator
 from bot.images.pool import RenderPool
@@ -51,9 +53,9 @@ class TableService:
     def __init__(self, store: Store, settings: Settings | None = None, *,
                  clock: Callable[[], float] = time.time,
                  render_in_thread: bool = True, render_pool: RenderPool | None = None,
-                 reports_delivery: bool = False) -> None:
+                 ai_pool: AIPool | None = None, reports_delivery: bool = False) -> None:
         self.parts = wiring.build(store, settings or Settings(), clock, render_in_thread=render_in_thread,
-                                  render_pool=render_pool)
+                                  render_pool=render_pool, ai_pool=ai_pool)
         #: the adapter reports each channel message Discord accepted or not (`delivered`,
         #: `undelivered`); an adapter that shows replies as it gets them (the local table, the
         #: tests) does not, and its replies count as delivered once returned
@@ -183,6 +185,27 @@ class TableService:
 
     async def rules_help(self, user: User, where: Where, game_id: str | None = None) -> list[Reply]:
         return await self._answer(user, self.parts.answers.rules(user, where, game_id))
+
+    async def help_(self, user: User, where: Where) -> list[Reply]:
+        return await self._answer(user, self.parts.answers.help(user, where, [c.name for c in GAME_COMMANDS
+                                                                                if c.discord]))
+
+    async def unknown_command(self, user: User, where: Where, typed: str, group: str | None = "game") -> list[Reply]:
+        """A command line no command matches (the local table; Discord offers only real ones):
+        `/game` alone is help; otherwise the closest commands of that group (`typed` is the
+        subcommand), or of all groups when `group` is None (`typed` is the group)."""
+        if group == "game" and not typed.strip():
+            return await self.help_(user, where)
+        if group is None:
+            known = ["game"] + sorted(spec.ui.group for spec in games.specs().values())
+            return self.parts.answers.unknown_command(user, typed, known)
+        spec = games.by_group(group) if group != "game" else None
+        if spec is not None:
+            names = [c.name for c in spec.ui.commands]
+        else:
+            t = self.user_t(user)
+            names = [c.name for c in GAME_COMMANDS] + [t(c.name_key) for c in GAME_COMMANDS if t.has(c.name_key)]
+        return self.parts.answers.unknown_command(user, typed, list(dict.fromkeys(names)), prefix=f"/{group} ")
 
     # -- playing -----------------------------------------------------------------------
     async def command(self, user: User, where: Where, group: str, name: str, values: dict[str, Any]) -> list[Reply]:

@@ -114,6 +114,7 @@ GAME_COMMANDS: tuple[GameCommand, ...] = (
     GameCommand("unfollow", "unfollow"),
     GameCommand("stats", "stats", (Option("player", "user"),)),
     GameCommand("leaderboard", "leaderboard", (_GAME,)),
+    GameCommand("help", "help_"),
     GameCommand("list", "games_list", where=False, discord=False),
 )
 

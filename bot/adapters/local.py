@@ -226,11 +226,11 @@ class LocalTable:
             return await svc.guarded(user, self._game(user, sub, options))
         game = games.by_group(command)
         if game is None:
-            return svc.refuse(user, "error.unknown_command")
+            return await svc.guarded(user, svc.unknown_command(user, where, command, None))
         ui = game.ui
         spec = next((c for c in ui.commands if c.name == sub), None)
         if spec is None:
-            return svc.refuse(user, "error.unknown_command")
+            return await svc.guarded(user, svc.unknown_command(user, where, sub, command))
         values: dict[str, Any] = {}
         for param in spec.params:
             if param.name in options:
@@ -244,8 +244,8 @@ class LocalTable:
         """`/game <sub> option:value …`, read and dispatched by the declaration both adapters
         share (`bot.adapters.commands`); options it does not declare are ignored, as before."""
         entry = BY_NAME.get(sub)
-        if entry is None:
-            return self.service.refuse(user, "error.unknown_command")
+        if entry is None:  # `/game` alone is help; else the closest commands
+            return await self.service.unknown_command(user, self.where, sub)
         values: dict[str, Any] = {}
         for option in entry.options:
             raw = typed.get(option.name)

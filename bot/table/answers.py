@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import difflib
+
 from bot import games
 from bot.replies import EMBED_DESCRIPTION_LIMIT, EMBEDS_PER_MESSAGE, EMBEDS_TOTAL_LIMIT, Embed, Reply, User, Where
 from bot.table.messages import Messages
@@ -92,6 +94,35 @@ class Answers:
         shown = lines[-max(1, min(count, 50)):]
         text = t("log.header", count=len(shown), total=len(lines)) + "\n" + "\n".join(shown)
         return [self.talk.private(user, _clip(text))]
+
+    async def help(self, user: User, where: Where, commands: list[str]) -> list[Reply]:
+        """`/game help`: every `/game` subcommand (`commands`, by name) with one line each, and
+        the commands of the game running here, in the user's language."""
+        t = self.talk.user_t(user)
+        game = t("name.game")
+        lines = [t("help.line", command=f"/{game} {t(f'name.game.{name}')}", what=t(f"cmd.game.{name}"))
+                 for name in commands]
+        embeds = [Embed("\n".join(lines), t("help.title", command=f"/{game}"))]
+        record = await self.tables.store.active_game(where.channel_id)
+        if record is not None and record.game_id in games.specs():
+            ui = games.get(record.game_id).ui
+            gt = self.talk.user_t(user, ui)
+            lines = [t("help.line", command=f"/{ui.group} {c.name}", what=gt(f"cmd.{c.name}")) for c in ui.commands]
+            embeds.append(Embed("\n".join(lines), t("help.game", title=gt("title"), command=f"/{ui.group}")))
+        return [self.talk.private(user, t("help.header"), embeds=embeds)]
+
+    def unknown_command(self, user: User, typed: str, known: list[str], prefix: str = "/") -> list[Reply]:
+        """A command nobody declared: the closest names among `known` (each as typed after
+        `prefix`), or where the list is."""
+        t = self.talk.user_t(user)
+        close = difflib.get_close_matches(typed.casefold(), known, n=3, cutoff=0.5)
+        if not close:
+            close = [k for k in known if typed and (k.startswith(typed.casefold()) or typed.casefold() in k)][:3]
+        if close:
+            return self.talk.refuse(user, "error.unknown_command_close", command=echo(prefix + typed, 60),
+                                    close=", ".join(f"`{prefix}{c}`" for c in close))
+        return self.talk.refuse(user, "error.unknown_command_help", command=echo(prefix + typed, 60),
+                                help=f"/{t('name.game')} {t('name.game.help')}")
 
     async def rules(self, user: User, where: Where, game_id: str | None = None) -> list[Reply]:
         if game_id is None:

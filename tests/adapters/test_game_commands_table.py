@@ -75,7 +75,7 @@ DISCORD_CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
                  {"dm": True, "language": "fr", "reminder_hours": 6, "timeout_hours": None}),
     "leaderboard": ({}, {"game_id": None}),
     **{name: ({}, {}) for name in ("join", "leave", "start", "status", "hand", "resign", "cancel", "undo",
-                                   "rematch", "unfollow")},
+                                   "rematch", "unfollow", "help")},
 }
 
 
@@ -135,7 +135,7 @@ LOCAL_CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "leaderboard": ("game:countdown", {"game_id": "countdown"}),
     "list": ("", {}),
     **{name: ("", {}) for name in ("join", "leave", "start", "status", "hand", "resign", "cancel", "undo",
-                                   "rematch", "unfollow")},
+                                   "rematch", "unfollow", "help")},
 }
 
 

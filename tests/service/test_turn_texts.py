@@ -220,3 +220,30 @@ async def test_a_typed_value_matching_several_moves_lists_them_numbered_and_whol
         assert lines[:shown] == [f"{i}) {label}" for i, label in enumerate(matching[:shown], 1)]
         assert "…" not in "".join(lines[:shown])
         assert (await service.store.active_game(HERE.channel_id)).version == record.version  # nothing changed
+
+
+# -- 4. /game help lists the commands, one line each; an unknown command names the closest -------------
+async def test_help_lists_every_command_with_one_line_in_the_users_language(service: TableService) -> None:
+    from bot.adapters.commands import GAME_COMMANDS
+
+    await open_table(service, "detour", PEOPLE[:2])
+    for user, game, line in ((PEOPLE[0], "/game", "`/game status` — "), (PEOPLE[1], "/spiel", "`/spiel stand` — "),
+                             (PEOPLE[2], "/partie", "`/partie état` — ")):
+        replies = await service.help_(user, HERE)
+        assert len(replies) == 1 and replies[0].to == "ephemeral" and replies[0].user_id == user.id
+        table, moves = replies[0].embeds
+        lines = table.description.splitlines()
+        assert len(lines) == sum(c.discord for c in GAME_COMMANDS) and all(x.startswith(f"`{game} ") for x in lines)
+        assert any(x.startswith(line) for x in lines), lines
+        assert moves.description.splitlines()[0].startswith("`/detour choose` — ")
+    assert (await service.unknown_command(PEOPLE[0], HERE, ""))[0].embeds  # `/game` alone: help
+
+
+async def test_an_unknown_command_names_the_closest_ones(service: TableService) -> None:
+    close = await service.unknown_command(PEOPLE[0], HERE, "stauts")
+    assert close[0].outcome == "refused"
+    assert close[0].text.startswith("⚠️ There is no `/game stauts`. Did you mean `/game stats`, `/game status`")
+    assert "Meintest du `/atw take`" in (await service.unknown_command(PEOPLE[1], HERE, "tak", "atw"))[0].text
+    assert "Tu voulais dire `/atw` ?" in (await service.unknown_command(PEOPLE[2], HERE, "awt", None))[0].text
+    nothing = await service.unknown_command(PEOPLE[0], HERE, "frobnicate")
+    assert nothing[0].text == "⚠️ There is no `/game frobnicate`. `/game help` lists the commands."
