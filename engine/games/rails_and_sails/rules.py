@@ -133,6 +133,7 @@ class RailsAndSails(MoveHandlers, RailsSummary, Rules):
             chosen = {s: not state.pending[j] for j, s in enumerate(seats)}
         elif state.phase == "setup_pieces":
             chosen = {s: state.mix[j] is not None for j, s in enumerate(seats)}
+        sizes, kinds = _hand_counts(seats, state.hands)
         v: View = {
             "game": GAME_ID,
             "seats": list(seats),
@@ -157,11 +158,11 @@ class RailsAndSails(MoveHandlers, RailsSummary, Rules):
                 for j, s in enumerate(seats)
             },
             "harbors_left": {s: state.harbors_left[j] for j, s in enumerate(seats)},
-            "hand_sizes": {s: sum(state.hands[j].values()) for j, s in enumerate(seats)},
+            "hand_sizes": sizes,
             # everyone saw which deck each card came from and which cards were paid
-            "hand_kinds": {s: _kinds(state.hands[j]) for j, s in enumerate(seats)},
-            # cards taken face up and not seen paid since
-            "known_cards": {s: _cards(state.seen[j]) for j, s in enumerate(seats)},
+            "hand_kinds": kinds,
+            # cards taken face up and not seen paid since (card -> count)
+            "known_cards": {s: dict(state.seen[j]) for j, s in enumerate(seats)},
             "ticket_counts": {s: len(state.tickets[j]) for j, s in enumerate(seats)},
             "pending_counts": {s: len(state.pending[j]) for j, s in enumerate(seats)},
             "face_up": list(state.face_up),
@@ -223,7 +224,7 @@ class RailsAndSails(MoveHandlers, RailsSummary, Rules):
         phase = view["phase"]
         private = view.get("private") if seat is not None else None
         mine = seats.index(seat) if private is not None and seat is not None else -1
-        known = [_counts(view["known_cards"][s]) for s in seats]
+        known = [dict(view["known_cards"][s]) for s in seats]
         hands = [_counts(private["hand"]) if private is not None and j == mine else dict(known[j]) for j in range(n)]
         face_up: list[str | None] = list(view["face_up"])
         train_discard, ship_discard = list(view["discards"]["train"]), list(view["discards"]["ship"])
@@ -311,15 +312,16 @@ def _mixes(view: View, private: View | None, mine: int, rng: Rng) -> list[int | 
     return out
 
 
-def _kinds(hand: dict[str, int]) -> dict[str, int]:
-    """A hand's numbers of train and ship cards."""
-    trains = sum(k for c, k in hand.items() if c[0] == "t")
-    return {"train": trains, "ship": sum(hand.values()) - trains}
-
-
-def _cards(counts: dict[str, int]) -> list[str]:
-    """Card counts as a sorted list, one entry per card."""
-    return [c for c in sorted(counts) for _ in range(counts[c])]
+def _hand_counts(seats: list[str], hands: list[dict[str, int]]) -> tuple[dict[str, int], dict[str, dict[str, int]]]:
+    """Each seat's number of cards, and of train and ship cards (one pass: every view asks)."""
+    sizes: dict[str, int] = {}
+    kinds: dict[str, dict[str, int]] = {}
+    for s, hand in zip(seats, hands, strict=True):
+        total = sum(hand.values())
+        trains = sum([k for c, k in hand.items() if c[0] == "t"])
+        sizes[s] = total
+        kinds[s] = {"train": trains, "ship": total - trains}
+    return sizes, kinds
 
 
 def _counts(cards: list[str]) -> dict[str, int]:
