@@ -28,10 +28,12 @@ import hashlib
 import json
 import logging
 import math
+import os
 import re
 import shlex
 import sqlite3
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -51,6 +53,10 @@ log = logging.getLogger("passepartout.local")
 
 DEFAULT_DB = "local.sqlite3"
 _OPTION = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*):(.*)$", re.DOTALL)
+#: Discord markup the local table shows in words (`LocalTable.plain`)
+_MENTION = re.compile(r"<@!?(\d+)>")
+_CHANNEL = re.compile(r"<#(\d+)>")
+_TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
 
 @dataclass(frozen=True)
 class _Unreadable:
@@ -89,6 +95,7 @@ class LocalTable:
         self.emit = emit or sys.stdout  # looked up now, so a redirected stdout is honoured
         self.pretty = pretty  # interactive: readable blocks instead of JSON lines
         self.image_count = 0
+        self._counted = False  # numbering goes on after the images an earlier run left in out_dir
         self.visible: dict[str, list[Reply]] = {}  # user -> latest replies they can see, newest last
         self.names: dict[int, str] = {}
         self.channel_log: list[Reply] = []
@@ -321,6 +328,9 @@ class LocalTable:
         for reply in replies:
             paths: list[str] = []
             for attachment in reply.files:
+                if self.out_dir is not None and not self._counted:
+                    self.image_count = max(self.image_count, _last_image_number(self.out_dir))
+                    self._counted = True
                 self.image_count += 1
                 if self.out_dir is not None:
                     self.out_dir.mkdir(parents=True, exist_ok=True)
@@ -344,13 +354,43 @@ class LocalTable:
             self._print(reply, paths)
         return replies
 
+    def plain(self, text: str) -> str:
+        """Discord markup as Discord would show it, in words: `<@id>` a local user's @name,
+        `<#id>` #channel or a followed thread's #name, `<t:…>` a date and time on the table's
+        clock (`R`: also how far from now), so no raw markup reaches the terminal."""
+        text = _MENTION.sub(lambda m: "@" + self.names.get(int(m.group(1)), m.group(1)), text)
+        text = _CHANNEL.sub(self._channel_name, text)
+        return _TIMESTAMP.sub(self._time, text)
+
+    def _channel_name(self, match: re.Match[str]) -> str:
+        cid = int(match.group(1))
+        return "#channel" if cid == self.where.channel_id else "#" + self.threads.get(cid, f"channel-{cid}")
+
+    def _time(self, match: re.Match[str]) -> str:
+        when = int(match.group(1))
+        shown = time.strftime("%Y-%m-%d %H:%M", time.localtime(when))
+        if match.group(2) != "R":
+            return shown
+        minutes = round((when - self.clock()) / 60)
+        ahead = abs(minutes)
+        span = f"{ahead} min" if ahead < 60 else f"{ahead / 60:.0f} h" if ahead < 48 * 60 else f"{ahead / 1440:.0f} d"
+        return f"{shown} ({'in ' if minutes >= 0 else ''}{span}{'' if minutes >= 0 else ' ago'})"
+
+    def buttons_seen(self, name: str) -> str:
+        """The buttons and menu `name` can press now (of the newest message that has any),
+        as the replies list them: what `@name` shows on switching to that user."""
+        for reply in reversed(self.visible.get(name, [])):
+            listed = _controls(reply)
+            if listed:
+                return f"── {name} sees ──\n" + "\n".join(listed) + "\n"
+        return ""
+
     def _print(self, reply: Reply, paths: list[str]) -> None:
         data = reply.as_json(paths)
         data["user"] = self.names.get(reply.user_id) if reply.user_id is not None else None
-        text = str(data["text"])
-        for uid, name in self.names.items():
-            text = text.replace(f"<@{uid}>", f"@{name}")
-        data["text"] = text
+        data["text"] = self.plain(str(data["text"]))
+        if reply.embeds:
+            data["embeds"] = [{"title": e.title, "description": self.plain(e.description)} for e in reply.embeds]
         if any(a.description for a in reply.files):  # each image's alt text, in the order of "files"
             data["alt"] = [a.description for a in reply.files]
         if reply.follow is not None:
@@ -363,8 +403,7 @@ class LocalTable:
             self.emit.write(json.dumps(data, ensure_ascii=False) + "\n")
         self.emit.flush()
 
-    @staticmethod
-    def _pretty(reply: Reply, data: dict[str, object], paths: list[str]) -> str:
+    def _pretty(self, reply: Reply, data: dict[str, object], paths: list[str]) -> str:
         """What a person at the terminal reads: who sees it, the text, images, buttons."""
         header = {"channel": "── #channel", "ephemeral": f"── only {data['user']} sees",
                   "dm": f"── DM to {data['user']}", "thread": f"── thread {data.get('thread')}"}
@@ -372,16 +411,30 @@ class LocalTable:
         lines = [f"{header[reply.to]}{follower} ──"] + ([str(data["text"])] if data["text"] else [])
         for embed in reply.embeds:
             lines += [f"▌ {embed.title}"] if embed.title else []
-            lines += [f"▌ {line}" for line in embed.description.split("\n")]
+            lines += [f"▌ {line}" for line in self.plain(embed.description).split("\n")]
         lines += [f"   🖼  {p}" + (f" — {a.description}" if a.description else "")
                   for p, a in zip(paths, reply.files, strict=True)]
-        buttons = [c for row in reply.rows for c in row if isinstance(c, Button) and not c.disabled]
-        if buttons:
-            lines.append("   buttons (!press <n>): " + "  ".join(f"[{i}] {b.label}" for i, b in enumerate(buttons, 1)))
-        options = [o for row in reply.rows for c in row if isinstance(c, Select) for o in c.options]
-        if options:
-            lines.append("   menu (!choose <n>): " + "  ".join(f"[{i}] {o.label}" for i, o in enumerate(options, 1)))
+        lines += _controls(reply)
         return "\n".join(lines) + "\n\n"
+
+
+def _controls(reply: Reply) -> list[str]:
+    """A reply's buttons and menu options, numbered as `!press` and `!choose` count them."""
+    lines = []
+    buttons = [c for row in reply.rows for c in row if isinstance(c, Button) and not c.disabled]
+    if buttons:
+        lines.append("   buttons (!press <n>): " + "  ".join(f"[{i}] {b.label}" for i, b in enumerate(buttons, 1)))
+    options = [o for row in reply.rows for c in row if isinstance(c, Select) for o in c.options]
+    if options:
+        lines.append("   menu (!choose <n>): " + "  ".join(f"[{i}] {o.label}" for i, o in enumerate(options, 1)))
+    return lines
+
+
+def _last_image_number(folder: Path) -> int:
+    """The highest `NNNN-` number of the images already in `folder` (0: none), so a new run
+    writes after them and never over an earlier run's pictures."""
+    numbers = [int(p.name[:4]) for p in folder.glob("[0-9][0-9][0-9][0-9]-*")] if folder.is_dir() else []
+    return max(numbers, default=0)
 
 
 def _localised_names() -> tuple[dict[str, str], dict[str, str]]:
@@ -448,6 +501,13 @@ def _number(raw: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def _wants_pool() -> bool:
+    """Render processes only when RENDER_PROCESSES (environment or .env) asks for a number of
+    them: one person at a terminal draws a board at a time, in a thread, and two warmed
+    render processes of about 400 MB each were most of the table's memory."""
+    return os.environ.get("RENDER_PROCESSES", "").strip().isdigit()
+
+
 async def _open_table(args: argparse.Namespace, db: str) -> LocalTable:
     settings = load_settings(None if args.no_env else ".env")
     clock = FakeClock()
@@ -457,7 +517,7 @@ async def _open_table(args: argparse.Namespace, db: str) -> LocalTable:
     except BaseException:
         await store.close()
         raise
-    pool = pool_for(settings.render_processes)
+    pool = pool_for(settings.render_processes) if _wants_pool() else None
     if pool is not None:
         await pool.start()  # workers warm up while the table opens
     service = TableService(store, Settings(**{**settings.__dict__, "discord_token": None}), clock=clock,
@@ -497,6 +557,7 @@ def _interactive(runner: asyncio.Runner, table: LocalTable, db: str, stop: StopR
         if line.startswith("@") and len(line) > 1:
             current = line[1:].split()[0]
             table.user(current)
+            print(table.buttons_seen(current), end="")
             continue
         runner.run(stop.bounded(table.run_line(line, current)))
 
