@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import difflib
+from typing import Any
 
 from bot import games
 from bot.replies import EMBED_DESCRIPTION_LIMIT, EMBEDS_PER_MESSAGE, EMBEDS_TOTAL_LIMIT, Embed, Reply, User, Where
@@ -12,6 +13,17 @@ from bot.table.shared import RateLimiter, Refusal, _clip, _trim
 from bot.table.tables import Tables
 from bot.table.talk import Talk
 from bot.text import echo, md
+
+#: how the log marks a move nobody pressed a button for: an AI seat's, and a stand-in's for a
+#: player whose time ran out (the seat stays theirs: not an AI player)
+ACTOR_MARKS = {"ai": "🤖", "timeout": "⏰"}
+
+
+def actor_mark(actor: str, seat: str | None, event: dict[str, Any]) -> str:
+    """The mark of a log line: only on what the acting seat itself did, so what a move caused
+    for others (a human's forced or automatic step, a new round) is not put on the AI."""
+    mark = ACTOR_MARKS.get(actor)
+    return f"{mark} " if mark and event.get("seat") == seat else ""
 
 
 class Answers:
@@ -87,13 +99,18 @@ class Answers:
             for event in entry.events:
                 line = self.messages.event_line(loaded, event, t)
                 if line:
-                    prefix = "🤖 " if entry.actor != "human" else ""
-                    lines.append(f"`{entry.seq:>3}` {prefix}{line}")
+                    lines.append(f"`{entry.seq:>3}` {actor_mark(entry.actor, entry.seat, event)}{line}")
         if not lines:
             return [self.talk.private(user, t("log.empty"))]
         shown = lines[-max(1, min(count, 50)):]
-        text = t("log.header", count=len(shown), total=len(lines)) + "\n" + "\n".join(shown)
-        return [self.talk.private(user, _clip(text))]
+        while True:  # the newest lines that fit one message, whole, with the legend of their marks
+            marks = [key for key, mark in ACTOR_MARKS.items() if any(f"` {mark}" in line for line in shown)]
+            legend = " · ".join(t(f"log.{key}", mark=ACTOR_MARKS[key]) for key in marks)
+            head = t("log.header", count=len(shown), total=len(lines))
+            text = "\n".join([head] + shown + ([legend] if legend else []))
+            if len(text) <= 1990 or len(shown) == 1:
+                return [self.talk.private(user, _clip(text))]
+            shown = shown[1:]
 
     async def help(self, user: User, where: Where, commands: list[str]) -> list[Reply]:
         """`/game help`: every `/game` subcommand (`commands`, by name) with one line each, and

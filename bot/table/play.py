@@ -16,7 +16,7 @@ from bot.table.hooks import Hooks
 from bot.table.ids import Press, action_hash, custom_id, menu_payload, parse_press
 from bot.table.lobby import Lobby
 from bot.table.messages import Messages
-from bot.table.shared import AI_USER_BASE, Loaded, Refusal, _match_label, _numbered, _trim
+from bot.table.shared import AI_USER_BASE, Loaded, Refusal, _match_label, _numbered, _shortlist, _trim
 from bot.table.tables import Tables
 from bot.table.talk import Talk
 from bot.table.turns import Turns
@@ -186,7 +186,7 @@ class Play:
             allowed = [f"`{c}`" + (f" ({t(k)})" if t.has(k := f"choice.{param.name}.{c}") and t(k) != str(c) else "")
                        for c in param.choices]
             raise Refusal("error.bad_choice_list", option=param.name, value=echo(value),
-                          choices=_numbered(allowed, t))
+                          choices=_shortlist(allowed, t))
         return found
 
     # -- components -------------------------------------------------------------

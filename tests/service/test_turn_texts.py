@@ -247,3 +247,29 @@ async def test_an_unknown_command_names_the_closest_ones(service: TableService) 
     assert "Tu voulais dire `/atw` ?" in (await service.unknown_command(PEOPLE[2], HERE, "awt", None))[0].text
     nothing = await service.unknown_command(PEOPLE[0], HERE, "frobnicate")
     assert nothing[0].text == "⚠️ There is no `/game frobnicate`. `/game help` lists the commands."
+
+
+# -- 5. the log says who really acted -------------------------------------------------------------------
+async def test_the_log_marks_ai_moves_and_stand_ins_apart_and_never_puts_a_humans_step_on_the_ai(
+        service: TableService, clock: Any) -> None:
+    await service.new_game(PEOPLE[0], HERE, "around-the-world", seed=4)
+    await service.addbot(PEOPLE[0], HERE, 2)
+    await service.start(PEOPLE[0], HERE)
+    await play(service, PEOPLE[:1], 6)
+    for _ in range(3):  # Alice is away: a stand-in plays her turns
+        clock.advance(49)
+        await service.tick()
+    record = await service.store.active_game(HERE.channel_id)
+    assert record is not None
+    actions = await service.store.actions(record.id)
+    assert {a.actor for a in actions} == {"human", "ai", "timeout"}
+    for user, legend in ((PEOPLE[0], "🤖 an AI player's move · ⏰ played for a player whose time ran out"),
+                         (PEOPLE[1], "🤖 Zug einer KI · ⏰ für jemanden gespielt, dessen Zeit abgelaufen war")):
+        text = (await service.log_(user, HERE, 50))[0].text
+        lines = text.splitlines()
+        assert lines[-1] == legend, lines[-1]
+        ai_lines = [line for line in lines if "` 🤖 " in line]
+        stand_in = [line for line in lines if "` ⏰ " in line]
+        assert ai_lines and stand_in
+        assert not any("Alice" in line.split("🤖 ")[1].split()[0] for line in ai_lines)
+        assert all("Alice" in line for line in stand_in)
