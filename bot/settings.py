@@ -31,6 +31,10 @@ class Settings:
     #: render processes; 0 = render in threads of the bot's process. `load_settings` defaults to
     #: one per core; a `Settings()` built in code (tests, tools) renders in threads
     render_processes: int = 0
+    #: processes AI seats decide in (0 = threads of the bot's process); `load_settings` defaults
+    #: to one; `AI_TURN_SECONDS` caps one decision there (the game's own policy answers after it)
+    ai_processes: int = 0
+    ai_turn_seconds: float = 10.0
     #: seconds after a change before the scheduler posts its message again if Discord did not
     #: accept it meanwhile, and the first wait after a failed post (it doubles, up to 10 min)
     announce_grace_seconds: float = 20.0
@@ -142,6 +146,8 @@ def load_settings(env_file: str | Path | None = ".env", environ: dict[str, str] 
         shard_ids=_shard_ids(environ.get("SHARD_IDS"), shard_count),
         database_pool_size=max(1, int(_float(environ.get("DATABASE_POOL_SIZE"), 10.0))),
         render_processes=_processes(environ.get("RENDER_PROCESSES")),
+        ai_processes=max(0, int(_float(environ.get("AI_PROCESSES"), 1.0))),
+        ai_turn_seconds=max(0.1, _float(environ.get("AI_TURN_SECONDS"), 10.0)),
         announce_grace_seconds=max(0.0, _float(environ.get("ANNOUNCE_GRACE_SECONDS"), 20.0)),
         announce_retry_seconds=max(0.1, _float(environ.get("ANNOUNCE_RETRY_SECONDS"), 15.0)),
         request_timeout_seconds=max(0.5, _float(environ.get("REQUEST_TIMEOUT_SECONDS"), 20.0)),

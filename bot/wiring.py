@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.ai.pool import AIPool
 from bot.features.follow import Following
 from bot.features.memories import Memories
 from bot.features.ratings import Ratings
@@ -51,7 +52,8 @@ class Parts:
 
 
 def build(store: Store, settings: Settings, clock: Callable[[], float], *,
-          render_in_thread: bool = True, render_pool: RenderPool | None = None) -> Parts:
+          render_in_thread: bool = True, render_pool: RenderPool | None = None,
+          ai_pool: AIPool | None = None) -> Parts:
     hooks = Hooks()
     tables = Tables(store, settings, clock, hooks)
     talk = Talk()
@@ -59,7 +61,7 @@ def build(store: Store, settings: Settings, clock: Callable[[], float], *,
     messages = Messages(talk, images, hooks)
     answers = Answers(tables, talk, messages)
     publisher = Publisher(hooks)
-    turns = Turns(tables, talk, publisher)
+    turns = Turns(tables, talk, publisher, ai_pool or AIPool(0))
     lobby = Lobby(tables, talk, messages, turns, hooks)
     play = Play(tables, talk, messages, turns, lobby, answers, hooks)
     scheduler = Scheduler(tables, talk, messages, turns, hooks)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Collection
 
+from bot.ai.pool import AIPool
 from bot.replies import Button, Reply, User
 from bot.store import VersionConflict
 from bot.table.change import Change, ChangeKind
@@ -20,10 +21,12 @@ log = logging.getLogger("passepartout.service")
 
 
 class Turns:
-    def __init__(self, tables: Tables, talk: Talk, publisher: Publisher) -> None:
+    def __init__(self, tables: Tables, talk: Talk, publisher: Publisher, ai: AIPool) -> None:
         self.tables = tables
         self.talk = talk
         self.publisher = publisher
+        #: where AI seats decide: never on the event loop
+        self.ai = ai
 
     # -- a player's move ------------------------------------------------------------------
     async def act(self, loaded: Loaded, user: User, seat: str, action: Action) -> list[Reply]:
@@ -125,8 +128,9 @@ class Turns:
                 break
             seat = ready[0]
             round_before = rules.round_of(loaded.state) if seat in pending else 0
-            # the policy sees what the seat may see, nothing more
-            action = loaded.spec.ai(rules.view(loaded.state, seat), seat, rules.legal_actions(loaded.state, seat))
+            # the policy sees what the seat may see, nothing more, and decides off the event loop
+            action = await self.ai.choose(loaded.spec, rules.view(loaded.state, seat), seat,
+                                          rules.legal_actions(loaded.state, seat))
             new_events = rules.push(loaded.state, seat, action)  # the policy picked it from `legal`
             if seat in pending:
                 moved[seat] = moved.get(seat, 0) + 1

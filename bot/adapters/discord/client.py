@@ -29,6 +29,7 @@ from bot.adapters.discord.delivery import NETWORK_ERRORS, Delivery, GameComponen
 from bot.adapters.discord.interaction import user_of, where_of
 from bot.adapters.discord.tree import INPUT_ERRORS, CatalogTranslator, CheckedTree, build_commands, catalog_files
 from bot.adapters.stopping import GRACE_SECONDS, stop_on_signals
+from bot.ai.pool import AIPool
 from bot.images.pool import pool_for
 from bot.replies import Reply, User, Where
 from bot.service import TableService, early_replies
@@ -68,8 +69,10 @@ class PassepartoutBot(discord.AutoShardedClient):
         self.store = store or store_from_url(settings.database_url, durable=settings.durable_commits,
                                             pool_size=settings.database_pool_size)
         self.render_pool = pool_for(settings.render_processes)  # started in setup_hook, or at the first render
+        self.ai_pool = AIPool(settings.ai_processes, turn_seconds=settings.ai_turn_seconds)  # started in setup_hook
         # the service learns from `delivery` which channel messages Discord accepted
-        self.service = TableService(self.store, settings, render_pool=self.render_pool, reports_delivery=True)
+        self.service = TableService(self.store, settings, render_pool=self.render_pool, ai_pool=self.ai_pool,
+                                    reports_delivery=True)
         self.tree = CheckedTree(self)
         self.delivery = Delivery(self, self.service, timeout=settings.request_timeout_seconds)
         self._scheduler: asyncio.Task[None] | None = None
@@ -90,6 +93,7 @@ class PassepartoutBot(discord.AutoShardedClient):
         self.logged_in = True
         if self.render_pool is not None:
             await self.render_pool.start()  # workers warm up while we log in and sync
+        self.ai_pool.start()
         await self.open_store()
         await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands_if_needed()
@@ -116,6 +120,7 @@ class PassepartoutBot(discord.AutoShardedClient):
             await super().close()
         if self.render_pool is not None:
             await self.render_pool.close()
+        await asyncio.to_thread(self.ai_pool.close)
         if self.store_opened:
             await self.store.close()
             self.store_opened = False

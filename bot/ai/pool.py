@@ -1,0 +1,78 @@
+"""`AIPool`: where AI seats decide. Plain data in (game id, the seat's view, its legal
+actions), an action out; the worker looks the game's policy up in its own registry. A game a
+test registered or swapped at run time (workers never see those) decides in a thread of the
+bot's process. A decision that takes longer than the per-turn cap, or a worker that died,
+falls back to the game's own policy in a thread, so an AI turn always ends."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
+from typing import Any
+
+from bot import games
+from bot.games import GameSpec
+from engine import Action, View
+
+log = logging.getLogger("passepartout.ai")
+
+
+def decide(game_id: str, view: View, seat: str, legal: list[Action]) -> Action:
+    """In a worker: the registered game's policy on the seat's view."""
+    return games.get(game_id).ai(view, seat, legal)
+
+
+def _warm() -> None:
+    """A worker imports every game (rules, data, policies) before its first decision."""
+    games.specs()
+
+
+def registered(spec: GameSpec) -> bool:
+    """Whether a worker would decide with this very spec (not one a test swapped in)."""
+    return games.specs().get(spec.id) is spec and spec.id not in games.RUNTIME
+
+
+class AIPool:
+    """`processes` worker processes (0: decisions in threads of this process)."""
+
+    def __init__(self, processes: int = 0, *, turn_seconds: float = 10.0) -> None:
+        self.processes = processes
+        #: the longest one decision may take in a worker before the game's own policy answers
+        self.turn_seconds = turn_seconds
+        self._executor: Executor | None = None
+
+    def start(self) -> None:
+        if self.processes > 0 and self._executor is None:
+            self._executor = ProcessPoolExecutor(max_workers=self.processes, initializer=_warm,
+                                                 mp_context=multiprocessing.get_context("spawn"))
+
+    async def choose(self, spec: GameSpec, view: View, seat: str, legal: list[Action]) -> Action:
+        executor = self._executor
+        if executor is not None and registered(spec):
+            loop = asyncio.get_running_loop()
+            try:
+                return await asyncio.wait_for(loop.run_in_executor(executor, decide, spec.id, view, seat, legal),
+                                              self.turn_seconds)
+            except TimeoutError:
+                log.warning("an AI decision in %s took over %s s; the game's own policy decides", spec.id,
+                            self.turn_seconds)
+            except BrokenExecutor:
+                log.warning("an AI worker died; starting new ones", exc_info=True)
+                self._restart(executor)
+        return await asyncio.to_thread(spec.ai, view, seat, legal)
+
+    def _restart(self, broken: Executor) -> None:
+        broken.shutdown(wait=False, cancel_futures=True)
+        self._executor = None
+        self.start()
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
+
+    def __repr__(self) -> str:
+        state: Any = "threads" if self._executor is None else f"{self.processes} processes"
+        return f"AIPool({state})"
