@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from bot.i18n import Translator
 from engine import Action, Event, View
+from engine.core import Result
 
 ParamKind = Literal["int", "str", "bool", "pick"]
 
@@ -123,6 +124,24 @@ class GameUI:
         """What the mover learned from their own move (the cards drawn, the tickets offered),
         for their private confirmation only, so nobody has to open their hand after a draw.
         `before` and `after` are the mover's own views around the move. Default: nothing."""
+        return None
+
+    def result_score(self, entry: dict[str, Any], t: Translator) -> str | None:
+        """A ranking entry's score with its unit (`result.score`, a plural pair, in the game's
+        catalog: "53 days travelled", "215 points"); None: no score to show."""
+        score = entry.get("score")
+        if score is None:
+            return None
+        return t.plural("result.score", int(score)) if t.has("result.score.other") else str(score)
+
+    def tie_break(self, entry: dict[str, Any], above: dict[str, Any], t: Translator) -> str | None:
+        """Why `entry` is placed below `above` though their scores are equal (the game's
+        tie-break, with the numbers that decided it); None: not a tie, or nothing to say."""
+        return None
+
+    def result_note(self, result: Result, names: dict[str, str], t: Translator) -> str | None:
+        """A line on how the winner was decided when it is not the best score (a rule of the
+        game's end), for the final message."""
         return None
 
     def no_moves_text(self, group: str, view: View, t: Translator) -> str | None:

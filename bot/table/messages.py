@@ -106,16 +106,32 @@ class Messages:
         return ", ".join(parts), ids
 
     def result_text(self, loaded: Loaded, t: Translator) -> str:
+        """The final standings: each score with its unit, shared places and broken ties said so
+        (with what broke them), and how the game's end rule chose the winner when it is not
+        simply the best score."""
         result = loaded.rules.result(loaded.state)
         assert result is not None  # only called once rules.is_over: a finished game has a result
+        ui = loaded.ui
         lines = [t("result.header")]
         medals = {1: "🥇", 2: "🥈", 3: "🥉"}
+        above: dict[str, Any] | None = None
         for entry in result.get("ranking", []):
             rank = int(entry.get("rank", 0))
             name = loaded.names.get(entry["seat"], entry["seat"])
-            score = entry.get("score")
-            lines.append(t("result.line", medal=medals.get(rank, f"{rank}."), name=name,
-                           score="" if score is None else f" — {score}"))
+            score = ui.result_score(entry, t)
+            line = t("result.line", medal=medals.get(rank, f"{rank}."), name=name,
+                     score="" if score is None else f" — {score}")
+            if above is not None and int(above.get("rank", 0)) == rank:
+                line += t("result.shared")
+            elif above is not None and above.get("score") is not None and above.get("score") == entry.get("score"):
+                why = ui.tie_break(entry, above, t)
+                if why:
+                    line += t("result.tie", name=loaded.names.get(above["seat"], above["seat"]), why=why)
+            lines.append(line)
+            above = entry
+        note = ui.result_note(result, loaded.names, t)
+        if note:
+            lines.append(note)
         winners = [loaded.names.get(s, s) for s in result.get("winners", [])]
         if winners:
             lines.append(t("result.winners", names=", ".join(winners)))

@@ -273,3 +273,50 @@ async def test_the_log_marks_ai_moves_and_stand_ins_apart_and_never_puts_a_human
         assert ai_lines and stand_in
         assert not any("Alice" in line.split("🤖 ")[1].split()[0] for line in ai_lines)
         assert all("Alice" in line for line in stand_in)
+
+
+# -- 6. final messages explain units and ties -----------------------------------------------------------
+async def finished(service: TableService, game: str, seed: int) -> Any:
+    """The channel's game (three players), played to its end by the AI in memory."""
+    await open_table(service, game, seed=seed)
+    record = await service.store.active_game(HERE.channel_id)
+    assert record is not None
+    loaded = service.load(record)
+    rules = loaded.rules
+    while not rules.is_over(loaded.state):
+        seat = rules.to_act(loaded.state)[0]
+        rules.push(loaded.state, seat, rules.ai_action(loaded.state, seat))
+    return loaded
+
+
+async def test_detour_result_gives_days_travelled_and_says_how_a_tie_was_broken(service: TableService) -> None:
+    loaded = await finished(service, "detour", 3)
+    result = loaded.rules.result(loaded.state)
+    first, second = result["ranking"][:2]
+    assert first["score"] == second["score"] and first["rank"] < second["rank"]  # a tie the rules broke
+    names = {s.seat: s.name for s in loaded.record.seats}
+    for lang, unit, tie in (("en", "days travelled", f"(tied with {names[first['seat']]}; the earlier arrival wins)"),
+                            ("de", "Tage gereist", f"(gleichauf mit {names[first['seat']]}; wer früher ankam, gewinnt)"),
+                            ("fr", "jours de voyage", f"(à égalité avec {names[first['seat']]} ; le premier arrivé gagne)")):
+        text = service.parts.messages.result_text(loaded, loaded.ui.translator(lang))
+        lines = text.splitlines()
+        assert lines[1] == f"🥇 {names[first['seat']]} — {first['score']} {unit}", lines
+        assert lines[2] == f"🥈 {names[second['seat']]} — {second['score']} {unit} {tie}", lines
+
+
+async def test_atw_result_counts_days_and_says_who_is_not_home(service: TableService) -> None:
+    loaded = await finished(service, "around-the-world", 3)
+    text = service.parts.messages.result_text(loaded, loaded.ui.translator("en"))
+    lines = text.splitlines()
+    assert re.fullmatch(r"🥇 \S+ — \d+ days", lines[1]), lines
+    assert any(re.fullmatch(r"🥉 \S+ — not home \(\d+ days used\)", line) for line in lines), lines
+    de = service.parts.messages.result_text(loaded, loaded.ui.translator("de"))
+    assert "nicht zu Hause (" in de and " Tage verbraucht)" in de
+
+
+async def test_points_games_name_the_unit(service: TableService) -> None:
+    for game in ("rails-and-sails", "eighty-days"):
+        loaded = await finished(service, game, 3)
+        text = service.parts.messages.result_text(loaded, loaded.ui.translator("fr"))
+        assert re.search(r"^🥇 \S+ — -?\d+ points?$", text, re.M), text
+        await service.cancel(PEOPLE[0], HERE)

@@ -13,6 +13,7 @@ from bot.games.around_the_world.commands import COMMANDS
 from bot.gameui import GameUI, QuickMenu
 from bot.i18n import Translator
 from engine import Action, Event, View
+from engine.core import Result
 from engine.games.around_the_world import data as D
 from engine.games.around_the_world.rules import leg_days
 
@@ -178,6 +179,35 @@ class AroundTheWorldUI(GameUI):
         held = " ".join(card(c) for c in travel) if travel else t("why.no_travel_cards")
         nxt = D.LOCATIONS[(pos + 1) % len(D.LOCATIONS)]
         return t("why.travel", city=city(nxt, t), need=need, held=held)
+
+    def result_score(self, entry: dict[str, Any], t: Translator) -> str | None:
+        """Days used by those home; the others are not home (with the days they used)."""
+        if entry.get("arrived"):
+            return t.plural("result.score", int(entry["days"]))
+        return t.plural("result.not_home", int(entry.get("days", 0)))
+
+    def tie_break(self, entry: dict[str, Any], above: dict[str, Any], t: Translator) -> str | None:
+        """Home on the same day: the earlier arrival (two players home the same round: more gold)."""
+        if not (entry.get("arrived") and above.get("arrived")):
+            return None
+        if entry.get("gold") != above.get("gold") and above.get("gold", 0) > entry.get("gold", 0) \
+                and (above.get("arrival") or 0) > (entry.get("arrival") or 0):
+            return t("result.tie_gold", better=above["gold"], worse=entry["gold"])
+        return t("result.tie_arrival")
+
+    def result_note(self, result: Result, names: dict[str, str], t: Translator) -> str | None:
+        """When the winner is not the first home within 80 days: say which rule decided."""
+        ranking = result.get("ranking", [])
+        if not ranking or not ranking[0].get("arrived"):
+            return None
+        first = ranking[0]
+        name = names.get(first["seat"], first["seat"])
+        if first["days"] > D.TARGET_DAYS:
+            return t("result.nobody_in_time", name=name)
+        late = [r for r in ranking if r.get("arrival") == 1 and r["days"] > D.TARGET_DAYS]
+        if len(ranking) == 2 and late:
+            return t("result.first_home_late", name=names.get(late[0]["seat"], late[0]["seat"]))
+        return None
 
     def menu_group(self, action: Action) -> str:
         """Balloon journeys are journeys: "Travel…" on the turn message lists them too."""

@@ -68,6 +68,14 @@ class DetourUI(GameUI):
             return _trim(t(f"action.{kind}", target=who))
         return _trim(str(kind))
 
+    def tie_break(self, entry: dict[str, Any], above: dict[str, Any], t: Translator) -> str | None:
+        """Finishers tied on days: more Move value left in hand, then the earlier arrival."""
+        if not (entry.get("finished") and above.get("finished")):
+            return None
+        if entry.get("hand_value") != above.get("hand_value"):
+            return t("result.tie_hand", better=above.get("hand_value", 0), worse=entry.get("hand_value", 0))
+        return t("result.tie_arrival")
+
     @staticmethod
     def _target(action: Action, view: View) -> dict[str, Any] | None:
         for p in view.get("pawns", []):

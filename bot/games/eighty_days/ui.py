@@ -198,6 +198,12 @@ class EightyDaysUI(GameUI):
         key = f"action.{kind}"
         return t(key) if t.has(key) else str(kind)
 
+    def tie_break(self, entry: dict[str, Any], above: dict[str, Any], t: Translator) -> str | None:
+        """Equal points: the rulebook's tie-break (coins)."""
+        if entry.get("coins") == above.get("coins"):
+            return None
+        return t("result.tie_coins", better=above.get("coins", 0), worse=entry.get("coins", 0))
+
     def news_text(self, action: Action, events: list[Event], before: View, after: View, t: Translator) -> str | None:
         """The adventure cards the mover drew (the channel learns only how many), whole, one a
         line, so they can choose without opening their hand."""

@@ -173,6 +173,12 @@ class RailsUI(GameUI):
                  for with_points in (True, False) for key, named in forms]
         return next((text for text in texts if len(text) <= MAX_LABEL), _trim(min(texts, key=len)))
 
+    def tie_break(self, entry: dict[str, Any], above: dict[str, Any], t: Translator) -> str | None:
+        """Equal points: the rulebook's tie-break (completed tickets)."""
+        if entry.get("completed") == above.get("completed"):
+            return None
+        return t("result.tie_tickets", better=above.get("completed", 0), worse=entry.get("completed", 0))
+
     def news_text(self, action: Action, events: list[Event], before: View, after: View, t: Translator) -> str | None:
         """A blind draw names the card drawn; drawn tickets are listed whole (cities, points),
         one a line, numbered as the hand image numbers them."""
