@@ -127,3 +127,18 @@ def test_board_palette_keeps_the_player_colours(players: int) -> None:
     assert all(present(PLAYER_COLOURS[i]) for i in range(pawns))
     assert present(PAPER)
     assert not present((255, 0, 255))  # and it does not invent colours
+
+
+@pytest.mark.parametrize("value", [5, 6, 8, 10])
+def test_a_played_card_keeps_its_number_clear(value: int) -> None:
+    """Issue 23: a stroke through a played 5 or 6 read as 8 on a phone. A played card is
+    marked by a folded corner that stays off its number's box."""
+    from render.common import Draw, font
+    from render.detour import LIGHT, PLAYED_MARK, _card_chip
+
+    image = Image.new("RGB", (50, 40), LIGHT)
+    _card_chip(Draw(image), 0, 0, value, "played")
+    number = Draw(image).textbbox((25, 20), str(value), font=font(24, "bold"), anchor="mm")
+    marked = [(x, y) for x in range(50) for y in range(40) if image.getpixel((x, y)) == PLAYED_MARK]
+    assert marked, "a played card is marked"
+    assert not [(x, y) for x, y in marked if number[0] <= x < number[2] and number[1] <= y < number[3]]
