@@ -176,6 +176,7 @@ class AroundTheWorldRules(MoveHandlers, AroundTheWorldSummary, Rules):
 
     # ------------------------------------------------------------------ views
     def view(self, state: State, seat: str | None) -> View:
+        # long: one flat literal of the public view, field by field
         st = state
         seats = st.seats
         n = len(seats)
