@@ -10,8 +10,11 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from bot.replies import Reply, User, Where
 from bot.service import TableService
+from bot.settings import Settings
 from bot.store import Store
 from bot.table.ids import action_hash, custom_id
 
@@ -295,9 +298,10 @@ async def test_detour_result_gives_days_travelled_and_says_how_a_tie_was_broken(
     first, second = result["ranking"][:2]
     assert first["score"] == second["score"] and first["rank"] < second["rank"]  # a tie the rules broke
     names = {s.seat: s.name for s in loaded.record.seats}
-    for lang, unit, tie in (("en", "days travelled", f"(tied with {names[first['seat']]}; the earlier arrival wins)"),
-                            ("de", "Tage gereist", f"(gleichauf mit {names[first['seat']]}; wer früher ankam, gewinnt)"),
-                            ("fr", "jours de voyage", f"(à égalité avec {names[first['seat']]} ; le premier arrivé gagne)")):
+    ahead = names[first["seat"]]
+    for lang, unit, tie in (("en", "days travelled", f"(tied with {ahead}; the earlier arrival wins)"),
+                            ("de", "Tage gereist", f"(gleichauf mit {ahead}; wer früher ankam, gewinnt)"),
+                            ("fr", "jours de voyage", f"(à égalité avec {ahead} ; le premier arrivé gagne)")):
         text = service.parts.messages.result_text(loaded, loaded.ui.translator(lang))
         lines = text.splitlines()
         assert lines[1] == f"🥇 {names[first['seat']]} — {first['score']} {unit}", lines
@@ -320,3 +324,28 @@ async def test_points_games_name_the_unit(service: TableService) -> None:
         text = service.parts.messages.result_text(loaded, loaded.ui.translator("fr"))
         assert re.search(r"^🥇 \S+ — -?\d+ points?$", text, re.M), text
         await service.cancel(PEOPLE[0], HERE)
+
+
+# -- 7. /game stats speaks like a person ---------------------------------------------------------------
+@pytest.mark.usefixtures("fake_game")
+async def test_stats_show_a_skill_and_how_sure_it_is_never_mu_sigma_or_a_negative_rating(
+        store: Store, clock: Any) -> None:
+    from tests.service.test_ratings import play as play_countdown
+
+    service = TableService(store, Settings(leaderboard_min_games=1), clock=clock, render_in_thread=False)
+    await play_countdown(service, PEOPLE, [1, 1, 1], ai=1)  # one game: the first rating
+    for user, line, footer in (
+            (PEOPLE[0], r"\*\*Countdown\*\*: skill \*\*\d+\*\*, give or take \d+ \(still settling\) · played 1×",
+             "Per game: only players with at least 1 rated games of that game are listed."),
+            (PEOPLE[1], r"\*\*Countdown\*\*: Können \*\*\d+\*\*, plus minus \d+ \(noch unsicher\) · 1× gespielt",
+             "Pro Spiel: Nur wer mindestens 1 gewertete Partien dieses Spiels hat"),
+            (PEOPLE[2], r"\*\*Countdown\*\* : niveau \*\*\d+\*\*, à \d+ près \(encore incertain\)",
+             "Par jeu : seuls les joueurs avec au moins 1 parties classées de ce jeu")):
+        [mine] = await service.stats(user, HERE)
+        text = mine.embeds[0].description
+        assert re.search(line, text), text
+        assert "μ" not in text and "σ" not in text and not re.search(r"-\d", text)
+        [board] = await service.leaderboard(user, HERE, "countdown")
+        assert footer in board.text
+        lines = board.embeds[0].description.splitlines()
+        assert len(lines) == 4 and not any("μ" in x or re.search(r"-\d", x) for x in lines), lines

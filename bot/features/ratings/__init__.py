@@ -88,6 +88,10 @@ def rate(entries: Sequence[ResultEntry], before: dict[str, Rating | None]) -> di
             for player, found in seats.items()}
 
 
+#: how sure a rating is, in words: sigma starts at 25/3 and shrinks with every rated game
+SURE_MID, SURE_HIGH = 7.0, 5.0
+
+
 def conservative(mu: float, sigma: float) -> float:
     """The rating the leaderboard ranks by: mu - 3 sigma (about 99% sure to be at least this)."""
     return mu - 3 * sigma
@@ -147,16 +151,21 @@ class Ratings:
             lines.append(t("stats.best", rank=best.rank, players=best.players, title=self._title(best.game_id, t)))
         lines.append("")
         lines += [self._rating_line(r, t) for r in found.ratings]
+        lines += ["", t("stats.explain")]
         return [self.talk.private(user, "", embeds=[Embed("\n".join(lines), _trim(t("stats.title", name=name), 256))])]
 
     @staticmethod
-    def _number(value: float) -> str:
-        return f"{value:.1f}"
+    def _skill(row: RatingRow, t: Translator) -> dict[str, Any]:
+        """A rating as people read it: the skill (mu, rounded: everyone starts at 25), give or
+        take about two sigmas, and in words how sure that is. Never mu - 3 sigma, which is
+        negative after a first game and reads as a punishment."""
+        margin = 2 * row.sigma
+        sure = "low" if row.sigma > SURE_MID else "mid" if row.sigma > SURE_HIGH else "high"
+        return {"skill": round(row.mu), "margin": round(margin), "sure": t(f"stats.sure.{sure}")}
 
     def _rating_line(self, row: RatingRow, t: Translator) -> str:
-        return t("stats.rating", title=self._title(row.game_id, t), mu=self._number(row.mu),
-                 sigma=self._number(row.sigma), rating=self._number(conservative(row.mu, row.sigma)),
-                 games=row.games, wins=row.wins)
+        return t("stats.rating", title=self._title(row.game_id, t), games=row.games, wins=row.wins,
+                 **self._skill(row, t))
 
     async def leaderboard(self, user: User, where: Where, game_id: str | None = None) -> list[Reply]:
         """The top players of this server by conservative rating, one card per game."""
@@ -182,6 +191,5 @@ class Ratings:
     def _board_line(self, place: int, row: RatingRow, t: Translator) -> str:
         medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(place, f"{place}.")
         name = t("stats.ai") if row.player.startswith("ai:") else md(_trim(row.name, 60))
-        return t("leaderboard.line", medal=medal, name=name, rating=self._number(conservative(row.mu, row.sigma)),
-                 mu=self._number(row.mu), sigma=self._number(row.sigma), games=row.games, wins=row.wins)
+        return t("leaderboard.line", medal=medal, name=name, games=row.games, wins=row.wins, **self._skill(row, t))
 
