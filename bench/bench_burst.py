@@ -1,7 +1,14 @@
 """Burst: many channels press a move at the same moment. How fast does the table keep up?
 
-    .venv/bin/python bench/bench_burst.py [--channels 200] [--game rails-and-sails] [--rounds 2]
-        [--warmup 4] [--drawn 2] [--processes N] [--rev REV [--ab-rounds 4]] [--profile FILE]
+    .venv/bin/python bench/bench_burst.py [--channels 200] [--game rails-and-sails|mix] [--rounds 2]
+        [--warmup 4] [--drawn 2] [--processes N] [--ai-seats N] [--rev REV [--ab-rounds 4]] [--profile FILE]
+
+`--game mix` is a real server's mix: the four games in turn (detour, around-the-world,
+rails-and-sails, eighty-days), 2-4 people per table with names of their own, each table 10-30
+moves into its game before the clock starts (some tables further than others), and with
+`--ai-seats N` N AI seats at every table (the person's press then waits for the AIs' replies,
+decided off the event loop). The memory of the whole bot — its process and every render and
+AI worker — is sampled during the timed bursts: the peak of the summed RSS and PSS.
 
 Through the table service as the Discord adapter drives it (SQLite in a temp dir, images from
 the render pool as the bot makes it: `--processes` workers, default one per core, 0 = threads
@@ -43,13 +50,76 @@ from bot.service import TableService  # noqa: E402
 from bot.store import SQLiteStore  # noqa: E402
 
 FIRST_NAMES = ("Ann", "Ben", "Chloé", "Dmitri", "Eun-ji", "Farid", "Greta", "Hugo")
+#: the real server's mix, in turn
+MIX = ("detour", "around-the-world", "rails-and-sails", "eighty-days")
+LANGS = ("en", "en", "de", "fr")
 
 
-def players_of(channel: int) -> list[User]:
-    """The two players of a channel: people of their own in every channel, as on a real
-    server (the same two names everywhere let tables share the header's pictures)."""
-    names = [f"{FIRST_NAMES[(channel + k) % len(FIRST_NAMES)]} {channel}" for k in (0, 3)]
-    return [User(2 * channel + 1 + k, name, "en") for k, name in enumerate(names)]
+def players_of(channel: int, count: int = 2) -> list[User]:
+    """The players of a channel: people of their own in every channel, as on a real server
+    (the same names everywhere let tables share the header's pictures)."""
+    names = [f"{FIRST_NAMES[(channel + 3 * k) % len(FIRST_NAMES)]} {channel}" for k in range(count)]
+    return [User(8 * channel + 1 + k, name, LANGS[(channel + k) % len(LANGS)]) for k, name in enumerate(names)]
+
+
+def table_of(args: argparse.Namespace, index: int) -> tuple[str, int]:
+    """The game and the number of people at the `index`-th channel's table."""
+    if args.game != "mix":
+        return args.game, 2
+    game = MIX[index % len(MIX)]
+    people = 2 + (index // len(MIX)) % 3  # 2, 3 or 4 people
+    return game, min(people, 4 - args.ai_seats) if game == "detour" else people
+
+
+def tree_memory(pids: list[int]) -> tuple[float, float]:
+    """The summed RSS and PSS (MB) of `pids` (Linux /proc; PSS shares the pages processes
+    share fairly between them)."""
+    rss = pss = 0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Rss:"):
+                    rss += int(line.split()[1])
+                elif line.startswith("Pss:"):
+                    pss += int(line.split()[1])
+        except OSError:
+            continue
+    return rss / 1024, pss / 1024
+
+
+def children_of(pid: int) -> list[int]:
+    """Every process below `pid` (render and AI workers, and their helpers)."""
+    found: list[int] = []
+    try:
+        kids = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return found
+    for kid in map(int, kids):
+        found += [kid, *children_of(kid)]
+    return found
+
+
+class MemoryWatch:
+    """Samples the whole bot's memory every `every` seconds while the bursts run."""
+
+    def __init__(self, every: float = 0.05) -> None:
+        self.every = every
+        self.peak_rss = self.peak_pss = 0.0
+        self._task: asyncio.Task[None] | None = None
+
+    async def _watch(self) -> None:
+        while True:
+            rss, pss = await asyncio.to_thread(tree_memory, [os.getpid(), *children_of(os.getpid())])
+            self.peak_rss, self.peak_pss = max(self.peak_rss, rss), max(self.peak_pss, pss)
+            await asyncio.sleep(self.every)
+
+    def __enter__(self) -> MemoryWatch:
+        self._task = asyncio.get_running_loop().create_task(self._watch())
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._task is not None:
+            self._task.cancel()
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -77,21 +147,35 @@ def make_pool(processes: int) -> Any:
     return RenderPool(processes) if processes > 0 else None
 
 
-def make_service(store: SQLiteStore, pool: Any) -> TableService:
-    if pool is None:
-        return TableService(store, render_in_thread=True)
-    return TableService(store, render_in_thread=True, render_pool=pool)  # type: ignore[call-arg]
+def make_ai_pool(processes: int) -> Any:
+    """Where AI seats decide, as the bot makes it (None: a revision that decides on the event loop)."""
+    try:
+        from bot.ai.pool import AIPool
+    except ImportError:
+        return None
+    pool = AIPool(processes)
+    pool.start()
+    return pool
 
 
-async def choose(service: TableService, store: SQLiteStore, where: Where) -> tuple[int, User, str, dict[str, Any]]:
-    """The move the AI would make for the channel's player to act (chosen before the burst, so
-    the burst times the table's work only): game id, user, seat, action."""
+def make_service(store: SQLiteStore, pool: Any, ai_pool: Any = None) -> TableService:
+    kw: dict[str, Any] = {"render_pool": pool} if pool is not None else {}
+    if ai_pool is not None:
+        kw["ai_pool"] = ai_pool
+    return TableService(store, render_in_thread=True, **kw)
+
+
+async def choose(service: TableService, store: SQLiteStore,
+                 where: Where) -> tuple[int, User, str, dict[str, Any]] | None:
+    """The move the AI would make for the channel's person to act (chosen before the burst, so
+    the burst times the table's work only): game id, user, seat, action; None: that game ended."""
     record = await store.active_game(where.channel_id)
-    assert record is not None
+    if record is None or record.state is None:
+        return None
     loaded = service.load(record)
-    seat = loaded.rules.to_act(loaded.state)[0]
-    user = next(p for p in players_of(where.channel_id) if (s := record.seat_of_user(p.id)) is not None
-                and s.seat == seat)
+    people = {s.seat: s for s in record.seats if not s.is_bot}
+    seat = next(s for s in loaded.rules.to_act(loaded.state) if s in people)
+    user = next(p for p in players_of(where.channel_id, 4) if p.id == people[seat].user_id)
     action = loaded.spec.ai(loaded.rules.view(loaded.state, seat), seat, loaded.rules.legal_actions(loaded.state, seat))
     return record.id, user, seat, action
 
@@ -116,34 +200,55 @@ async def press(service: TableService, store: SQLiteStore, where: Where,
 
 async def burst(service: TableService, store: SQLiteStore, places: list[Where]) -> list[float]:
     moves = [await choose(service, store, w) for w in places]
-    return await asyncio.gather(*(press(service, store, w, m) for w, m in zip(places, moves, strict=True)))
+    return await asyncio.gather(*(press(service, store, w, m) for w, m in zip(places, moves, strict=True)
+                                  if m is not None))
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     pool = make_pool(args.processes)
+    ai_pool = make_ai_pool(args.ai_processes) if args.ai_seats else None
     with tempfile.TemporaryDirectory() as tmp:
         store = SQLiteStore(Path(tmp) / "burst.sqlite3")
         await store.open()
         try:
-            return await bursts(args, store, make_service(store, pool), pool)
+            return await bursts(args, store, make_service(store, pool, ai_pool), pool)
         finally:
             if pool is not None:
                 await pool.close()
+            if ai_pool is not None:
+                await asyncio.to_thread(ai_pool.close)
             await store.close()
+
+
+async def set_up(args: argparse.Namespace, service: TableService, store: SQLiteStore) -> list[Where]:
+    """The channels' tables, started and played past their set-up (and, in the mix, 10-30
+    moves into their games); the channels whose game is still on."""
+    places = [Where(channel_id=1000 + i, guild_id=1, guild_locale="en") for i in range(args.channels)]
+    for i, where in enumerate(places):
+        game, count = table_of(args, i)
+        first, *others = players_of(where.channel_id, count)
+        await service.new_game(first, where, game, seed=i + 1)
+        for other in others:
+            await service.join(other, where)
+        if args.ai_seats:
+            await service.addbot(first, where, args.ai_seats)
+        await service.start(first, where)
+    for _ in range(args.warmup):  # past the set-up's secret choices, which post no board
+        await burst(service, store, places)
+    if args.game == "mix":  # tables 10-30 moves into their games, not all alike
+        for i, where in enumerate(places):
+            for _ in range(i % 21):
+                move = await choose(service, store, where)
+                if move is not None:
+                    await press(service, store, where, move)
+    return [w for w in places if await store.active_game(w.channel_id) is not None]
 
 
 async def bursts(args: argparse.Namespace, store: SQLiteStore, service: TableService, pool: Any) -> dict[str, Any]:
     """Set the channels up, warm up, then time `args.rounds` bursts."""
     if pool is not None:
         await pool.start()
-    places = [Where(channel_id=1000 + i, guild_id=1, guild_locale="en") for i in range(args.channels)]
-    for i, where in enumerate(places):
-        first, second = players_of(where.channel_id)
-        await service.new_game(first, where, args.game, seed=i + 1)
-        await service.join(second, where)
-        await service.start(first, where)
-    for _ in range(args.warmup):  # past the set-up's secret choices, which post no board
-        await burst(service, store, places)
+    places = await set_up(args, service, store)
     if pool is not None:
         await pool.ready()
     for _ in range(args.drawn):  # tables in progress: the workers have drawn their boards before
@@ -156,13 +261,19 @@ async def bursts(args: argparse.Namespace, store: SQLiteStore, service: TableSer
     pids = pool.pids() if pool is not None else []
     main_cpu = loop_cpu = render_cpu = 0.0
     images = 0
+    watch = MemoryWatch()
+    watch.__enter__()
     for round_no in range(args.rounds):
         moves = [await choose(service, store, w) for w in places]
+        if any(m is None for m in moves):  # a game ended: the others go on
+            places = [w for w, m in zip(places, moves, strict=True) if m is not None]
+            moves = [m for m in moves if m is not None]
         if profile:
             profile.enable()
         start, cpu_start, workers_start = time.perf_counter(), time.process_time(), cpu_of(pids)
         loop_start = time.thread_time()
-        signed = await asyncio.gather(*(press(service, store, w, m) for w, m in zip(places, moves, strict=True)))
+        signed = await asyncio.gather(*(press(service, store, w, m)  # type: ignore[arg-type]
+                                        for w, m in zip(places, moves, strict=True)))
         wall = time.perf_counter() - start
         took = [abs(t) for t in signed]
         images += sum(t > 0 for t in signed)
@@ -177,6 +288,7 @@ async def bursts(args: argparse.Namespace, store: SQLiteStore, service: TableSer
             print(f"{args.game}, {args.channels} channels, {mode}, round {round_no + 1}:"
                   f" {rates[-1]:6.1f} turns/s; press -> replies median {statistics.median(took):.2f} s,"
                   f" p95 {pct(took, 0.95):.2f} s, max {max(took):.2f} s")
+    watch.__exit__()
     if profile:
         profile.dump_stats(args.profile)
     turns = len(places) * args.rounds
@@ -187,7 +299,8 @@ async def bursts(args: argparse.Namespace, store: SQLiteStore, service: TableSer
             "p95_s": pct(latencies, 0.95), "max_s": max(latencies), "main_cpu_ms_per_turn": main_ms,
             "loop_cpu_ms_per_turn": loop_cpu * 1000 / turns,
             "render_cpu_ms_per_turn": render_ms, "idle_2core_turns_per_s": capacity,
-            "turns_with_image_pct": 100 * images / turns}
+            "turns_with_image_pct": 100 * images / turns,
+            "peak_rss_mb": watch.peak_rss, "peak_pss_mb": watch.peak_pss}
 
 
 def main() -> None:
@@ -201,6 +314,8 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=cores(),
                         help="render processes (default: one per core; 0: threads)")
     parser.add_argument("--profile", help="write a cProfile of the timed bursts to this file")
+    parser.add_argument("--ai-seats", type=int, default=0, help="AI seats at every table (their replies are timed)")
+    parser.add_argument("--ai-processes", type=int, default=1, help="processes AI seats decide in (0: threads)")
     add_ab_arguments(parser)
     args = parser.parse_args()
     figures = measure_or_compare(__file__, args, lambda: asyncio.run(run(args)))
@@ -208,6 +323,8 @@ def main() -> None:
         print(f"  all rounds: {figures['turns_per_s']:.1f} turns/s (median round), press -> replies"
               f" p50 {figures['p50_s']:.2f} s, p95 {figures['p95_s']:.2f} s, max {figures['max_s']:.2f} s")
         print(f"  {figures['turns_with_image_pct']:.0f} % of the turns carried a board image")
+        print(f"  memory of the whole bot (its process and every worker): peak RSS {figures['peak_rss_mb']:.0f} MB,"
+              f" peak PSS {figures['peak_pss_mb']:.0f} MB")
         print(f"  CPU per turn: bot process {figures['main_cpu_ms_per_turn']:.1f} ms (event loop thread"
               f" {figures['loop_cpu_ms_per_turn']:.1f} ms, other threads: the store), render processes"
               f" {figures['render_cpu_ms_per_turn']:.1f} ms -> on two idle cores at most"
