@@ -199,8 +199,9 @@ def _draw_final(board: Image.Image, view: dict[str, Any], names: dict[str, str],
                       fill=INK, anchor="mm")
 
 
-#: the players' table: where each column's centre is
-_PLAYER_COLS = {"score": 360, "trains": 450, "ships": 540, "harbors": 630, "cards": 720, "tickets": 810}
+#: the players' table: where each column's centre is (the harbors' head says "harbors left" and
+#: is the longest, so its neighbours stand a little further off)
+_PLAYER_COLS = {"score": 360, "trains": 445, "ships": 530, "harbors": 640, "cards": 738, "tickets": 812}
 _PLAYER_HEADS = ("score", "trains", "ships", "harbors", "cards", "tickets")
 
 

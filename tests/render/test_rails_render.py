@@ -427,3 +427,21 @@ def test_fixed_words_pasted_equal_words_drawn(lang: str, midgame, monkeypatch: p
     monkeypatch.setattr(board_module, "_paste_fixed", draw_them)
     for view, image in zip(views, pasted, strict=True):
         assert image.tobytes() == R.board_image(view, names=NAMES, translator=t).tobytes()
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_the_harbors_head_says_left_and_keeps_clear_of_its_neighbours(lang: str) -> None:
+    """The number under the harbors head is how many a player may still build: the head reads
+    like the hand's "Harbors left" ("Harbors" alone read as harbors built), and every head keeps
+    6 px from the next one however long the words are in that language."""
+    from render.common import font, text_length
+    from render.rails_and_sails import board as B
+
+    t = TR(lang)
+    assert t("img.harbors") == t("img.harbors_left")
+    head = font(19, "semibold")
+    spans = [(B._PLAYER_COLS[key] - text_length(t(f"img.{key}"), head) / 2,
+              B._PLAYER_COLS[key] + text_length(t(f"img.{key}"), head) / 2) for key in B._PLAYER_HEADS]
+    for (_, right), (left, _) in zip(spans, spans[1:], strict=False):
+        assert left - right >= 6, (lang, spans)
+    assert spans[-1][1] <= 850  # inside the highlighted row
