@@ -156,8 +156,8 @@ class TableService:
     async def leave(self, user: User, where: Where) -> list[Reply]:
         return await self._answer(user, self.parts.lobby.leave(user, where), posts_in=where)
 
-    async def addbot(self, user: User, where: Where, count: int = 1) -> list[Reply]:
-        return await self._answer(user, self.parts.lobby.addbot(user, where, count), posts_in=where)
+    async def addbot(self, user: User, where: Where, count: int = 1, level: str | None = None) -> list[Reply]:
+        return await self._answer(user, self.parts.lobby.addbot(user, where, count, level), posts_in=where)
 
     async def start(self, user: User, where: Where) -> list[Reply]:
         return await self._answer(user, self.parts.lobby.start(user, where), posts_in=where)

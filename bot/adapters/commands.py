@@ -28,8 +28,9 @@ from bot.replies import Reply, User, Where
 #:   "thread" a thread the bot may post in (Discord: a thread picker; local: the thread's name)
 #:   "user"   a member (Discord: a user picker; local: a local user's name)
 OptionKind = Literal["str", "int", "hours", "bool", "thread", "user"]
-#: where an option's fixed choices come from: the registered games, or the bot's languages
-ChoiceSource = Literal["games", "languages"]
+#: where an option's fixed choices come from: the registered games, the bot's languages, or
+#: the AI levels
+ChoiceSource = Literal["games", "languages", "levels"]
 #: where an option's suggestions as you type come from: the channel's finished games
 #: (`TableService.replay_choices`)
 AutocompleteSource = Literal["replays"]
@@ -102,7 +103,8 @@ GAME_COMMANDS: tuple[GameCommand, ...] = (
     GameCommand("cancel", "cancel"),
     GameCommand("undo", "undo"),
     GameCommand("rematch", "rematch"),
-    GameCommand("addbot", "addbot", (Option("count", "int", default=1, min_value=1, max_value=5),)),
+    GameCommand("addbot", "addbot", (Option("count", "int", default=1, min_value=1, max_value=5),
+                                     Option("level", choices="levels"))),
     GameCommand("log", "log_", (Option("count", "int", default=15, min_value=1, max_value=50),)),
     GameCommand("rules", "rules_help", (_GAME,)),
     GameCommand("replay", "replay", (Option("game", autocomplete="replays"),)),

@@ -9,24 +9,26 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+from collections.abc import Awaitable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any
 
 from bot import games
 from bot.games import GameSpec
-from engine import Action, View
+from engine import Action, View, ai
 
 log = logging.getLogger("passepartout.ai")
 
 
-def decide(game_id: str, view: View, seat: str, legal: list[Action]) -> Action:
-    """In a worker: the registered game's policy on the seat's view."""
-    return games.get(game_id).ai(view, seat, legal)
+def decide(game_id: str, level: str, view: View, seat: str, legal: list[Action]) -> Action:
+    """The game's policy at `level` on the seat's view (in a worker, or a thread)."""
+    return ai.policy(game_id, level)(view, seat, legal)
 
 
 def _warm() -> None:
     """A worker imports every game (rules, data, policies) before its first decision."""
-    games.specs()
+    for game_id in games.specs():
+        ai.policy(game_id, "normal")
 
 
 def registered(spec: GameSpec) -> bool:
@@ -48,20 +50,26 @@ class AIPool:
             self._executor = ProcessPoolExecutor(max_workers=self.processes, initializer=_warm,
                                                  mp_context=multiprocessing.get_context("spawn"))
 
-    async def choose(self, spec: GameSpec, view: View, seat: str, legal: list[Action]) -> Action:
+    async def choose(self, spec: GameSpec, view: View, seat: str, legal: list[Action], *,
+                     level: str = "normal") -> Action:
+        """The seat's move at `level` (`engine.ai.LEVELS`). A game a test swapped in plays its
+        own policy; a decision past the cap, or a dead worker, gets the normal level's move."""
+        if not registered(spec):
+            return await asyncio.to_thread(spec.ai, view, seat, legal)
         executor = self._executor
-        if executor is not None and registered(spec):
-            loop = asyncio.get_running_loop()
-            try:
-                return await asyncio.wait_for(loop.run_in_executor(executor, decide, spec.id, view, seat, legal),
-                                              self.turn_seconds)
-            except TimeoutError:
-                log.warning("an AI decision in %s took over %s s; the game's own policy decides", spec.id,
-                            self.turn_seconds)
-            except BrokenExecutor:
-                log.warning("an AI worker died; starting new ones", exc_info=True)
+        try:
+            call: Awaitable[Action] = (
+                asyncio.get_running_loop().run_in_executor(executor, decide, spec.id, level, view, seat, legal)
+                if executor is not None else asyncio.to_thread(decide, spec.id, level, view, seat, legal))
+            return await asyncio.wait_for(call, self.turn_seconds)
+        except TimeoutError:
+            log.warning("an AI decision (%s, %s) took over %s s; the normal level decides", spec.id, level,
+                        self.turn_seconds)
+        except BrokenExecutor:
+            log.warning("an AI worker died; starting new ones", exc_info=True)
+            if executor is not None:
                 self._restart(executor)
-        return await asyncio.to_thread(spec.ai, view, seat, legal)
+        return await asyncio.to_thread(decide, spec.id, "normal", view, seat, legal)
 
     def _restart(self, broken: Executor) -> None:
         broken.shutdown(wait=False, cancel_futures=True)

@@ -9,17 +9,18 @@ from collections.abc import Callable
 from typing import Any
 
 from bot import games
-from bot.i18n import LANGUAGES, normalise_language
+from bot.i18n import LANGUAGES, Translator, normalise_language
 from bot.replies import Reply, User, Where
 from bot.store import ChannelBusy, GameRecord, SeatRecord
 from bot.table.hooks import Hooks
 from bot.table.messages import Messages
-from bot.table.shared import AI_NAMES, AI_USER_BASE, Loaded, Refusal, _fmt_hours, parse_options
+from bot.table.shared import AI_NAMES, AI_USER_BASE, Loaded, Refusal, duration_text, language_name, parse_options
 from bot.table.tables import Tables
 from bot.table.talk import Talk
 from bot.table.turns import Turns
 from bot.text import clean, echo, md
 from engine import IllegalAction
+from engine.ai import LEVELS
 
 
 def is_host(record: GameRecord, user: User, where: Where) -> bool:
@@ -135,9 +136,11 @@ class Lobby:
             return [Reply("channel", t("lobby.closed"), channel_id=record.channel_id)]
         return [self.messages.lobby(record, t("lobby.left", name=md(clean(user.name))))]
 
-    async def addbot(self, user: User, where: Where, count: int = 1) -> list[Reply]:
-        """Add up to `count` AI seats: as many as fit, saying so when fewer than asked."""
+    async def addbot(self, user: User, where: Where, count: int = 1, level: str | None = None) -> list[Reply]:
+        """Add up to `count` AI seats at `level` (normal by default; a level's name in any of
+        the bot's languages works too): as many as fit, saying so when fewer than asked."""
         added: list[str] = []
+        chosen = _level(level)
 
         def edit(record: GameRecord) -> None:
             if not (record.seat_of_user(user.id) or where.can_manage):
@@ -149,13 +152,21 @@ class Lobby:
             if room <= 0:
                 raise Refusal("error.table_full", max=rules.max_players)
             used = {s.name for s in record.seats}
+            # the level is part of the name players see, in the table's language
+            label = self.talk.game_t(record)(f"level.{chosen}")
+            levels = dict(record.settings.get("ai_levels", {}))
             for _ in range(min(count, room)):
                 n = sum(1 for s in record.seats if s.is_bot)
-                name = next((nm for nm in AI_NAMES if nm not in used), f"AI {n + 1}")
+                base = next((nm for nm in AI_NAMES if not any(u.startswith(nm) for u in used)), f"AI {n + 1}")
+                name = base if chosen == "normal" else f"{base} ({label})"
                 used.add(name)
                 added.append(name)
                 record.seats.append(SeatRecord(position=next_position(record), user_id=AI_USER_BASE - n,
                                                name=name, is_bot=True))
+                if chosen != "normal":
+                    levels[str(AI_USER_BASE - n)] = chosen
+            if levels:
+                record.settings["ai_levels"] = levels
 
         record = await self._edit(where, edit)
         t = self.talk.game_t(record, games.get(record.game_id).ui)
@@ -234,16 +245,30 @@ class Lobby:
             elif dm is not None:
                 await store.set_user_pref(user.id, dm=dm)
         changes = [t("settings.dm_on" if dm else "settings.dm_off")] if dm is not None else []
-        changes += [t(f"settings.{key}", value=_fmt_hours(value) if key != "language" else value)
-                    for key, value in game_changes.items()]
+        for key, value in game_changes.items():
+            if key == "language":
+                changes.append(t("settings.language", value=language_name(value, t)))
+            else:
+                changes.append(t(f"settings.{key}.{'on' if value else 'off'}", value=_every(key, value, t)))
         if not changes:
             current = record.settings if record else {}
             dm_now = await store.user_dm(user.id)
-            return [self.talk.private(user, t("settings.current", language=current.get("language", "—"),
-                                              reminder=current.get("reminder_hours", "—"),
-                                              timeout=current.get("timeout_hours", "—"),
-                                              dm=t("settings.yes" if dm_now else "settings.no")))]
+            lang = current.get("language")
+            return [self.talk.private(user, t(
+                "settings.current", language=language_name(lang, t) if lang else "—",
+                reminder=_every("reminder_hours", current["reminder_hours"], t) if record else "—",
+                timeout=_every("timeout_hours", current["timeout_hours"], t) if record else "—",
+                dm=t("settings.yes" if dm_now else "settings.no")))]
         return [self.talk.done(user, "✅ " + "\n".join(changes))]
+
+
+def _every(key: str, hours: float, t: Translator) -> str:
+    """A reminder period or a timeout as a phrase: "every 12 hours", "after 2 days", or
+    "off" / "never" for zero."""
+    if not hours:
+        return t(f"settings.{key}.zero")
+    forms = "time" if key == "reminder_hours" else "time_after"  # "alle 2 Tage", "nach 2 Tagen"
+    return t(f"settings.{key}.every", duration=duration_text(hours, t, forms))
 
 
 def _game_setting_changes(language: str | None, reminder_hours: float | None,
@@ -262,3 +287,15 @@ def _game_setting_changes(language: str | None, reminder_hours: float | None,
             raise Refusal("error.bad_hours")
         game_changes[key] = value
     return game_changes
+
+
+def _level(typed: str | None) -> str:
+    """An AI level from what someone typed: its id or its name in any of the bot's languages."""
+    if typed is None or not typed.strip():
+        return "normal"
+    wanted = typed.strip().casefold()
+    for level in LEVELS:
+        if wanted == level or any(wanted == Translator(lang)(f"level.{level}").casefold() for lang in LANGUAGES):
+            return level
+    raise Refusal("error.bad_level", levels=", ".join(Translator("en")(f"level.{lv}") for lv in LEVELS))
+

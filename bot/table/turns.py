@@ -8,7 +8,7 @@ from collections.abc import Collection
 
 from bot.ai.pool import AIPool
 from bot.replies import Button, Reply, User
-from bot.store import VersionConflict
+from bot.store import GameRecord, VersionConflict
 from bot.table.change import Change, ChangeKind
 from bot.table.ids import custom_id
 from bot.table.publish import Publisher
@@ -18,6 +18,13 @@ from bot.table.talk import Talk
 from engine import Action, Event, IllegalAction
 
 log = logging.getLogger("passepartout.service")
+
+
+def ai_level(record: GameRecord, seat: str) -> str:
+    """An AI seat's level (chosen when it was added; `normal` by default)."""
+    rec = record.seat_record(seat)
+    levels: dict[str, str] = record.settings.get("ai_levels", {})
+    return levels.get(str(rec.user_id), "normal") if rec is not None else "normal"
 
 
 class Turns:
@@ -128,9 +135,11 @@ class Turns:
                 break
             seat = ready[0]
             round_before = rules.round_of(loaded.state) if seat in pending else 0
-            # the policy sees what the seat may see, nothing more, and decides off the event loop
+            # the policy sees what the seat may see, nothing more, and decides off the event loop; an
+            # AI seat plays at its level, a stand-in for an absent player at normal
             action = await self.ai.choose(loaded.spec, rules.view(loaded.state, seat), seat,
-                                          rules.legal_actions(loaded.state, seat))
+                                          rules.legal_actions(loaded.state, seat),
+                                          level=ai_level(record, seat) if seat in bots else "normal")
             new_events = rules.push(loaded.state, seat, action)  # the policy picked it from `legal`
             if seat in pending:
                 moved[seat] = moved.get(seat, 0) + 1

@@ -67,7 +67,7 @@ async def test_the_discord_group_is_built_from_the_table(h: Harness) -> None:
 DISCORD_CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "new": ({"game": "countdown", "options": "start=10", "language": "de"},
             {"game_id": "countdown", "options": "start=10", "language": "de"}),
-    "addbot": ({"count": 3}, {"count": 3}),
+    "addbot": ({"count": 3, "level": "hard"}, {"count": 3, "level": "hard"}),
     "log": ({}, {"count": 15}),
     "rules": ({"game": "countdown"}, {"game_id": "countdown"}),
     "replay": ({"game": "12"}, {"game": "12"}),
@@ -125,7 +125,7 @@ async def _local(tmp_path: Path) -> LocalTable:
 LOCAL_CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "new": ('game:countdown options:"start=10 x=1" language:de',
             {"game_id": "countdown", "options": "start=10 x=1", "language": "de"}),
-    "addbot": ("count:3", {"count": 3}),
+    "addbot": ("count:3 level:hard", {"count": 3, "level": "hard"}),
     "log": ("", {"count": 15}),
     "rules": ("game:", {"game_id": None}),
     "replay": ("game:12", {"game": "12"}),

@@ -169,7 +169,7 @@ async def test_stats_and_leaderboard_texts(service: TableService, user: User) ->
     assert board.to == "ephemeral" and board.text == t("leaderboard.footer", min=1)
     [top] = board.embeds
     lines = top.description.split("\n")
-    assert len(lines) == 4 and lines[0].startswith("🥇 **" + t("stats.ai") + "**")
+    assert len(lines) == 4 and lines[0].startswith("🥇 **" + t("stats.ai") + " (" + t("level.normal") + ")**")
     # someone else's stats, asked by name
     [other] = await service.stats(user, HERE, EVE)
     assert other.text == t("stats.none", name="Eve")

@@ -27,6 +27,7 @@ from bot.gameui import Command, GameUI, Param
 from bot.i18n import LANGUAGES, Translator, normalise_language
 from bot.replies import Reply, ThreadTarget, User, Where
 from bot.service import TableService
+from engine.ai import LEVELS
 
 log = logging.getLogger("passepartout.discord")
 
@@ -182,6 +183,9 @@ def _choices(source: ChoiceSource) -> list[app_commands.Choice[str]]:
     if source == "games":  # each game's title from its own catalog
         return [app_commands.Choice(name=_ls(spec.ui.translator("en")("title")[:100], "title", str(spec.catalogs)),
                                     value=game_id) for game_id, spec in games.specs().items()]
+    if source == "levels":  # each level in the reader's language
+        return [app_commands.Choice(name=_ls(Translator("en")(f"level.{level}"), f"level.{level}"), value=level)
+                for level in LEVELS]
     # each language named in itself, not translated
     return [app_commands.Choice(name=name, value=code)
             for code, name in (("en", "English"), ("de", "Deutsch"), ("fr", "Français")) if code in LANGUAGES]

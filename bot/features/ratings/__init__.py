@@ -23,6 +23,7 @@ from bot.table.change import Change, Published
 from bot.table.shared import Loaded, RateLimiter, Refusal, _trim
 from bot.table.tables import Tables
 from bot.table.talk import Talk
+from bot.table.turns import ai_level
 from bot.text import echo, md
 
 log = logging.getLogger("passepartout.service")
@@ -38,9 +39,10 @@ def scope_of(guild_id: int | None, channel_id: int) -> str:
     return f"guild:{guild_id}" if guild_id is not None else f"channel:{channel_id}"
 
 
-def ai_player(game_id: str) -> str:
-    """The one rated player behind every AI seat of a game."""
-    return f"ai:{game_id}"
+def ai_player(game_id: str, level: str = "normal") -> str:
+    """The one rated player behind every AI seat of a game at one level (so the leaderboard
+    shows how strong each level is on this server)."""
+    return f"ai:{game_id}:{level}"
 
 
 def user_player(user_id: int) -> str:
@@ -67,7 +69,8 @@ def game_result(loaded: Loaded, finished_at: float) -> GameResult:
             user_id, name = resigned[seat]
             entries.append(ResultEntry(seat, user_player(int(user_id)), str(name), last, score))
         elif rec is None or rec.is_bot:
-            entries.append(ResultEntry(seat, ai_player(record.game_id), "AI", int(entry["rank"]), score))
+            entries.append(ResultEntry(seat, ai_player(record.game_id, ai_level(record, seat)), "AI",
+                                       int(entry["rank"]), score))
         else:
             entries.append(ResultEntry(seat, user_player(rec.user_id), rec.name, int(entry["rank"]), score))
     return GameResult(record.id, scope_of(record.guild_id, record.channel_id), record.game_id, finished_at,
@@ -190,6 +193,13 @@ class Ratings:
 
     def _board_line(self, place: int, row: RatingRow, t: Translator) -> str:
         medal = {1: "🥇", 2: "🥈", 3: "🥉"}.get(place, f"{place}.")
-        name = t("stats.ai") if row.player.startswith("ai:") else md(_trim(row.name, 60))
+        name = _ai_name(row.player, t) if row.player.startswith("ai:") else md(_trim(row.name, 60))
         return t("leaderboard.line", medal=medal, name=name, games=row.games, wins=row.wins, **self._skill(row, t))
+
+
+def _ai_name(player: str, t: Translator) -> str:
+    """An AI's line on the leaderboard: the AI and its level (`ai:<game>:<level>`)."""
+    level = player.split(":")[2] if player.count(":") >= 2 else "normal"
+    key = f"level.{level}"
+    return f"{t('stats.ai')} ({t(key)})" if t.has(key) else t("stats.ai")
 

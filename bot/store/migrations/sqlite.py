@@ -144,4 +144,9 @@ MIGRATIONS: list[str] = [
     ALTER TABLE follows ADD COLUMN copy_tries INTEGER NOT NULL DEFAULT 0;
     CREATE INDEX follows_copy_due ON follows(copy_due) WHERE copy_due IS NOT NULL;
     """,
+    # 9: AI seats are rated per level: the one AI player of a game becomes its normal level
+    """
+    UPDATE ratings SET player = player || ':normal' WHERE player LIKE 'ai:%' AND player NOT LIKE 'ai:%:%';
+    UPDATE result_seats SET player = player || ':normal' WHERE player LIKE 'ai:%' AND player NOT LIKE 'ai:%:%';
+    """,
 ]
