@@ -16,7 +16,7 @@ from bot.text import echo, md
 
 #: how the log marks a move nobody pressed a button for: an AI seat's, and a stand-in's for a
 #: player whose time ran out (the seat stays theirs: not an AI player)
-ACTOR_MARKS = {"ai": "🤖", "timeout": "⏰"}
+ACTOR_MARKS = {"ai": "🤖", "timeout": "⌛"}
 
 
 def actor_mark(actor: str, seat: str | None, event: dict[str, Any]) -> str:

@@ -17,7 +17,7 @@ from bot.table.change import Change, Published
 from bot.table.hooks import Hooks
 from bot.table.ids import action_hash, custom_id
 from bot.table.images import Images
-from bot.table.shared import Loaded, _clip, _last_lines, _trim
+from bot.table.shared import Loaded, _clip, _last_lines, _trim, language_name
 from bot.table.talk import Talk
 from bot.text import md
 
@@ -26,6 +26,17 @@ def alt_text(text: str) -> str:
     """An image's description for screen readers: plain words (no Markdown), within Discord's
     1024 characters."""
     return _trim(" ".join(text.replace("**", "").replace("`", "").split()), 1024)
+
+
+def option_text(key: str, value: Any, t: Translator) -> str:
+    """A game option as people read it, from the game's catalog: "2-player end: French rule",
+    "Assistants: no" (never `key=value`)."""
+    name = t(f"option_label.{key}") if t.has(f"option_label.{key}") else key.replace("_", " ").capitalize()
+    if isinstance(value, bool):
+        shown = t("settings.yes" if value else "settings.no")
+    else:
+        shown = t(f"choice.{key}.{value}") if t.has(f"choice.{key}.{value}") else str(value)
+    return t("lobby.option", name=name, value=shown)
 
 
 class Messages:
@@ -44,11 +55,10 @@ class Messages:
             f"{i + 1}. {'🤖 ' if s.is_bot else ''}{md(s.name)}{host_mark if s.user_id == record.host_id else ''}"
             for i, s in enumerate(record.seats)
         )
-        # written as players type them (`assistants=false`, not Python's `False`)
-        options = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
-                            for k, v in record.options.items()) or t("lobby.no_options")
+        options = " · ".join(option_text(k, v, t) for k, v in record.options.items()) or t("lobby.no_options")
         text = t("lobby.text", title=t("title"), players=players, count=len(record.seats),
-                 min=rules.min_players, max=rules.max_players, options=options, language=record.settings["language"])
+                 min=rules.min_players, max=rules.max_players, options=options,
+                 language=language_name(record.settings["language"], t))
         notes = [note] if note else []
         notes += [line for extra in self.hooks.lobby_notes if (line := extra(record, t))]
         if notes:

@@ -16,7 +16,7 @@ from bot.replies import Announcement, Reply
 from bot.store import VersionConflict
 from bot.table.hooks import Hooks
 from bot.table.messages import Messages
-from bot.table.shared import Loaded, _fmt_hours
+from bot.table.shared import Loaded, duration_text
 from bot.table.tables import Tables
 from bot.table.talk import Talk
 from bot.table.turns import Turns
@@ -86,7 +86,7 @@ class Scheduler:
             # only if no move came meanwhile (else VersionConflict: the new turn has its own deadlines)
             await store.set_deadlines(fresh.id, remind_at=now + remind_h * 3600 if remind_h > 0 else None,
                                       timeout_at=fresh.timeout_at, expected_version=fresh.version)
-            return [Reply("channel", t("reminder", who=who, hours=_fmt_hours(hours)), channel_id=fresh.channel_id,
+            return [Reply("channel", t("reminder", who=who, hours=duration_text(hours, t)), channel_id=fresh.channel_id,
                           mentions=ids, rows=self.messages.turn_rows(loaded, t),
                           announces=Announcement(fresh.id, fresh.version))]
         await store.set_deadlines(
@@ -123,6 +123,6 @@ class Scheduler:
                 except VersionConflict:
                     continue  # someone used the lobby just now: it is not idle
             t = self.talk.game_t(record, games.get(record.game_id).ui)
-            replies.append(Reply("channel", t("lobby.expired", title=t("title"), hours=_fmt_hours(hours)),
+            replies.append(Reply("channel", t("lobby.expired", title=t("title"), hours=duration_text(hours, t)),
                                  channel_id=record.channel_id))
         return replies

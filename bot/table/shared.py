@@ -163,7 +163,20 @@ def _last_lines(lines: list[str], keep: int) -> list[str]:
     return ["…"] + lines[-keep:]
 
 
-def _fmt_hours(hours: Any) -> str:
-    value = float(hours)
-    return str(int(value)) if value.is_integer() else f"{value:g}"
+def language_name(code: str, t: Translator) -> str:
+    """A language by its own name ("Deutsch"), as a person picks it."""
+    key = f"language_name.{code}"
+    return t(key) if t.has(key) else code
 
+
+def duration_text(hours: float, t: Translator, forms: str = "time") -> str:
+    """A span as people say it: "15 minutes", "12 hours", "2 days" (whole units, never
+    "15.0"); the caller words zero ("off", "never"). `forms`: the catalog's set of forms, e.g.
+    "time_after" for German's dative after "nach" ("nach 2 Tagen")."""
+    minutes = round(float(hours) * 60)
+    if minutes < 60 or minutes % 60:
+        return t.plural(f"{forms}.minutes", minutes)
+    whole = minutes // 60
+    if whole >= 48 and whole % 24 == 0:
+        return t.plural(f"{forms}.days", whole // 24)
+    return t.plural(f"{forms}.hours", whole)

@@ -195,6 +195,6 @@ async def test_a_resigned_player_keeps_their_name(service: TableService, store: 
     assert "**Bob** resigned" in channel and "(AI)" not in channel
 
 
-async def test_the_lobby_shows_options_as_players_type_them(service: TableService) -> None:
+async def test_the_lobby_shows_options_as_people_read_them(service: TableService) -> None:
     replies = await service.new_game(ALICE, HERE, "eighty-days", options="side=B assistants=true")
-    assert "side=B, assistants=true, colors_festival=false" in replies[0].text
+    assert "Board side: B · Assistants: yes · Festival of colours: no" in replies[0].text

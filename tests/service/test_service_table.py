@@ -73,7 +73,7 @@ async def test_bad_options_and_unknown_game_change_nothing(service: TableService
     assert replies[0].to == "ephemeral" and "countdown" in replies[0].text
     assert await store.active_game(HERE.channel_id) is None
     ok = await service.new_game(ALICE, HERE, "countdown", options="start=7")
-    assert "start=7" in ok[0].text
+    assert "Options: Start: 7 ·" in ok[0].text  # as people read it, not key=value
 
 
 def test_parse_options_types() -> None:

@@ -266,13 +266,13 @@ async def test_the_log_marks_ai_moves_and_stand_ins_apart_and_never_puts_a_human
     assert record is not None
     actions = await service.store.actions(record.id)
     assert {a.actor for a in actions} == {"human", "ai", "timeout"}
-    for user, legend in ((PEOPLE[0], "🤖 an AI player's move · ⏰ played for a player whose time ran out"),
-                         (PEOPLE[1], "🤖 Zug einer KI · ⏰ für jemanden gespielt, dessen Zeit abgelaufen war")):
+    for user, legend in ((PEOPLE[0], "🤖 an AI player's move · ⌛ played for a player whose time ran out"),
+                         (PEOPLE[1], "🤖 Zug einer KI · ⌛ für jemanden gespielt, dessen Zeit abgelaufen war")):
         text = (await service.log_(user, HERE, 50))[0].text
         lines = text.splitlines()
         assert lines[-1] == legend, lines[-1]
         ai_lines = [line for line in lines if "` 🤖 " in line]
-        stand_in = [line for line in lines if "` ⏰ " in line]
+        stand_in = [line for line in lines if "` ⌛ " in line]
         assert ai_lines and stand_in
         assert not any("Alice" in line.split("🤖 ")[1].split()[0] for line in ai_lines)
         assert all("Alice" in line for line in stand_in)
@@ -349,3 +349,51 @@ async def test_stats_show_a_skill_and_how_sure_it_is_never_mu_sigma_or_a_negativ
         assert footer in board.text
         lines = board.embeds[0].description.splitlines()
         assert len(lines) == 4 and not any("μ" in x or re.search(r"-\d", x) for x in lines), lines
+
+
+# -- 8. values as people write them; no dead Undo button -------------------------------------------------
+def undo_button(reply: Reply) -> Any:
+    return next((b for row in reply.rows for b in row if ":undo:" in getattr(b, "custom_id", "")), None)
+
+
+async def test_every_undo_button_shown_works(service: TableService) -> None:
+    """Undo, then Undo again while one is offered: each offered button takes a move back; after
+    a move the game will not let go of (a card drawn), none is offered."""
+    await open_table(service, "around-the-world", PEOPLE[:2], seed=8)
+    pressed = 0
+    for _ in range(40):
+        moves = await play(service, PEOPLE[:2], 1)
+        if not moves:
+            break
+        user, _, replies = moves[0]
+        button = undo_button(ack_of(user, replies))
+        while button is not None:
+            answer = ack_of(user, await service.component(user, HERE, button.custom_id))
+            assert answer.outcome == "ok", answer.text
+            pressed += 1
+            button = undo_button(answer)
+    assert pressed >= 10
+
+
+async def test_settings_and_lobbies_show_values_as_people_write_them(service: TableService) -> None:
+    lobby = await service.new_game(PEOPLE[0], HERE, "around-the-world", options="two_player_end=english")
+    assert "Options: Events on the elephant leg: no · 2-player end: English rule (first home wins) · " \
+           "Language: English" in lobby[0].text
+    assert "=" not in lobby[0].text
+    for user, now, off, every, never in (
+            (PEOPLE[0], "reminders: every 12 hours · AI takes over: after 2 days", "Reminders are off.",
+             "Reminders every 90 minutes.", "No AI plays for absent players: the game waits for them."),
+            (PEOPLE[1], "Erinnerungen: alle 12 Stunden · KI übernimmt: nach 2 Tagen", "Erinnerungen sind aus.",
+             "Erinnerungen alle 90 Minuten.", "Keine KI spielt für Abwesende: Das Spiel wartet auf sie."),
+            (PEOPLE[2], "rappels : toutes les 12 heures · l'IA prend le relais : au bout de 2 jours",
+             "Les rappels sont désactivés.", "Rappels toutes les 90 minutes.",
+             "Aucune IA ne joue pour les absents : la partie les attend.")):
+        await service.settings_cmd(PEOPLE[0], HERE, reminder_hours=12, timeout_hours=48)
+        shown = (await service.settings_cmd(user, HERE))[0].text
+        assert now in shown and " h " not in shown and "0 =" not in shown, shown
+        host = User(PEOPLE[0].id, PEOPLE[0].name, user.locale)
+        assert (await service.settings_cmd(host, HERE, reminder_hours=0))[0].text == f"✅ {off}"
+        assert (await service.settings_cmd(host, HERE, reminder_hours=1.5))[0].text == f"✅ {every}"
+        assert (await service.settings_cmd(host, HERE, timeout_hours=0))[0].text == f"✅ {never}"
+    language = (await service.settings_cmd(PEOPLE[0], HERE, language="de"))[0].text
+    assert language == "✅ Game language: Deutsch."

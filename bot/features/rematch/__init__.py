@@ -25,7 +25,7 @@ from bot.table.hooks import Hooks
 from bot.table.ids import Press, custom_id
 from bot.table.lobby import Lobby, is_host
 from bot.table.messages import Messages
-from bot.table.shared import AI_USER_BASE, Loaded, Refusal
+from bot.table.shared import AI_USER_BASE, Loaded, Refusal, duration_text
 from bot.table.tables import Tables
 from bot.table.talk import Talk
 from bot.text import clean, md
@@ -122,7 +122,7 @@ class Rematch:
         if not invited:
             return await self._start_as_host(record)
         note = t("rematch.opened", name=md(clean(user.name)), title=t("title"),
-                 who=", ".join(f"<@{i}>" for i in invited), minutes=minutes)
+                 who=", ".join(f"<@{i}>" for i in invited), minutes=duration_text(minutes / 60, t))
         return [replace(self.messages.lobby(record, note), mentions=list(invited))]
 
     async def _confirm(self, user: User, record: GameRecord) -> list[Reply]:

@@ -103,7 +103,7 @@ class Undo:
         except VersionConflict:
             raise Refusal("undo.stale") from None
         ack = self.talk.done(user, "↩️ " + t_user("undo.done", action=label))
-        if _more_to_undo(seat, effective_actions(log)[:-1]):
+        if _more_to_undo(loaded, seat, effective_actions(log)[:-1], log, before):
             ack = replace(ack, rows=[[self.button(loaded, t_user)]])
         return await self.publisher.publish(Change(
             loaded, "undo", tuple(events), already_pinged=waiting_before | {seat}, ack=ack, user=user, seat=seat,
@@ -135,7 +135,15 @@ class Undo:
         return t("event.undone", name=loaded.names.get(seat, md(seat)))
 
 
-def _more_to_undo(seat: str, standing: list[ActionRecord]) -> bool:
-    """Whether an Undo button is worth offering again: the newest standing move is the seat's
-    own (the press checks everything)."""
-    return bool(standing) and standing[-1].seat == seat and standing[-1].actor == "human"
+def _more_to_undo(loaded: Loaded, seat: str, standing: list[ActionRecord], log: list[ActionRecord],
+                  state: Any) -> bool:
+    """Whether another Undo would work (a button that only answers "that move cannot be taken
+    back" is never shown): the newest standing move is the seat's own, by its player, nobody
+    else acted since, and the game lets that move be taken back."""
+    if not standing or standing[-1].seat != seat or standing[-1].actor != "human":
+        return False
+    target = standing[-1]
+    if any(e.seat != seat for e in log if e.seq > target.seq):
+        return False
+    earlier = replay_state(loaded.record, standing[:-1])
+    return loaded.rules.undoable(earlier, state, seat, target.action, target.events)
