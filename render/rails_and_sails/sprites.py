@@ -112,6 +112,22 @@ def _wrap_arrow(draw: ImageDraw.ImageDraw, x: float, y: float, direction: int, c
 _SPRITES: dict[tuple[str, int], list[tuple[int, int, Image.Image]]] = {}
 
 
+#: width of the bar joining a claimed route's spaces: a claimed route is one unbroken chain, an
+#: unclaimed one a row of separate spaces, whatever the colours (the bluish-green player's routes
+#: read as unclaimed green ones, the orange player's as yellow ones, when both were separate spaces)
+LINK_W = 5.0
+
+
+def _links(spaces: list[Space], dx: float, dy: float) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """The bars between consecutive spaces of a route, in supersampled sprite coordinates
+    (`dx`, `dy` move map coordinates onto the sprite); none across the map's edge."""
+    out = []
+    for a, b in zip(spaces, spaces[1:], strict=False):
+        if math.hypot(b.x - a.x, b.y - a.y) <= 2 * MAX_SPACE:
+            out.append((((a.x + dx) * SS, (a.y + dy) * SS), ((b.x + dx) * SS, (b.y + dy) * SS)))
+    return out
+
+
 def _claimed_sprite(route_id: str, player: int) -> list[tuple[int, int, Image.Image]]:
     """The route's spaces in the player's colour with the player's letter, as RGBA pieces
     (one per side of the map for routes that wrap). Cached: 130 routes x 5 players at most."""
@@ -135,6 +151,9 @@ def _claimed_sprite(route_id: str, player: int) -> list[tuple[int, int, Image.Im
             continue
         big = Image.new("RGBA", ((x1 - x0) * SS, (y1 - y0) * SS), (0, 0, 0, 0))
         draw = Draw(big)
+        links = _links(g.spaces, shift - x0, -y0)
+        for a, b in links:
+            draw.line((a, b), fill=(20, 20, 20, 255), width=round((LINK_W + 4.4) * SS))
         for sp in g.spaces:
             local = Space(sp.x + shift - x0, sp.y - y0, sp.angle, sp.length, sp.rough)
             poly = _space_outline(local, g.kind, 0, SS, widen=2.2)
@@ -143,6 +162,8 @@ def _claimed_sprite(route_id: str, player: int) -> list[tuple[int, int, Image.Im
             draw.polygon(poly, fill=colour + (255,), outline=(255, 255, 255, 255), width=round(1.2 * SS))
             if sp.rough:
                 _draw_rough_mark(draw, local, 0, SS)
+        for a, b in links:
+            draw.line((a, b), fill=colour + (255,), width=round(LINK_W * SS))
         img = big.resize((x1 - x0, y1 - y0), Image.Resampling.LANCZOS)
         d1 = Draw(img)
         f = font(14, "bold")

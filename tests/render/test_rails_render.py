@@ -445,3 +445,25 @@ def test_the_harbors_head_says_left_and_keeps_clear_of_its_neighbours(lang: str)
     for (_, right), (left, _) in zip(spans, spans[1:], strict=False):
         assert left - right >= 6, (lang, spans)
     assert spans[-1][1] <= 850  # inside the highlighted row
+
+
+@pytest.mark.parametrize("player", [1, 2])
+def test_a_claimed_route_is_one_unbroken_chain(midgame, player: int) -> None:
+    """Between two spaces of a claimed route the gap is filled in the owner's colour, so a
+    claimed route reads as a built line, not as a row of spaces: the bluish-green player's
+    routes looked like unclaimed green ones (and the orange player's like yellow ones) at phone
+    size, where the letter and the dark rim are a pixel wide."""
+    rs, state = midgame
+    public = rs.view(state, None)
+    md = R._mapdata()
+    geom = R.geometry()
+    route = next(r.id for r in md.ROUTES if r.id not in public["claimed"] and r.length >= 3
+                 and r.colour == ("yellow" if player == 1 else "green"))
+    view = json.loads(json.dumps(public))
+    view["claimed"][route] = public["seats"][player]
+    img = decode(R.render_board(view, names=NAMES, translator=EN))
+    colour = PLAYER_COLOURS[player]
+    spaces = geom.routes[route].spaces
+    for a, b in zip(spaces, spaces[1:], strict=False):
+        got = _pixel(img, (a.x + b.x) / 2, (a.y + b.y) / 2)
+        assert sum(abs(g - c) for g, c in zip(got, colour, strict=True)) < 30, (route, got, colour)
