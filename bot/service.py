@@ -236,6 +236,12 @@ class TableService:
     async def rematch(self, user: User, where: Where, *, game_pk: int | None = None) -> list[Reply]:
         return await self._answer(user, self.parts.rematch.rematch(user, where, game_pk=game_pk), posts_in=where)
 
+    async def hint(self, user: User, where: Where) -> list[Reply]:
+        return await self._answer(user, self.parts.hints.hint(user, where))
+
+    async def hints(self, user: User, where: Where, on: bool = True) -> list[Reply]:
+        return await self._answer(user, self.parts.hints.set(user, where, on))
+
     # -- followers, ratings, replays ---------------------------------------------------------
     async def follow(self, user: User, where: Where, thread: ThreadTarget | None = None) -> list[Reply]:
         return await self._answer(user, self.parts.following.follow(user, where, thread))

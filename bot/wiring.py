@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from bot.ai.pool import AIPool
 from bot.features.follow import Following
+from bot.features.hints import Hints
 from bot.features.memories import Memories
 from bot.features.ratings import Ratings
 from bot.features.rematch import Rematch
@@ -49,6 +50,7 @@ class Parts:
     ratings: Ratings
     following: Following
     memories: Memories
+    hints: Hints
 
 
 def build(store: Store, settings: Settings, clock: Callable[[], float], *,
@@ -61,7 +63,8 @@ def build(store: Store, settings: Settings, clock: Callable[[], float], *,
     messages = Messages(talk, images, hooks)
     answers = Answers(tables, talk, messages)
     publisher = Publisher(hooks)
-    turns = Turns(tables, talk, publisher, ai_pool or AIPool(0))
+    ai = ai_pool or AIPool(0)
+    turns = Turns(tables, talk, publisher, ai)
     lobby = Lobby(tables, talk, messages, turns, hooks)
     play = Play(tables, talk, messages, turns, lobby, answers, hooks)
     scheduler = Scheduler(tables, talk, messages, turns, hooks)
@@ -72,7 +75,8 @@ def build(store: Store, settings: Settings, clock: Callable[[], float], *,
     ratings = Ratings(tables, talk)
     following = Following(tables, talk, messages)
     memories = Memories(tables, talk, images)
-    for feature in (undo, rematch, following):
+    hints = Hints(tables, talk, ai)
+    for feature in (undo, rematch, following, hints):
         feature.install(hooks)
 
     # every change to a game, in this order: the confirmation's Undo offer, the confirmation
@@ -98,4 +102,4 @@ def build(store: Store, settings: Settings, clock: Callable[[], float], *,
     hooks.tick("followers' farewells", following.farewells)
 
     return Parts(hooks, tables, talk, images, messages, answers, publisher, turns, lobby, play, scheduler,
-                 announcements, undo, rematch, ratings, following, memories)
+                 announcements, undo, rematch, ratings, following, memories, hints)

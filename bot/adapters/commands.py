@@ -103,6 +103,8 @@ GAME_COMMANDS: tuple[GameCommand, ...] = (
     GameCommand("cancel", "cancel"),
     GameCommand("undo", "undo"),
     GameCommand("rematch", "rematch"),
+    GameCommand("hint", "hint"),
+    GameCommand("hints", "hints", (Option("on", "bool", default=True),)),
     GameCommand("addbot", "addbot", (Option("count", "int", default=1, min_value=1, max_value=5),
                                      Option("level", choices="levels"))),
     GameCommand("log", "log_", (Option("count", "int", default=15, min_value=1, max_value=50),)),

@@ -106,7 +106,8 @@ class Answers:
         while True:  # the newest lines that fit one message, whole, with the legend of their marks
             marks = [key for key, mark in ACTOR_MARKS.items() if any(f"` {mark}" in line for line in shown)]
             legend = " · ".join(t(f"log.{key}", mark=ACTOR_MARKS[key]) for key in marks)
-            head = t("log.header", count=len(shown), total=len(lines))
+            head = "\n".join([t("log.header", count=len(shown), total=len(lines))]
+                              + [n for note in self.messages.hooks.log_notes if (n := note(record, t))])
             text = "\n".join([head] + shown + ([legend] if legend else []))
             if len(text) <= 1990 or len(shown) == 1:
                 return [self.talk.private(user, _clip(text))]

@@ -44,6 +44,8 @@ class Hooks:
     on_start: list[LobbyTakeover] = field(default_factory=list)
     board: list[BoardDecorator] = field(default_factory=list)
     event_lines: dict[str, EventLine] = field(default_factory=dict)
+    #: lines on top of `/game log` (e.g. "played with hints")
+    log_notes: list[LobbyNote] = field(default_factory=list)
     tick_jobs: list[tuple[str, TickJob]] = field(default_factory=list)
 
     def component(self, kind: str, handler: ComponentHandler) -> None:

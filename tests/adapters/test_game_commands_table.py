@@ -68,13 +68,14 @@ DISCORD_CASES: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "new": ({"game": "countdown", "options": "start=10", "language": "de"},
             {"game_id": "countdown", "options": "start=10", "language": "de"}),
     "addbot": ({"count": 3, "level": "hard"}, {"count": 3, "level": "hard"}),
+    "hints": ({"on": False}, {"on": False}),
     "log": ({}, {"count": 15}),
     "rules": ({"game": "countdown"}, {"game_id": "countdown"}),
     "replay": ({"game": "12"}, {"game": "12"}),
     "settings": ({"dm": True, "language": "fr", "reminder_hours": 6},
                  {"dm": True, "language": "fr", "reminder_hours": 6, "timeout_hours": None}),
     "leaderboard": ({}, {"game_id": None}),
-    **{name: ({}, {}) for name in ("join", "leave", "start", "status", "hand", "resign", "cancel", "undo",
+    **{name: ({}, {}) for name in ("join", "leave", "start", "status", "hand", "resign", "cancel", "undo", "hint",
                                    "rematch", "unfollow", "help")},
 }
 
@@ -126,6 +127,7 @@ LOCAL_CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "new": ('game:countdown options:"start=10 x=1" language:de',
             {"game_id": "countdown", "options": "start=10 x=1", "language": "de"}),
     "addbot": ("count:3 level:hard", {"count": 3, "level": "hard"}),
+    "hints": ("on:no", {"on": False}),
     "log": ("", {"count": 15}),
     "rules": ("game:", {"game_id": None}),
     "replay": ("game:12", {"game": "12"}),
@@ -134,7 +136,7 @@ LOCAL_CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "stats": ("player:bob", {"player": User(user_id_for("bob"), "bob", "en")}),
     "leaderboard": ("game:countdown", {"game_id": "countdown"}),
     "list": ("", {}),
-    **{name: ("", {}) for name in ("join", "leave", "start", "status", "hand", "resign", "cancel", "undo",
+    **{name: ("", {}) for name in ("join", "leave", "start", "status", "hand", "resign", "cancel", "undo", "hint",
                                    "rematch", "unfollow", "help")},
 }
 

@@ -114,7 +114,10 @@ class Ratings:
         return out
 
     async def rate_safely(self, loaded: Loaded) -> None:
-        """Rate a finished game once; a failure is logged and `tick` tries again."""
+        """Rate a finished game once; a failure is logged and `tick` tries again. A game played
+        with hints is not rated."""
+        if loaded.record.settings.get("hints"):
+            return
         try:
             result = game_result(loaded, loaded.record.updated_at)
             if await self.tables.store.record_result(result, lambda before: rate(result.entries, before)):
