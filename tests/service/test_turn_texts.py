@@ -5,6 +5,7 @@ mixed languages."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from collections.abc import Callable
@@ -397,3 +398,35 @@ async def test_settings_and_lobbies_show_values_as_people_write_them(service: Ta
         assert (await service.settings_cmd(host, HERE, timeout_hours=0))[0].text == f"✅ {never}"
     language = (await service.settings_cmd(PEOPLE[0], HERE, language="de"))[0].text
     assert language == "✅ Game language: Deutsch."
+
+
+# -- 9. units agree between texts, summaries and timelapses ---------------------------------------------
+def test_eighty_days_memories_count_periods_and_rounds_of_turns() -> None:
+    from bot import games
+    from bot.features.memories import frame_captions, replay_timeline, summary_of
+    from tests.service.test_memories import playout
+
+    job = playout("eighty-days")
+    timeline = replay_timeline(job)
+    for lang, period_end, within, subtitle in (
+            ("en", "End of period I", r"Period II, after round of turns \d+", r"5 periods, \d+ rounds of turns"),
+            ("de", "Ende von Periode I", r"Periode II, nach Runde \d+", r"5 Perioden, \d+ Runden"),
+            ("fr", "Fin de la période I", r"Période II, après le tour de table \d+",
+             r"5 périodes, \d+ tours de table")):
+        t = games.get("eighty-days").ui.translator(lang)
+        captions = frame_captions(timeline, t)
+        assert len(captions) == len(timeline.views) and period_end in captions
+        assert any(re.fullmatch(within, c) for c in captions), captions
+        assert not any("of " + str(timeline.rounds) in c for c in captions)  # never "round 12 of 46"
+        summary = summary_of(dataclasses.replace(job, lang=lang), timeline, t)
+        assert re.match(subtitle, summary.subtitle), summary.subtitle
+
+
+async def test_rails_status_counts_rounds_as_its_summary_does(service: TableService) -> None:
+    await open_table(service, "rails-and-sails", PEOPLE[:2])
+    await play(service, PEOPLE[:2], 4 + 5)  # the setup, then five turns
+    record = await service.store.active_game(HERE.channel_id)
+    loaded = service.load(record)
+    view = loaded.rules.view(loaded.state, None)
+    status = loaded.ui.status_text(view, loaded.names, loaded.ui.translator("en"))
+    assert status.startswith(f"Round {loaded.rules.round_of(loaded.state)} (turn {view['turn']}) · "), status

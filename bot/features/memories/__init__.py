@@ -127,13 +127,39 @@ def render_memory(kind: str, job: MemoryJob) -> bytes:
         return render_summary(summary_of(job, timeline, t))
     if kind != "timelapse":
         raise ValueError(f"unknown memory {kind!r}")
-    captions = [frame_caption(i, timeline.rounds, t) for i in range(len(timeline.views))]
+    captions = frame_captions(timeline, t)
 
     def frame(i: int) -> bytes:
         return spec.renderer.render_board(timeline.views[i], names=job.names, lang=job.lang,
                                           events=timeline.events[i], translator=t)
 
     return timelapse_gif(len(timeline.views), frame, captions)
+
+
+def frame_captions(timeline: Timeline, t: Translator) -> list[str]:
+    """Each frame's caption in the game's own units: "After round 3 of 12", or, for a game
+    played in periods (its catalog has `memories.frame_period`), "Period II, after round of
+    turns 3" — the same counts its board and texts use."""
+    views = timeline.views
+    if not t.has("memories.frame_period") or not views or "period" not in views[-1]:
+        return [frame_caption(i, timeline.rounds, t) for i in range(len(views))]
+    captions = [t("memories.frame_start")]
+    in_period = 0
+    for i in range(1, len(views)):
+        period, before = int(views[i]["period"]), int(views[i - 1]["period"])
+        if period != before:  # this frame closes a period
+            in_period = 0
+            caption = t("memories.frame_period_end", period=_roman(before))
+        else:
+            in_period += 1
+            caption = t("memories.frame_period", period=_roman(period), round=in_period)
+        captions.append(caption + (t("memories.frame_last") if i == len(views) - 1 else ""))
+    return captions
+
+
+def _roman(n: int) -> str:
+    """Periods as the game prints them: I to V."""
+    return {1: "I", 2: "II", 3: "III", 4: "IV", 5: "V"}.get(n, str(n))
 
 
 def frame_caption(i: int, rounds: int, t: Translator) -> str:
@@ -158,8 +184,11 @@ def summary_of(job: MemoryJob, timeline: Timeline, t: Translator) -> Summary:
                                   score="—" if score is None else str(score),
                                   parts=_parts_text(parts.get(seat, {}), t)))
     winners = [job.names.get(s, s) for s in result["winners"]]
+    last = timeline.views[-1] if timeline.views else {}
+    periods = last.get("periods") if t.has("memories.periods.other") else None
+    rounds = t.plural("memories.rounds", timeline.rounds)
     subtitle = " · ".join(x for x in (
-        t.plural("memories.rounds", timeline.rounds),
+        t.plural("memories.periods", int(periods), rounds=rounds) if periods else rounds,
         t.plural("memories.winners", len(winners), names=", ".join(winners)) if winners else "",
     ) if x)
     return Summary(

@@ -238,7 +238,9 @@ class RailsUI(GameUI):
         if phase != "play":
             return ""
         decks = view["decks"]
-        parts = [t("status.play", turn=view["turn"], train=decks["train"], ship=decks["ship"],
+        # a round is a turn of every seat, as the game's summary and timelapse count them
+        parts = [t("status.play", round=view["turn"] // max(1, len(view["seats"])) + 1, turn=view["turn"],
+                   train=decks["train"], ship=decks["ship"],
                    tickets=t.plural("count.tickets_left", decks["tickets"]))]
         pieces = []
         for s in view["seats"]:
