@@ -98,7 +98,8 @@ def policy(game_id: str, level: str, *, budget: float | None = None) -> Policy:
     if level == "normal":
         return normal
     if level == "easy":
-        return _easy(rules, normal, module)
+        own_easy: Policy | None = getattr(module, "easy", None)
+        return own_easy if own_easy is not None else _easy(rules, normal, module)
     config = HARD.get(game_id, DEFAULT_HARD)
     if budget is not None:
         config = HardConfig(budget=budget, rounds=config.rounds, candidates=config.candidates)
