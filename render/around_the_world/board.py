@@ -137,7 +137,7 @@ def _draw_map_dynamic(img: Image.Image, view: dict, names: dict[str, str], t: Tr
     _draw_chits(img, d, view, t, events, locations, boxes, chits)
     _draw_detective(img, d, view, events, locations, boxes)
     _draw_arrivals(img, d, view, t, index, boxes)
-    _draw_pawns(img, view, index, locations, boxes)
+    _draw_pawns(img, view, index, locations, boxes, t)
 
 
 def _around(points: list[tuple[float, float]], pad: float) -> Box:
@@ -231,8 +231,77 @@ def _draw_arrivals(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Tran
             x += 62
 
 
-def _draw_pawns(img: Image.Image, view: dict, index: dict[str, int], locations: list[str], boxes: list[Box]) -> None:
-    """Every pawn on its city, clustered when several share one; the player to act ringed."""
+#: how far a pawn's drawing reaches from its centre (the ring of the player to act)
+PAWN_REACH = 27
+#: where a cluster that would cover a name plate, a leg badge or the detective may move: 16
+#: directions, down first (the plates mostly sit above or beside their markers)
+_SHIFTS = [(math.sin(k * math.pi / 8), math.cos(k * math.pi / 8)) for k in (0, 1, 15, 2, 14, 3, 13, 4, 12, 5, 11, 6,
+                                                                            10, 7, 9, 8)]
+#: farthest a cluster moves off its marker
+MAX_SHIFT = 160
+
+
+def _overlaps(a: Box | tuple[float, float, float, float], b: Box | tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _obstacles(view: dict, t: Translator, locations: list[str]) -> list[tuple[float, float, float, float]]:
+    """What pawns must not cover: every city's name plate with its chits, every leg's badge
+    and the detective."""
+    out: list[tuple[float, float, float, float]] = []
+    for loc in locations:
+        box = _plate_geometry(loc, city_name(loc, t))[0]
+        out.append((box[0] - 2, box[1] - 2, box[2] + 4, box[3] + 5))  # with the plate's shadow
+    for leg in _legs_of(view):
+        frm, to = leg.get("from"), leg.get("to")
+        if isinstance(frm, str) and isinstance(to, str) and frm in locations and to in locations:
+            sprite = _badge(_leg_key(leg), _t(t, "days_unit"))
+            bx, by = _badge_point(frm, to)
+            x0, y0 = bx - sprite.width / 2, by - sprite.height / 2
+            inside = sprite.getbbox() or (0, 0, sprite.width, sprite.height)
+            out.append((x0 + inside[0], y0 + inside[1], x0 + inside[2], y0 + inside[3]))
+    det = view.get("detective")
+    if isinstance(det, str) and det in locations:
+        dx, dy = _place(det, "detective")
+        out.append((dx - 28, dy - 28, dx + 28, dy + 28))
+    return out
+
+
+def _cluster(n: int, cols: int) -> list[tuple[float, float]]:
+    """Offsets of `n` pawns in rows of `cols`, 40 px apart, centred."""
+    rows = math.ceil(n / cols)
+    out = []
+    for k in range(n):
+        row, col = divmod(k, cols)
+        in_row = min(cols, n - row * cols)
+        out.append(((col - (in_row - 1) / 2) * 40, (row - (rows - 1) / 2) * 40))
+    return out
+
+
+@lru_cache(maxsize=256)
+def pawn_spots(loc: str, n: int, obstacles: tuple[tuple[float, float, float, float], ...]) -> list[tuple[float, float]]:
+    """Centres of `n` pawns on `loc`: a cluster on the city's marker, moved the least it takes
+    (down first, in a block or one row) so that no pawn covers a name plate, badge or the
+    detective or leaves the map: pawns piled on Paris's plate hid its name and chits."""
+    cx, cy = _place(loc, "pawns")
+    layouts = [_cluster(n, 3 if n > 4 else 2 if n > 1 else 1)] + ([_cluster(n, n)] if n > 1 else [])
+    r = PAWN_REACH
+    for dist in range(0, MAX_SHIFT + 1, 4):
+        for ux, uy in _SHIFTS if dist else _SHIFTS[:1]:
+            x, y = cx + ux * dist, cy + uy * dist
+            for offsets in layouts:
+                spots = [(x + ox, y + oy) for ox, oy in offsets]
+                if all(r <= px <= W - r and HEADER_H + r <= py <= DISPLAY_TOP - r
+                       and not any(_overlaps((px - r, py - r, px + r, py + r), o) for o in obstacles)
+                       for px, py in spots):
+                    return spots
+    return [(cx + ox, cy + oy) for ox, oy in layouts[0]]
+
+
+def _draw_pawns(img: Image.Image, view: dict, index: dict[str, int], locations: list[str], boxes: list[Box],
+                t: Translator) -> None:
+    """Every pawn on its city, clustered when several share one, clear of the plates and badges
+    (`pawn_spots`); the player to act ringed."""
     positions = view.get("positions") or {}
     arrived = view.get("arrived") or {}
     current = view.get("current") if not view.get("over") else None
@@ -241,17 +310,9 @@ def _draw_pawns(img: Image.Image, view: dict, index: dict[str, int], locations: 
         pos = _int(positions.get(seat), 0)
         loc = locations[pos] if 0 <= pos < len(locations) else locations[0]
         groups.setdefault(loc, []).append(seat)
+    obstacles = tuple(_obstacles(view, t, locations)) if groups else ()
     for loc, seats in groups.items():
-        cx, cy = _place(loc, "pawns")
-        n = len(seats)
-        cols = 3 if n > 4 else 2 if n > 1 else 1
-        rows = math.ceil(n / cols)
-        step = 40
-        for k, seat in enumerate(seats):
-            row, col = divmod(k, cols)
-            in_row = min(cols, n - row * cols)
-            x = cx + (col - (in_row - 1) / 2) * step
-            y = cy + (row - (rows - 1) / 2) * step
+        for (x, y), seat in zip(pawn_spots(loc, len(seats), obstacles), seats, strict=True):
             _paste(img, _token_sprite(index.get(seat, 0), 18, seat == current), (x, y), boxes)
             if arrived.get(seat) is True:
                 _paste(img, icon("flag", 26), (x + 16, y - 20), boxes)

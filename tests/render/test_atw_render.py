@@ -391,3 +391,33 @@ def test_board_sprites_are_made_with_the_first_board_of_a_language(rules, monkey
         state, events = play(rules, n, seed=n + 40, steps=steps, ai=False)
         R.render_board(rules.view(state, None), names=NAMES, translator=TR("fr"), events=events)
     assert made == []
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_pawns_keep_off_every_name_plate_and_badge(rules, lang):
+    """However many pawns share a city, none covers a city's name plate (with its chits), a
+    leg's badge or the detective, and none leaves the map: six pawns piled on Paris's plate
+    hid its name and chits. Measured on the pixels for Paris, by the spots for every city."""
+    from render.around_the_world import board as B
+
+    t = TR(lang)
+    state, _ = play(rules, 6, seed=3, steps=0)
+    view = rules.view(state, None)
+    locations = view["locations"]
+    others = copy.deepcopy(view)
+    view["positions"] = {s: 1 for s in view["seats"]}  # everyone in Paris
+    others["positions"] = {s: 2 for s in view["seats"]}
+    box, _chits = R._plate_geometry("paris", R.city_name("paris", t))
+    plate = tuple(round(v) for v in (box[0] - 2, box[1] - 2, box[2] + 4, box[3] + 5))
+    at_paris = R.board_image(view, names=NAMES, translator=t).crop(plate)
+    elsewhere = R.board_image(others, names=NAMES, translator=t).crop(plate)
+    assert ImageChops.difference(at_paris.convert("RGB"), elsewhere.convert("RGB")).getbbox() is None
+    for det in locations:
+        view["detective"] = det
+        obstacles = tuple(B._obstacles(view, t, locations))
+        for loc in locations:
+            for n in range(1, 7):
+                for x, y in B.pawn_spots(loc, n, obstacles):
+                    pawn = (x - 19, y - 19, x + 19, y + 19)
+                    assert pawn[0] >= 0 and pawn[2] <= R.W and pawn[1] >= B.HEADER_H and pawn[3] <= R.DISPLAY_TOP
+                    assert not any(B._overlaps(pawn, o) for o in obstacles), (lang, loc, n, det)
