@@ -430,3 +430,28 @@ async def test_rails_status_counts_rounds_as_its_summary_does(service: TableServ
     view = loaded.rules.view(loaded.state, None)
     status = loaded.ui.status_text(view, loaded.names, loaded.ui.translator("en"))
     assert status.startswith(f"Round {loaded.rules.round_of(loaded.state)} (turn {view['turn']}) · "), status
+
+
+# -- 10. mixed languages ----------------------------------------------------------------------------------
+async def test_a_move_typed_in_the_games_language_works_for_a_player_of_another(service: TableService) -> None:
+    """The channel shows German labels (the game's language); Alice reads English but may type
+    what she sees there (in any case), as may Carol, who reads French."""
+    await open_table(service, "rails-and-sails", [PEOPLE[0], PEOPLE[2]], language="de")
+    record = await service.store.active_game(HERE.channel_id)
+    assert record is not None
+    loaded = service.load(record)
+    for user, other in ((PEOPLE[0], "de"), (PEOPLE[2], "de")):
+        seat = record.seat_of_user(user.id).seat  # type: ignore[union-attr]
+        view = loaded.rules.view(loaded.state, seat)
+        keep = [a for a in loaded.rules.legal_actions(loaded.state, seat) if len(a["ids"]) == 4][0]
+        label = loaded.ui.action_label(keep, view, loaded.ui.translator(other))
+        replies = await service.command(user, HERE, "rails", "keep", {"tickets": label.upper()})
+        ack = ack_of(user, replies)
+        assert ack.outcome == "ok", (label, ack.text)
+
+
+async def test_german_and_french_refusals_read_naturally(service: TableService) -> None:
+    bob = (await service.new_game(PEOPLE[1], HERE, "detour", language="xx"))[0].text
+    assert bob == "⚠️ Diese Sprache gibt es hier nicht; verfügbar sind: en, de, fr."
+    carol = (await service.settings_cmd(PEOPLE[2], HERE, reminder_hours=3))[0].text
+    assert carol == "⚠️ Il n'y a aucune partie dans ce salon. Lances-en une avec `/partie nouvelle`."
