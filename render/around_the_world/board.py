@@ -171,8 +171,9 @@ Chit = tuple[str, Box, tuple[str | None, bool]]
 
 def _draw_chits(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Translator, events: list[dict] | None,
                 locations: list[str], boxes: list[Box], chits_out: list[Chit] | None = None) -> None:
-    """Bonus chits in the name plates; one taken by these events is shown once more, ringed.
-    Their boxes go to `chits_out` if given, else to `boxes`."""
+    """Bonus chits in the name plates; the spot of one taken by these events is ringed, and
+    empty like any taken spot (drawn once more inside its ring, the chit read as still lying
+    there). Their boxes go to `chits_out` if given, else to `boxes`."""
     chits = view.get("chits") or {}
     just_taken = {(ev.get("location"), ev.get("colour")): ev.get("chit") for ev in events or []
                   if isinstance(ev, dict) and ev.get("type") == "chit" and isinstance(ev.get("chit"), str)}
@@ -185,13 +186,12 @@ def _draw_chits(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, t: Transla
             kind = spot.get(colour)
             taken_now = just_taken.get((loc, colour))
             ringed = kind is None and bool(taken_now)
-            if ringed:  # taken by these events: shown once more, ringed
+            if ringed:  # taken by these events: its empty spot ringed
                 cx, cy = centre
-                d.ellipse((cx - CHIT_R - 6, cy - CHIT_R - 6, cx + CHIT_R + 6, cy + CHIT_R + 6), fill=ROUTE_GLOW,
-                          outline=INK, width=2)
+                d.ellipse((cx - CHIT_R - 6, cy - CHIT_R - 6, cx + CHIT_R + 6, cy + CHIT_R + 6), outline=ROUTE_GLOW,
+                          width=5)
                 if chits_out is None:
                     boxes.append(_around([centre], CHIT_R + 8))
-                kind = taken_now
             shown = kind if isinstance(kind, str) else None
             _paste(img, _chit_sprite(colour, shown, CHIT_R), centre, boxes if chits_out is None else None)
             if chits_out is not None:

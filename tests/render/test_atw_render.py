@@ -316,7 +316,9 @@ def test_time_track_keeps_crowds_inside_its_band(rules):
     assert crowded_img.crop(band).tobytes() != spread_img.crop(band).tobytes()
 
 
-def test_chit_taken_by_the_events_is_ringed(rules):
+def test_chit_taken_by_the_events_is_ringed_and_empty(rules):
+    """The spot of a chit just taken is ringed and shows no chit: drawn once more inside its
+    ring, players read it as still lying there."""
     state, _ = play(rules, 4, seed=3, steps=0)
     view = rules.view(state, None)
     view["chits"]["paris"]["red"] = None
@@ -326,10 +328,13 @@ def test_chit_taken_by_the_events_is_ringed(rules):
     (cx, cy), _blue = R._plate_geometry("paris", "Paris")[1]
     ring = (round(cx), round(cy - R.CHIT_R - 3))
     assert plain.getpixel(ring) != ringed.getpixel(ring) == R.ROUTE_GLOW
-    # the chit still lying is drawn without any events too
+    # inside the ring the spot is as empty as any taken one, unlike a chit still lying there
+    inner = R.CHIT_R * 0.7  # the square inside the ring
+    spot = (round(cx - inner), round(cy - inner), round(cx + inner), round(cy + inner))
+    assert ImageChops.difference(plain.crop(spot), ringed.crop(spot)).getbbox() is None
     view["chits"]["paris"]["red"] = "event"
-    assert R.board_image(view, names=NAMES, translator=EN).getpixel((round(cx),
-            round(cy))) == ringed.getpixel((round(cx), round(cy)))
+    lying = R.board_image(view, names=NAMES, translator=EN)
+    assert ImageChops.difference(lying.crop(spot), ringed.crop(spot)).getbbox() is not None
 
 
 def test_sparse_or_odd_views_still_render():
