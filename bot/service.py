@@ -19,7 +19,7 @@ from bot import games, wiring
 from bot.adapters.commands import GAME_COMMANDS
 from bot.ai.pool import AIPool
 from bot.gameui import GameUI
-from bot.i18n import Translator
+from bot.i18n import LANGUAGES, Translator
 from bot.images.pool import RenderPool
 from bot.replies import Reply, ThreadTarget, User, Where
 from bot.settings import Settings
@@ -197,15 +197,21 @@ class TableService:
         if group == "game" and not typed.strip():
             return await self.help_(user, where)
         if group is None:
-            known = ["game"] + sorted(spec.ui.group for spec in games.specs().values())
-            return self.parts.answers.unknown_command(user, typed, known)
+            groups = ["game"] + sorted(spec.ui.group for spec in games.specs().values())
+            return self.parts.answers.unknown_command(user, typed, {g: g for g in groups})
         spec = games.by_group(group) if group != "game" else None
         if spec is not None:
-            names = [c.name for c in spec.ui.commands]
-        else:
-            t = self.user_t(user)
-            names = [c.name for c in GAME_COMMANDS] + [t(c.name_key) for c in GAME_COMMANDS if t.has(c.name_key)]
-        return self.parts.answers.unknown_command(user, typed, list(dict.fromkeys(names)), prefix=f"/{group} ")
+            return self.parts.answers.unknown_command(user, typed, {c.name: c.name for c in spec.ui.commands},
+                                                      prefix=f"/{group} ")
+        # /game's subcommands by their names in the user's language (as help lists them), found
+        # by what they typed in any of ours
+        t = self.user_t(user)
+        known: dict[str, str] = {}
+        for lang in LANGUAGES:
+            tl = self.t(lang)
+            known.update({tl(c.name_key): t(c.name_key) for c in GAME_COMMANDS if tl.has(c.name_key)})
+        known.update({c.name: t(c.name_key) if t.has(c.name_key) else c.name for c in GAME_COMMANDS})
+        return self.parts.answers.unknown_command(user, typed, known, prefix=f"/{t('name.game')} ")
 
     # -- playing -----------------------------------------------------------------------
     async def command(self, user: User, where: Where, group: str, name: str, values: dict[str, Any]) -> list[Reply]:

@@ -129,16 +129,18 @@ class Answers:
             embeds.append(Embed("\n".join(lines), t("help.game", title=gt("title"), command=f"/{ui.group}")))
         return [self.talk.private(user, t("help.header"), embeds=embeds)]
 
-    def unknown_command(self, user: User, typed: str, known: list[str], prefix: str = "/") -> list[Reply]:
-        """A command nobody declared: the closest names among `known` (each as typed after
-        `prefix`), or where the list is."""
+    def unknown_command(self, user: User, typed: str, known: dict[str, str], prefix: str = "/") -> list[Reply]:
+        """A command nobody declared: the closest of `known` (what may be typed -> the name to
+        suggest, each after `prefix`), or where the list is."""
         t = self.talk.user_t(user)
-        close = difflib.get_close_matches(typed.casefold(), known, n=3, cutoff=0.5)
+        needle = typed.casefold()
+        close = difflib.get_close_matches(needle, list(known), n=6, cutoff=0.5)
         if not close:
-            close = [k for k in known if typed and (k.startswith(typed.casefold()) or typed.casefold() in k)][:3]
-        if close:
+            close = [k for k in known if needle and (k.startswith(needle) or needle in k)]
+        shown = list(dict.fromkeys(known[k] for k in close))[:3]
+        if shown:
             return self.talk.refuse(user, "error.unknown_command_close", command=echo(prefix + typed, 60),
-                                    close=", ".join(f"`{prefix}{c}`" for c in close))
+                                    close=", ".join(f"`{prefix}{c}`" for c in shown))
         return self.talk.refuse(user, "error.unknown_command_help", command=echo(prefix + typed, 60),
                                 help=f"/{t('name.game')} {t('name.game.help')}")
 

@@ -248,6 +248,8 @@ async def test_an_unknown_command_names_the_closest_ones(service: TableService) 
     assert close[0].outcome == "refused"
     assert close[0].text.startswith("⚠️ There is no `/game stauts`. Did you mean `/game stats`, `/game status`")
     assert "Meintest du `/atw take`" in (await service.unknown_command(PEOPLE[1], HERE, "tak", "atw"))[0].text
+    german = (await service.unknown_command(PEOPLE[1], HERE, "hilf"))[0].text
+    assert german.startswith("⚠️ `/spiel hilf` gibt es nicht. Meintest du `/spiel hilfe`"), german
     assert "Tu voulais dire `/atw` ?" in (await service.unknown_command(PEOPLE[2], HERE, "awt", None))[0].text
     nothing = await service.unknown_command(PEOPLE[0], HERE, "frobnicate")
     assert nothing[0].text == "⚠️ There is no `/game frobnicate`. `/game help` lists the commands."
