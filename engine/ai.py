@@ -51,14 +51,17 @@ class HardConfig:
 
 
 #: easy's chance per decision to play a different move than normal, per game
-MISTAKE = {"detour": 0.35, "around-the-world": 0.3, "rails-and-sails": 0.3, "eighty-days": 0.35}
+MISTAKE = {"detour": 0.35, "around-the-world": 0.3, "rails-and-sails": 0.15, "eighty-days": 0.08}
 HARD = {
     "detour": HardConfig(budget=0.05, rounds=6, candidates=4),
-    "around-the-world": HardConfig(budget=0.25, rounds=4, candidates=4),
+    "around-the-world": HardConfig(budget=0.25, rounds=20, candidates=4),
     "rails-and-sails": HardConfig(budget=0.25, rounds=2, candidates=3),
-    "eighty-days": HardConfig(budget=0.1, rounds=3, candidates=4),
+    "eighty-days": HardConfig(budget=0.1, rounds=3, candidates=3),
 }
 DEFAULT_HARD = HardConfig(budget=0.1, rounds=3, candidates=3)
+#: mean playout result an alternative must gain over normal's choice to be played instead: few
+#: samples are noisy, and normal's choice is the better bet when they barely differ
+MARGIN = 0.05
 
 
 def view_seed(view: View, seat: str, salt: str = "") -> int:
@@ -208,9 +211,12 @@ def _hard(rules: Rules, normal: Policy, module: ModuleType | None, config: HardC
             if len(scores) < len(cands):
                 break  # only whole rounds count, so every candidate saw the same worlds
             totals = [t + s for t, s in zip(totals, scores, strict=True)]
+        if not done:
+            return best
+        rounds = done // len(cands)
         pick = 0
         for i, total in enumerate(totals):
-            if total > totals[pick] + 1e-9:
+            if total > totals[pick] + (MARGIN * rounds if pick == 0 else 1e-9):
                 pick = i
         return cands[pick]
 
