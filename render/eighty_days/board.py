@@ -4,6 +4,7 @@ the juggler or pass tiles, arrival cards, supply, and one row per player."""
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import Any
 
@@ -12,7 +13,7 @@ from PIL import Image, ImageDraw
 from render.common import SpriteDraw, Translator, draw_text, draw_token, font, player_style
 
 from .geometry import GOLD, HEADER_H, INK, ITEM_COLOUR, KIND_COLOUR, MAP_H, MAP_TOP, MUTED, PANEL, PAPER, WIDTH, city_xy
-from .static import draw_line, label_above, line_geometry, map_keys, market_symbol, static_layer
+from .static import CITY_R, draw_line, label_above, label_place, line_geometry, map_keys, market_symbol, static_layer
 
 ROMAN = ("", "I", "II", "III", "IV", "V")
 ITEMS = ("shoes", "revolver", "hat", "umbrella", "coat")
@@ -103,19 +104,111 @@ def _map_dynamic(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
                 draw.rounded_rectangle((mx - w / 2 - 6, my - h / 2 - 6, mx + w / 2 + 6, my + h / 2 + 6), radius=5,
                                        fill=(255, 255, 255), outline=INK, width=2)
             item_icon(draw, mx - w / 2, my - h / 2, cost["item"], 9)
-    # pawns: each seat's token around its city
+    # pawns: each seat's token by its city, clear of every name, symbol and cost
     at: dict[str, list[int]] = {}
     for k, p in enumerate(view["players"]):
         at.setdefault(p["city"], []).append(k)
+    obstacles = map_obstacles(view, t) if at else ()
     where = {c["id"]: city_xy(c["x"], c["y"]) for c in view["map"]["cities"]}
     for cid, seats in at.items():
-        x, y = where[cid]
-        dy = 40 if label_above(cid) else -40  # on the side away from the name
-        for j, k in enumerate(seats):
-            dx = (j - (len(seats) - 1) / 2) * 34
-            draw_token(draw, (x + dx, y + dy), 17, k)
-            boxes.append(_around(x + dx, y + dy, DYNAMIC_R))
+        spots = pawn_spots(view, cid, len(seats), obstacles)
+        cx, cy = where[cid]
+        near = min(spots, key=lambda s: math.dist(s, (cx, cy)))
+        if math.dist(near, (cx, cy)) > LEADER_FROM:  # far from a crowded city: a line says whose pawns
+            draw.line((cx, cy, near[0], near[1]), fill=INK, width=3)
+            boxes.append((int(min(cx, near[0])) - 3, int(min(cy, near[1])) - 3, int(max(cx, near[0])) + 4,
+                          int(max(cy, near[1])) + 4))
+            market_symbol(draw, cx, cy, CITY_R, next(c["market"] for c in view["map"]["cities"] if c["id"] == cid))
+        for (x, y), k in zip(spots, seats, strict=True):
+            draw_token(draw, (x, y), PAWN_R, k)
+            boxes.append(_around(x, y, DYNAMIC_R))
     return boxes
+
+
+#: pawns farther than this from their city (a crowded corner) are joined to it by a line
+LEADER_FROM = 90
+
+
+#: a pawn's radius on the map (17 px was 4 px wide on a phone)
+PAWN_R = 22
+#: what a pawn's drawing covers around its centre (its outline)
+PAWN_REACH = PAWN_R + 2
+#: the part of the map panel pawns stay inside (within its rounded frame)
+MAP_INNER = (32, MAP_TOP + 20, WIDTH - 32, MAP_TOP + MAP_H - 20)
+Rect = tuple[float, float, float, float]
+
+
+def _overlaps(a: Rect, b: Rect) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def map_obstacles(view: dict[str, Any], t: Translator) -> tuple[Rect, ...]:
+    """What a pawn must not cover: every city's name, symbol and distance badge, and the cost
+    or tile space of every line."""
+    probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    f_city = font(30, "semibold")
+    names = dict(labels(view, t))
+    out: list[Rect] = []
+    for c in view["map"]["cities"]:
+        x, y = city_xy(c["x"], c["y"])
+        out.append((x - CITY_R - 2, y - CITY_R - 2, x + CITY_R + 2, y + CITY_R + 2))
+        if c.get("distance"):
+            bx, by = x + CITY_R + 2, y - CITY_R - 2
+            out.append((bx - 14, by - 14, bx + 14, by + 14))
+        dx, dy, anchor = label_place(c["id"])
+        out.append(probe.textbbox((x + dx, y + dy), names.get(c["id"], c["id"]), font=f_city, anchor=anchor,
+                                  stroke_width=4))
+    geo = line_geometry(view["map"])
+    side_b = view["map"]["side"] == "B"
+    for ln in view["map"]["lines"]:
+        if ln.get("cost") is not None or (side_b and ln.get("tile_space")):
+            p, q = geo[ln["id"]]
+            mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
+            out.append((mx - 26, my - 26, mx + 26, my + 26))
+    return tuple(out)
+
+
+def _rows(n: int) -> list[list[tuple[float, float]]]:
+    """Offsets of `n` pawns side by side: in one row, (three or four) in two rows, or in a column."""
+    step = 2 * PAWN_REACH + 2
+    layouts = [[((j - (n - 1) / 2) * step, 0.0) for j in range(n)]]
+    if n > 1:
+        layouts.append([(0.0, (j - (n - 1) / 2) * step) for j in range(n)])
+    if n > 2:
+        top = (n + 1) // 2
+        layouts.append([((j - (top - 1) / 2) * step, -step / 2) for j in range(top)]
+                       + [((j - (n - top - 1) / 2) * step, step / 2) for j in range(n - top)])
+    return layouts
+
+
+#: directions a group of pawns may stand in from its city, after straight away from the name
+_DIRECTIONS = [(math.sin(k * math.pi / 8), math.cos(k * math.pi / 8)) for k in range(16)]
+
+
+def pawn_spots(view: dict[str, Any], cid: str, n: int, obstacles: tuple[Rect, ...]) -> list[tuple[float, float]]:
+    """Centres of the `n` pawns in city `cid`: the nearest place, straight away from the city's
+    name first, where none covers a name, symbol or cost and all stay inside the map (pawns
+    had run off the map's edge at London and sat on Turin's name from Paris)."""
+    city = next(c for c in view["map"]["cities"] if c["id"] == cid)
+    return _spots(city_xy(city["x"], city["y"]), 1 if label_above(cid) else -1, n, obstacles)
+
+
+@lru_cache(maxsize=512)
+def _spots(centre: tuple[float, float], away: int, n: int, obstacles: tuple[Rect, ...]) -> list[tuple[float, float]]:
+    x, y = centre
+    r = PAWN_REACH
+    directions = [(0.0, float(away))] + [d for d in _DIRECTIONS if d != (0.0, float(away))]
+    layouts = _rows(n)
+    fallback = [(x + ox, y + away * (CITY_R + r + 4) + oy) for ox, oy in layouts[0]]
+    for dist in range(CITY_R + r + 4, 300, 4):
+        for ux, uy in directions:
+            for offsets in layouts:
+                spots = [(x + ux * dist + ox, y + uy * dist + oy) for ox, oy in offsets]
+                if all(MAP_INNER[0] + r <= px <= MAP_INNER[2] - r and MAP_INNER[1] + r <= py <= MAP_INNER[3] - r
+                       and not any(_overlaps((px - r, py - r, px + r, py + r), o) for o in obstacles)
+                       for px, py in spots):
+                    return spots
+    return fallback
 
 
 def _around(x: float, y: float, r: int) -> tuple[int, int, int, int]:

@@ -183,3 +183,33 @@ def test_board_png_has_the_pixels_of_the_whole_board_turn_after_turn(players: in
         fast = png(R.render_board(view, names=NAMES, translator=t))
         fast.load()
         assert fast.tobytes() == whole.tobytes(), (step, view.get("to_act"))
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+@pytest.mark.parametrize("side", ["A", "B"])
+def test_pawns_stay_on_the_map_and_off_names_symbols_and_costs(lang: str, side: str) -> None:
+    """Four pawns in London stay inside the map's frame (they ran off its left edge), and in
+    any city one to four pawns cover no city's name, symbol or distance and no line's cost
+    (pawns from Paris sat on Turin's name), each at least 44 px wide (17 px was tiny)."""
+    from render.eighty_days import board as B
+    from render.eighty_days.board import labels
+    from render.eighty_days.geometry import MAP_H, MAP_TOP
+    from render.eighty_days.static import map_keys, static_layer
+
+    t = UI.translator(lang)
+    state = RULES.new_game(["p1", "p2", "p3", "p4"], 3, {"side": side})
+    view = RULES.view(state, None)
+    board = B.board_image(view, names=NAMES, t=t).convert("RGB")
+    static = static_layer(labels(view, t), *map_keys(view["map"])).convert("RGB")
+    edge = (0, MAP_TOP + 8, 30, MAP_TOP + MAP_H)  # the map's left frame, beside London
+    assert board.crop(edge).tobytes() == static.crop(edge).tobytes()
+    assert B.PAWN_R * 2 >= 44
+    obstacles = B.map_obstacles(view, t)
+    r = B.PAWN_R
+    for city in view["map"]["cities"]:
+        for n in range(1, 5):
+            for x, y in B.pawn_spots(view, city["id"], n, obstacles):
+                pawn = (x - r, y - r, x + r, y + r)
+                assert B.MAP_INNER[0] <= pawn[0] and pawn[2] <= B.MAP_INNER[2], (city["id"], n)
+                assert B.MAP_INNER[1] <= pawn[1] and pawn[3] <= B.MAP_INNER[3], (city["id"], n)
+                assert not any(B._overlaps(pawn, o) for o in obstacles), (city["id"], n)
