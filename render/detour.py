@@ -251,8 +251,9 @@ def _draw_spaces(d: ImageDraw.ImageDraw, texts: StaticTexts) -> None:
         x, y = space_xy(s)
         side = M.SIDE_OF[s] >= 0
         fill = (255, 255, 255) if not side else (250, 236, 214)
-        ring = RED if M.RED[s] >= 0 else INK
-        d.ellipse((x - SPACE_R, y - SPACE_R, x + SPACE_R, y + SPACE_R), fill=fill, outline=ring, width=5)
+        # every space ringed in ink: a red ring is a blocked pawn's (a red-line space ringed red
+        # read as a block); the red line under it says where a detour starts
+        d.ellipse((x - SPACE_R, y - SPACE_R, x + SPACE_R, y + SPACE_R), fill=fill, outline=INK, width=5)
         name = texts.cities[s]
         if side:
             d.text((x, y + SPACE_R + 4), name, font=fname, fill=(110, 80, 50), anchor="mt")
@@ -490,8 +491,8 @@ def _draw_pawns(d: ImageDraw.ImageDraw, pawns: list[dict[str, Any]], boxes: list
         for (dx, dy), p in zip(_cluster(len(group)), group, strict=False):
             cx, cy = x + dx, y + dy
             if p["blocked"]:
-                d.ellipse((cx - TOKEN_R - 6, cy - TOKEN_R - 6, cx + TOKEN_R + 6, cy + TOKEN_R + 6), outline=RED,
-                          width=4)
+                d.ellipse((cx - TOKEN_R - 7, cy - TOKEN_R - 7, cx + TOKEN_R + 7, cy + TOKEN_R + 7), outline=RED,
+                          width=6)
             draw_token(d, (cx, cy), TOKEN_R, p["index"])
             boxes.append(_around([(cx, cy)], TOKEN_R + 12))
 

@@ -142,3 +142,32 @@ def test_a_played_card_keeps_its_number_clear(value: int) -> None:
     marked = [(x, y) for x in range(50) for y in range(40) if image.getpixel((x, y)) == PLAYED_MARK]
     assert marked, "a played card is marked"
     assert not [(x, y) for x, y in marked if number[0] <= x < number[2] and number[1] <= y < number[3]]
+
+
+def _red_in_ring(img: Image.Image, centre: tuple[int, int], inner: float, outer: float) -> int:
+    """How many pixels of the ring between `inner` and `outer` around `centre` are the red line's red."""
+    cx, cy = centre
+    n = 0
+    for x in range(int(cx - outer), int(cx + outer) + 1):
+        for y in range(int(cy - outer), int(cy + outer) + 1):
+            if inner <= ((x - cx) ** 2 + (y - cy) ** 2) ** 0.5 <= outer and img.getpixel((x, y)) == R.RED:
+                n += 1
+    return n
+
+
+def test_only_a_blocked_pawn_is_ringed_red() -> None:
+    """A red ring means a blocked pawn: the spaces where a red line starts are ringed in ink like
+    the others (ringed red, a pawn standing there read as blocked), the red line under them
+    marks them."""
+    state, _ = _midgame(4, 6)
+    view = copy.deepcopy(RULES.view(state, None))
+    red_spaces = [s for s in range(R.M.N_MAIN) if R.M.RED[s] >= 0]
+    plain = next(s for s in range(1, R.M.N_MAIN) if R.M.RED[s] < 0 and s not in red_spaces)
+    for k, p in enumerate(view["pawns"]):
+        p["space"], p["blocked"] = (red_spaces[0], False) if k == 0 else (plain, k == 1)
+    img = R.board_image(view, names=NAMES, translator=EN)
+    for s in red_spaces:
+        assert _red_in_ring(img, R.space_xy(s), R.SPACE_R - 4, R.SPACE_R - 1) == 0, s
+    # the blocked pawn's ring is there, and thick enough to see on a phone
+    img_one = R.board_image({**view, "pawns": [view["pawns"][1]]}, names=NAMES, translator=EN)
+    assert _red_in_ring(img_one, R.space_xy(plain), R.TOKEN_R + 2, R.TOKEN_R + 6) > 200
