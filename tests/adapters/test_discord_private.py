@@ -201,7 +201,7 @@ async def test_autocomplete_offers_the_legal_moves(hp: Harness) -> None:
     mark = h.mark()
     await h.run(h.slash(ALICE, "countdown grab", move="take n=3"))
     assert [a.content for a in h.ephemeral_for(ALICE, since=mark)] == [
-        refusal(ALICE, "error.bad_pick_list", value="take n=3", choices="Take 1")]
+        refusal(ALICE, "error.bad_pick_list", value="take n=3", choices="\n1) Take 1")]
     assert (await active(h)).version == record.version
     # free text typed instead of choosing is matched against the labels the autocomplete shows
     mark = h.mark()
