@@ -165,6 +165,11 @@ def make_service(store: SQLiteStore, pool: Any, ai_pool: Any = None) -> TableSer
     return TableService(store, render_in_thread=True, **kw)
 
 
+def load_of(service: TableService) -> Any:
+    """The service's game loader (`_load` in a revision before the table became parts: --rev)."""
+    return getattr(service, "load", None) or service._load  # type: ignore[attr-defined]
+
+
 async def choose(service: TableService, store: SQLiteStore,
                  where: Where) -> tuple[int, User, str, dict[str, Any]] | None:
     """The move the AI would make for the channel's person to act (chosen before the burst, so
@@ -172,7 +177,7 @@ async def choose(service: TableService, store: SQLiteStore,
     record = await store.active_game(where.channel_id)
     if record is None or record.state is None:
         return None
-    loaded = service.load(record)
+    loaded = load_of(service)(record)
     people = {s.seat: s for s in record.seats if not s.is_bot}
     seat = next(s for s in loaded.rules.to_act(loaded.state) if s in people)
     user = next(p for p in players_of(where.channel_id, 4) if p.id == people[seat].user_id)

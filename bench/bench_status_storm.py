@@ -61,10 +61,15 @@ def unguarded(service: TableService) -> None:
     service._too_often = lambda user: False  # type: ignore[method-assign]
 
 
+def load_of(service: TableService) -> Any:
+    """The service's game loader (`_load` in a revision before the table became parts: --rev)."""
+    return getattr(service, "load", None) or service._load  # type: ignore[attr-defined]
+
+
 async def one_move(service: TableService, store: SQLiteStore, watchers: list[User]) -> float:
     record = await store.active_game(HERE.channel_id)
     assert record is not None
-    loaded = service.load(record)
+    loaded = load_of(service)(record)
     seat = loaded.rules.to_act(loaded.state)[0]
     user = next(p for p in PLAYERS if record.seat_of_user(p.id).seat == seat)  # type: ignore[union-attr]
     action = loaded.rules.ai_action(loaded.state, seat)
