@@ -170,7 +170,9 @@ class Messages:
             if png is not None:
                 files.append(Attachment("board.png", png, alt_text(t("alt.board", title=t("title"), status=(
                     loaded.ui.status_text(view, loaded.raw_names, t) or "")))))
-            if png is not None and has_focus(loaded.spec):  # the close-up of the last move a phone can read
+            # the close-up of the last move a phone can read; not on a finished game's board, whose
+            # standing (final scores) the board and the result text give
+            if png is not None and has_focus(loaded.spec) and not rules.is_over(loaded.state):
                 focus = await self.images.image(loaded, replace(job, image="focus"), t,
                                                 key and ("focus", *key[1:]))
                 if focus is not None:

@@ -151,3 +151,33 @@ async def test_every_image_has_alt_text_in_the_games_language(service: TableServ
             assert "**" not in file.description and len(file.description) <= 1024
     [board] = [f for r in started for f in r.files if f.filename == "board.png"]
     assert board.description is not None and board.description.startswith("Das Brett von ")
+
+
+async def test_a_finished_games_board_comes_without_a_focus_view(store: SQLiteStore, clock: Clock) -> None:
+    """The close-up shows scores during play; at the end the board and the result text give the
+    final standing, which a close-up of the last move would contradict."""
+    from bot.replies import User
+    from bot.service import TableService
+    from bot.settings import Settings
+    from engine import ai
+
+    service = TableService(store, Settings(), clock=clock, render_in_thread=False)
+    service.memories = False
+    where = Where(channel_id=990, guild_id=9, guild_locale="en")
+    await service.new_game(ALICE, where, "eighty-days", seed=3)
+    await service.addbot(ALICE, where, 1)
+    replies = await service.start(ALICE, where)
+    seen_focus = False
+    for _ in range(2000):
+        record = await store.active_game(where.channel_id)
+        if record is None:
+            break
+        loaded = service.load(record)
+        seat = loaded.rules.to_act(loaded.state)[0]
+        action = ai.policy("eighty-days", "normal")(loaded.rules.view(loaded.state, seat), seat,
+                                                   loaded.rules.legal_actions(loaded.state, seat))
+        async with service.parts.tables.lock(where.channel_id):
+            replies = await service.parts.turns.act(loaded, User(ALICE.id, ALICE.name, "en"), seat, action)
+        seen_focus = seen_focus or any(f.filename == "focus.png" for r in replies for f in r.files)
+    [final] = [r for r in replies if r.to == "channel"]
+    assert seen_focus and [f.filename for f in final.files] == ["board.png"]
