@@ -178,6 +178,8 @@ async def test_a_game_whose_channel_is_gone_pauses_and_its_players_hear_it(fake_
 async def test_a_followers_copy_that_failed_comes_again(fake_discord: FakeDiscord, bot: BotProcess) -> None:
     fd = fake_discord
     turn = await open_detour(fd, followers=(EVE,))
+    # the start's copy is sent after the channel's board: the fault is for the next one
+    await fd.wait_for(lambda: [m for m in fd.dms_for(EVE) if m.files], what="Eve's copy of the start")
     copies_before = len([m for m in fd.dms_for(EVE) if m.files])
     rule = fd.inject("POST", rf"/channels/(?!{CHANNEL_ID}/)\d+/messages", Fault.error(503))  # Eve's DM only
     mark = await alice_plays(fd, turn)
