@@ -5,7 +5,8 @@ the same three strengths and a new game gets them for free:
 
 - ``normal``: the game's own policy, improved where a game has a ``levels`` module beside its
   ``ai.py`` (``engine/games/<pkg>/levels.py`` exporting ``normal``); today's ``choose`` stays
-  the registered policy the equivalence digests and engine tools use.
+  the registered policy the equivalence digests and engine tools use. The same module may set
+  ``MISTAKE`` (easy's chance) and ``HARD`` (a `HardConfig`), overriding the tables below.
 - ``easy``: normal with seeded mistakes: with a per-game probability it plays another move
   that normal rates close (a game's ``levels.shortlist``), else another legal move of the same
   type, never an absurd one, so a beginner can win.
@@ -73,7 +74,7 @@ def view_seed(view: View, seat: str, salt: str = "") -> int:
     return int.from_bytes(digest, "big")
 
 
-def _levels_module(rules: Rules) -> ModuleType | None:
+def levels_module(rules: Rules) -> ModuleType | None:
     """The game's optional ``levels`` module (better normal, easy's shortlist, search hooks)."""
     package = "engine.games." + rules.id.replace("-", "_")
     try:
@@ -98,17 +99,23 @@ def policy(game_id: str, level: str, *, budget: float | None = None) -> Policy:
     if level not in LEVELS:
         raise ValueError(f"unknown AI level {level!r} (levels: {', '.join(LEVELS)})")
     rules = _rules(game_id)
-    module = _levels_module(rules)
+    module = levels_module(rules)
     normal = normal_policy(rules, module)
     if level == "normal":
         return normal
     if level == "easy":
         own_easy: Policy | None = getattr(module, "easy", None)
         return own_easy if own_easy is not None else _easy(rules, normal, module)
-    config = HARD.get(game_id, DEFAULT_HARD)
+    config = hard_config(game_id, module)
     if budget is not None:
         config = HardConfig(budget=budget, rounds=config.rounds, candidates=config.candidates)
     return _hard(rules, normal, module, config)
+
+
+def hard_config(game_id: str, module: ModuleType | None = None) -> HardConfig:
+    """The game's search settings: its ``levels.HARD`` when it sets one, else the table above."""
+    own: HardConfig | None = getattr(module, "HARD", None)
+    return own if own is not None else HARD.get(game_id, DEFAULT_HARD)
 
 
 def normal_policy(rules: Rules, module: ModuleType | None = None) -> Policy:
@@ -122,7 +129,7 @@ def normal_policy(rules: Rules, module: ModuleType | None = None) -> Policy:
 
 
 def _easy(rules: Rules, normal: Policy, module: ModuleType | None) -> Policy:
-    chance = MISTAKE.get(rules.id, 0.3)
+    chance: float = getattr(module, "MISTAKE", MISTAKE.get(rules.id, 0.3))
     shortlist: Shortlist | None = getattr(module, "shortlist", None)
 
     def choose(view: View, seat: str, legal: list[Action]) -> Action:

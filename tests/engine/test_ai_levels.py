@@ -8,7 +8,7 @@ import time
 import pytest
 
 from engine import registry
-from engine.ai import HARD, LEVELS, policy
+from engine.ai import LEVELS, hard_config, levels_module, policy
 
 GAMES = ("detour", "around-the-world", "rails-and-sails", "eighty-days")
 #: whole games with hard at every seat would take minutes: a small budget keeps the test short
@@ -59,7 +59,7 @@ def test_hard_same_view_same_answer_within_budget(game_id: str) -> None:
     hard = policy(game_id, "hard")
     unhurried = policy(game_id, "hard", budget=60.0)
     normal = policy(game_id, "normal")
-    budget = HARD[game_id].budget
+    budget = hard_config(game_id, levels_module(rules)).budget
     state = rules.new_game(["p1", "p2"], 11)
     asked = 0
     while not rules.is_over(state) and asked < 4:
