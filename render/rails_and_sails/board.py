@@ -36,6 +36,7 @@ from render.rails_and_sails.sprites import (
     _icon_ship,
     _icon_train,
     _wrap_arrow,
+    draw_veil,
     paste_card,
 )
 from render.rails_and_sails.static import _label_sprites, _palette, _static
@@ -88,7 +89,8 @@ def _draw_header(board: Image.Image, view: dict[str, Any], names: dict[str, str]
         return
     turn = view.get("turn")
     if turn is not None and phase == "play":
-        text = _t(t, "turn", n=turn)
+        # a round is a turn of every seat, as the status, summary and timelapse count them
+        text = _t(t, "round", round=turn // max(1, len(view.get("seats") or ())) + 1)
         draw.text((x, cy), text, font=mid, fill=MUTED, anchor="lm")
         x += advance(mid, text) + 20
     if phase in ("setup_tickets", "setup_pieces"):
@@ -355,6 +357,10 @@ def _paste_fixed(board: Image.Image, base: Image.Image, drawing: Callable[[Image
         board.paste(piece[2], piece[:2])
 
 
+#: the legend's marks, in their order (each has an icon below and a word in `img.legend`)
+LEGEND_MARKS = ("train", "ship", "rough", "harbor_city", "harbor", "wrap", "closed")
+
+
 def _draw_legend(board: Image.Image, t: Translator) -> int:
     """Short rows under the last move: what the marks mean, and each colour's shape.
     Returns how many items did not fit (0 when the legend is complete)."""
@@ -376,12 +382,16 @@ def _draw_legend(board: Image.Image, t: Translator) -> int:
             draw_token(draw, (cx, cy), 7, 0)
         elif key == "wrap":
             _wrap_arrow(draw, cx + 8, cy, 1, "grey", 1.0)
+        elif key == "closed":
+            space = Space(cx, cy, 0.0, 22, False)
+            _draw_space(draw, space, "train", "grey", 0, 1.0, symbol=False)
+            draw_veil(draw, space, "train", (235, 232, 225))
         elif key in ROUTE_COLOURS:
             draw.rounded_rectangle((cx - 11, cy - 9, cx + 11, cy + 9), radius=3, fill=ROUTE_COLOURS[key],
                                    outline=(40, 40, 40), width=1)
             _draw_symbol(draw, cx, cy, key, 5)
 
-    items = [(k, _t(t, "legend." + k)) for k in ("train", "ship", "rough", "harbor_city", "harbor", "wrap")]
+    items = [(k, _t(t, "legend." + k)) for k in LEGEND_MARKS]
     items += [(c, _t(t, "colour." + c)) for c in COLOUR_ORDER]
     for n, (key, label) in enumerate(items):
         w = 30 + advance(f, label)
@@ -535,7 +545,7 @@ def board_layers(view: dict[str, Any], *, names: dict[str, str], translator: Tra
     return board, kept.layer, boxes
 
 
-_LEGEND_KEYS = tuple(f"img.legend.{k}" for k in ("train", "ship", "rough", "harbor_city", "harbor", "wrap")) + tuple(
+_LEGEND_KEYS = tuple(f"img.legend.{k}" for k in LEGEND_MARKS) + tuple(
     f"img.colour.{c}" for c in COLOUR_ORDER)
 
 

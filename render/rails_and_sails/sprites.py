@@ -179,6 +179,15 @@ def _claimed_sprite(route_id: str, player: int) -> list[tuple[int, int, Image.Im
 _BLOCKED: dict[str, list[tuple[int, int, Image.Image]]] = {}
 
 
+def draw_veil(draw: ImageDraw.ImageDraw, sp: Space, kind: str, fill: tuple[int, ...]) -> None:
+    """One space of a closed twin route: veiled and crossed out (the map and its legend)."""
+    draw.polygon(_space_outline(sp, kind, 0, 1.0, widen=1.0), fill=fill)
+    d = min(sp.length, TRAIN_W) / 2 - 1
+    cx, cy = sp.x, sp.y
+    draw.line((cx - d, cy - d, cx + d, cy + d), fill=(90, 90, 90, 255), width=2)
+    draw.line((cx - d, cy + d, cx + d, cy - d), fill=(90, 90, 90, 255), width=2)
+
+
 def _blocked_sprite(route_id: str) -> list[tuple[int, int, Image.Image]]:
     """A veil over a double route's twin that can no longer be used (2–3 players)."""
     cached = _BLOCKED.get(route_id)
@@ -199,11 +208,7 @@ def _blocked_sprite(route_id: str) -> list[tuple[int, int, Image.Image]]:
         draw = Draw(img)
         for sp in g.spaces:
             local = Space(sp.x + shift - x0, sp.y - y0, sp.angle, sp.length, sp.rough)
-            draw.polygon(_space_outline(local, g.kind, 0, 1.0, widen=1.0), fill=(235, 232, 225, 215))
-            d = min(sp.length, TRAIN_W) / 2 - 1
-            cx, cy = local.x, local.y
-            draw.line((cx - d, cy - d, cx + d, cy + d), fill=(90, 90, 90, 255), width=2)
-            draw.line((cx - d, cy + d, cx + d, cy - d), fill=(90, 90, 90, 255), width=2)
+            draw_veil(draw, local, g.kind, (235, 232, 225, 215))
         pieces.append((x0, y0, img))
     _BLOCKED[route_id] = pieces
     return pieces

@@ -467,3 +467,23 @@ def test_a_claimed_route_is_one_unbroken_chain(midgame, player: int) -> None:
     for a, b in zip(spaces, spaces[1:], strict=False):
         got = _pixel(img, (a.x + b.x) / 2, (a.y + b.y) / 2)
         assert sum(abs(g - c) for g, c in zip(got, colour, strict=True)) < 30, (route, got, colour)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_the_legend_explains_the_cross_on_closed_twins_and_the_header_counts_rounds(lang: str) -> None:
+    """Players misread the × over a double route's closed twin (2–3 players) and the header's
+    "Turn 142" beside the status's rounds: the legend names the cross, the header says the
+    round as the status does (a turn of every seat)."""
+    asked: dict[str, dict] = {}
+    real = _t(lang)
+
+    def spy(key: str, **fields):
+        asked[key] = fields
+        return real(key, **fields)
+
+    rs, state = play(3, 61)
+    view = rs.view(state, None)
+    R.board_image(view, names=NAMES, translator=spy)
+    assert "img.legend.closed" in asked and real("img.legend.closed") != "img.legend.closed"
+    assert "img.turn" not in asked
+    assert asked["img.round"] == {"round": view["turn"] // 3 + 1}

@@ -9,7 +9,7 @@ image whatever the PNG writer. Only the PNG bytes may differ (compression level,
 deflate), never what a player sees.
 
 Record again (only for a deliberate change of the pictures, with the reason in the commit):
-    .venv/bin/python -m tests.test_render_equivalence --write
+    .venv/bin/python -m tests.render.test_render_equivalence --write
 """
 
 from __future__ import annotations
