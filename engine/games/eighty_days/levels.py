@@ -1,0 +1,238 @@
+"""eighty-days' AI levels (see `engine.ai`): today's greedy planner (`ai.choose`) with its two
+blind spots fixed, plus easy's and hard's hooks.
+
+Today's AI never gives an item back (a full suitcase makes every purchase worth -9, so it
+buys nothing more for its adventure) and searches only when its card misses 3 items. Normal:
+
+- **give back**: when the best move is a purchase (or the black market) that does not fit,
+  it first gives back the held item its adventure needs least, if that makes room;
+- **search**: it compares the held adventure with the expected best of two cards drawn from
+  the cards it has not seen (each card valued by `card_worth`: points and bonus against the
+  items, coins, market and time it still takes), and pays 2 coins when the draw is worth more.
+  Coins are worth little late in the game (only ties), so it searches more then, often for a
+  card it can complete at once;
+- drafts keep the card with the best `card_worth` (today's `_card_value` misjudged time).
+
+Everything else is today's choice, so normal stays as fast as today's AI (hard's playouts).
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import Any
+
+from . import content as C
+from .ai import ITEM_VALUE, _decide, _Me, _next_lines, _pass_value, _route_items, _value
+
+Action = dict[str, Any]
+
+#: points an item still missing costs (an action and some coins), by period I..V
+ITEM_COST = (1.6, 1.7, 1.9, 2.3, 3.2)
+#: value of an adventure bonus in points
+BONUS_VALUE = {"coins": 0.0, "roll": 1.0, "item": 1.8, "travel": 2.5}
+#: a search must gain this many points over keeping the card
+SEARCH_MARGIN = 0.5
+#: points lost giving back a spare item (it might serve a later card or a line)
+SPARE_LOSS = 0.5
+#: coins per line for the stacks added on the way home (by player count), and for a line item
+HOME_SURCHARGE = {2: 0.7, 3: 1.0, 4: 1.3}
+ITEM_COINS = 3.0
+#: share of the points at stake counted against spending the coins for the way home
+HOME_WEIGHT = 0.8
+
+
+def _bonus_value(me: _Me, card: dict[str, Any]) -> float:
+    bonus = card["bonus"]
+    if not bonus:
+        return 0.0
+    if bonus[0] == "coins":
+        return me.coin * bonus[1]
+    if bonus[0] == "travel" and (me.me["in_london"] or me.view["period"] >= 5):
+        return 0.5
+    return BONUS_VALUE[bonus[0]]
+
+
+def card_worth(me: _Me, card: dict[str, Any]) -> float:
+    """What holding `card` is worth in points: its points and bonus, less the items, coins and
+    market still needed, less when the game is nearly over."""
+    missing = me.missing_for(card)
+    n = sum(missing)
+    period = me.period
+    value = card["points"] + _bonus_value(me, card) - ITEM_COST[period - 1] * n - me.coin * card["coins"]
+    if card["coins"] > me.coins:
+        value -= 0.3 * (card["coins"] - me.coins)
+    here_ok = card["london"] == me.me["in_london"] and (
+        card["london"] or C.market_allows(C.CITIES[me.me["city"]][0], card["market"]))
+    if here_ok:
+        value += 0.5
+    elif card["market"] == C.BOTH and not card["london"]:
+        value -= 0.5  # fewer cities show both markets
+    if period >= 5 and n > 1:
+        value -= 1.5 * (n - 1)  # too little time to gather several items
+    return value
+
+
+def _unseen(me: _Me) -> list[dict[str, Any]]:
+    """The adventure cards this seat has not seen in a diary or its hand, of the deck it
+    draws from (London's once arrived)."""
+    london = me.me["in_london"]
+    pool = C.LONDON_ADVENTURES if london else C.ADVENTURES
+    seen = {c["id"] for p in me.view["players"] for c in p["diary"]}
+    if me.card:
+        seen.add(me.card["id"])
+    return [C.card_info(cid) for cid in pool if cid not in seen]
+
+
+def search_gain(me: _Me) -> float:
+    """Expected points of searching now (the best of two unseen cards, the held one gone) over
+    keeping the held card, its 2 coins counted."""
+    values = sorted(card_worth(me, c) for c in _unseen(me))
+    n = len(values)
+    if n < 2:
+        return -9.0
+    draw = 3 if me.me.get("assistant") == "alex" else 2
+    if draw == 3 and n >= 3:
+        pairs = n * (n - 1) * (n - 2) / 6
+        expected = sum(v * (k * (k - 1) / 2) for k, v in enumerate(values)) / pairs
+    else:
+        pairs = n * (n - 1) / 2
+        expected = sum(v * k for k, v in enumerate(values)) / pairs
+    held = card_worth(me, me.card) if me.card else -5.0
+    return expected - held - me.coin * C.SEARCH_COST
+
+
+def _room_for(me: _Me, item: int) -> int | None:
+    """The held item to give back so that `item` fits (the one the adventure needs least), or
+    None when nothing spare makes room."""
+    need = me.card["items"] if me.card else {}
+    spare = [k for k in range(5) if me.items[k] > need.get(C.ITEMS[k], 0)]
+    spare.sort(key=lambda k: (-C.ITEM_COUNTS[k], -k))  # shoes last: they are small and common
+    for k in sorted(spare, key=lambda k: -len(C.SHAPES[k])):
+        if me.fits_with(item, minus=k):
+            return k
+    return None
+
+
+def coins_home(me: _Me) -> float:
+    """Coins the cheapest way to the arrival London costs from here this period: every line its
+    travel area's next cost plus a surcharge for the stacks others (and the seat itself) add on
+    the way, its line coins, and for a line item the seat does not hold a purchase in the city
+    the line leaves (if its market sells it; else the black market's gamble, dearer)."""
+    areas = me.view["areas"]
+    surcharge = HOME_SURCHARGE[min(4, len(me.view["seats"]))]
+    dist = {C.ARRIVAL: 0.0}
+    todo = [(0.0, C.ARRIVAL)]
+    while todo:
+        d, city = heapq.heappop(todo)
+        if d > dist[city]:
+            continue
+        for line, other in C.NEIGHBOURS[city]:
+            cost = me.line_costs[line]
+            w = areas[C.LINES[line][2]]["next_cost"] + surcharge
+            if cost:
+                if cost["kind"] == "coins":
+                    w += cost["coins"]
+                elif me.usable[C.ITEM_INDEX[cost["item"]]] == 0:
+                    w += ITEM_COINS if _sold_in(other, C.ITEM_INDEX[cost["item"]]) else 3 * ITEM_COINS
+            nd = d + w
+            if nd < dist.get(other, 1e9):
+                dist[other] = nd
+                heapq.heappush(todo, (nd, other))
+    return dist.get(me.me["city"], 99.0)
+
+
+def _sold_in(city: str, item: int) -> bool:
+    market = C.CITIES[city][0]
+    return any(item in C.MARKET_ITEMS[m] for m in (("boutique", "bazaar") if market == C.BOTH else (market,)))
+
+
+def home_at_stake(me: _Me) -> float:
+    """Points the seat loses if it spends the coins it needs to get home this (last) period: the
+    penalty for its distance and the arrival card (0 when it is not going home anyway)."""
+    if me.period < C.PERIODS or me.me["in_london"] or me.me["adventures"] < C.LONDON_ENTRY:
+        return 0.0
+    cards = me.view["arrival_cards"]
+    return C.CITY_PENALTY * C.DISTANCE[me.me["city"]] + (cards[0] if cards else 0)
+
+
+def _spend_penalty(me: _Me, coins: float, home: float, stake: float) -> float:
+    """Points lost by spending `coins` now, in the last period, when the rest is short of the way home."""
+    if not stake or me.coins - coins >= home:
+        return 0.0
+    return HOME_WEIGHT * stake
+
+
+def _uses_route_item(me: _Me, card: dict[str, Any]) -> bool:
+    """Whether completing `card` hands in the last of an item the next line home costs."""
+    for line in _next_lines(me):
+        cost = me.line_costs[line]
+        if cost and cost["kind"] == "item":
+            k = C.ITEM_INDEX[cost["item"]]
+            if me.usable[k] - card["items"].get(cost["item"], 0) < 1 <= me.usable[k]:
+                return True
+    return False
+
+
+def _main_choice(me: _Me, legal: list[Action]) -> Action:
+    """Today's valuation of the main actions, with purchases that fit once a spare item is given
+    back (the give-back is played first; the purchase follows on the next decision)."""
+    best, best_value = None, 0.0
+    needed = {k for k, n in enumerate(me.missing) if n}
+    give_backs = {a["item"]: a for a in legal if a["type"] == "give_back"}
+    stake = home_at_stake(me)
+    home = coins_home(me) if stake else 0.0
+    areas = me.view["areas"]
+    route_items = _route_items(me)
+    for a in legal:
+        t = a["type"]
+        if t == "pass":
+            v = _pass_value(me, a)
+        elif t in ("give_back", "search", "jill", "complete"):
+            continue
+        else:
+            v = _value(me, a)
+            if stake and (t == "black_market" or (t == "buy" and C.ITEM_INDEX[a["item"]] not in route_items)):
+                v -= _spend_penalty(me, areas[a.get("market", "black")]["next_cost"], home, stake)
+            if t == "buy" and v <= -9.0 and C.ITEM_INDEX[a["item"]] in needed:
+                item = C.ITEM_INDEX[a["item"]]
+                spare = _room_for(me, item)
+                if spare is not None and C.ITEMS[spare] in give_backs:
+                    cost = me.view["areas"][a["market"]]["next_cost"]
+                    v = ITEM_VALUE - me.coin * cost - SPARE_LOSS
+                    a = give_backs[C.ITEMS[spare]]
+        if best is None or v > best_value:
+            best, best_value = a, v
+    return best if best is not None else legal[0]
+
+
+def _keep(me: _Me, legal: list[Action]) -> Action:
+    cards = {c["id"]: c for c in (me.view.get("private") or {}).get("draft", [])}
+    return max(legal, key=lambda a: card_worth(me, cards[a["card"]]) if a["card"] in cards else -99.0)
+
+
+def normal(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
+    """Today's choice with search and give-back used when they pay (see the module doc)."""
+    if len(legal) == 1:
+        return legal[0]
+    me = _Me(view, seat)
+    kind = legal[0]["type"]
+    free = any(a["type"] in ("pass", "end_turn") for a in legal)
+    if not free:
+        if kind == "keep_adventure":
+            return _keep(me, legal)
+        return _decide(me, legal)
+    by_type: dict[str, list[Action]] = {}
+    for a in legal:
+        by_type.setdefault(a["type"], []).append(a)
+    stake = home_at_stake(me)
+    home = coins_home(me) if stake else 0.0
+    if "complete" in by_type:
+        card = me.card or {"coins": 0, "points": 0}
+        if not stake or card["points"] >= _spend_penalty(me, card["coins"], home, stake) + (
+                HOME_WEIGHT * stake if _uses_route_item(me, card) else 0.0):
+            return by_type["complete"][0]
+    if "search" in by_type and search_gain(me) - _spend_penalty(me, C.SEARCH_COST, home, stake) > SEARCH_MARGIN:
+        return by_type["search"][0]
+    if "end_turn" in by_type:
+        return by_type["end_turn"][0]
+    return _main_choice(me, legal)
