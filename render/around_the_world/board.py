@@ -597,21 +597,26 @@ def _panel_rows(view: dict, index: dict[str, int]) -> list[Row]:
     return rows
 
 
-def _draw_panel_head(d: ImageDraw.ImageDraw, head: tuple[str, ...]) -> None:
-    """The panel's column headings (`head` starts with their words, see `_head_texts`): the
-    same on every board of a language, so part of the static layer too."""
+def _draw_panel_head(img: Image.Image, head: tuple[str, ...]) -> None:
+    """The panel's column headings (`head` starts with their words, see `_head_texts`), and
+    above the column of the first player's watch what it means: the same on every board of a
+    language, so part of the static layer too."""
+    d = Draw(img)
     cols = _panel_columns()
     top = PANEL_TOP
+    cy = top + PANEL_HEAD_H / 2
     d.rectangle((0, top, W, top + PANEL_HEAD_H), fill=PANEL_HEAD_BG)
     fh = font(22, "bold")
-    d.text((cols["token"] - 16, top + PANEL_HEAD_H / 2), head[0].upper(), font=fh, fill=SOFT, anchor="lm")
+    d.text((cols["token"] - 16, cy), head[0].upper(), font=fh, fill=SOFT, anchor="lm")
     for key, label in zip(("where", "days", "gold", "cards", "events"), head[1:6], strict=True):
-        d.text((cols[key], top + PANEL_HEAD_H / 2), label, font=fh, fill=SOFT, anchor="lm")
+        d.text((cols[key], cy), label, font=fh, fill=SOFT, anchor="lm")
+    _paste(img, icon("first_player", 36), (cols["where"] - 34, cy))
+    d.text((cols["where"] - 56, cy), head[-1], font=font(22, "regular"), fill=SOFT, anchor="rm")
 
 
 def _draw_panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, names: dict[str, str], t: Translator,
                 index: dict[str, int]) -> None:
-    _draw_panel_head(d, _head_texts(t))
+    _draw_panel_head(img, _head_texts(t))
     for row in _panel_rows(view, index):
         _draw_row(img, d, row, names, t)
 
@@ -713,7 +718,7 @@ def _head_texts(t: Translator) -> tuple[str, ...]:
     return tuple(_t(t, key) for key in (
         "players", "col_where", "col_days", "col_gold", "col_cards", "col_events", "taken", "travel_deck", "discard",
         "event_deck", "gold_supply", "event_discard", "empty", "last_roll", "days_unit", "not_arrived", "display")) + (
-        _t(t, "arrived", n=1), _t(t, "rank", n=1), _t(t, "top_card", name="\0"))
+        _t(t, "arrived", n=1), _t(t, "rank", n=1), _t(t, "top_card", name="\0"), _t(t, "first_mark"))
 
 
 @lru_cache(maxsize=8)
@@ -724,5 +729,5 @@ def _layer(texts: StaticTexts, legs_key: str, locations_key: str, height: int,
     maps only the boxes it drew in."""
     img = Image.new("RGB", (W, height), PAPER)
     img.paste(_static_board(texts, legs_key, locations_key), (0, 0))
-    _draw_panel_head(Draw(img), head)
+    _draw_panel_head(img, head)
     return StaticLayer(img, stored_palette()), img

@@ -426,3 +426,26 @@ def test_pawns_keep_off_every_name_plate_and_badge(rules, lang):
                     pawn = (x - 19, y - 19, x + 19, y + 19)
                     assert pawn[0] >= 0 and pawn[2] <= R.W and pawn[1] >= B.HEADER_H and pawn[3] <= R.DISPLAY_TOP
                     assert not any(B._overlaps(pawn, o) for o in obstacles), (lang, loc, n, det)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_the_first_players_watch_is_explained_above_its_column(lang: str, rules) -> None:
+    """The ⏱ beside a player's name had no legend: the panel's heading shows the same watch,
+    above the column where it appears, with its meaning in the board's language."""
+    from render.around_the_world.board import _panel_columns
+    from render.around_the_world.geometry import PANEL_HEAD_H, PANEL_TOP
+
+    asked: list[str] = []
+    real = TR(lang)
+
+    def spy(key: str, **fields):
+        asked.append(key)
+        return real(key, **fields)
+
+    state = rules.new_game(seats(3), 7)
+    img = R.board_image(rules.view(state, None), names={}, translator=spy)
+    assert "img.first_mark" in asked and real("img.first_mark") != "img.first_mark"
+    x = _panel_columns()["where"] - 34
+    head = img.crop((x - 18, PANEL_TOP + 4, x + 18, PANEL_TOP + PANEL_HEAD_H - 4))
+    watch_gold = [p for p in head.getdata() if 110 < p[0] < 210 and p[2] < 80]
+    assert len(watch_gold) > 40, "no watch in the heading above the watch column"
