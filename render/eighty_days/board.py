@@ -25,6 +25,8 @@ SHAPE_CELLS = {
 PANEL_TOP = MAP_TOP + MAP_H
 PANEL_H = 350
 ROW_H = 70
+#: the supply's items, one every this many pixels (shape, count, and the name under them)
+SUPPLY_PITCH = 122
 TABLE_HEAD = 56
 #: half the side of a box that holds any cost, tile or pawn drawn on the map
 DYNAMIC_R = 32
@@ -329,15 +331,18 @@ def _status_box(draw: ImageDraw.ImageDraw, view: dict[str, Any], t: Translator, 
     y += 52
     draw.text((x0, y), t("img.supply") + ":", font=f_label, fill=INK)
     y += 38
-    cx = x0
-    for name in ITEMS:
+    # each item's shape, how many are left, and its name under it: the shapes on the map's
+    # lines are otherwise anonymous
+    for k, name in enumerate(ITEMS):
+        cx = x0 + k * SUPPLY_PITCH
         w, h = item_icon(draw, cx, y, name, 12)
         draw.text((cx + w + 6, y + 2), str(view["supply"][name]), font=font(28, "bold"), fill=INK)
-        cx += w + 62
+        draw_text(draw, (cx, y + 36), t(f"item_name.{name}"), font=font(21), fill=MUTED,
+                  max_width=SUPPLY_PITCH - 8)
     roll = view.get("last_roll")
-    if roll and y + 60 < top + PANEL_H - 30:
+    if roll and y + 100 < top + PANEL_H - 30:
         face = t(f"face.{roll['face']}")
-        draw_text(draw, (x0, y + 58), t("img.last_roll", face=face), font=font(25), fill=MUTED, max_width=590)
+        draw_text(draw, (x0, y + 70), t("img.last_roll", face=face), font=font(25), fill=MUTED, max_width=590)
 
 
 def _players(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str], t: Translator, top: int) -> None:
@@ -377,9 +382,11 @@ def _players(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, s
         if p["assistant"]:
             extra.append(t(f"assistant.{p['assistant']}"))
         if p["distance"]:
-            extra.append(t("img.distance", penalty=5 * p["distance"]))
-        if extra:
-            draw_text(draw, (1510, y + 16), " · ".join(extra), font=font(23), fill=MUTED, max_width=WIDTH - 1530)
+            # the score above already counts it: say what the penalty is, not just a number
+            extra.append(t.plural("img.distance", p["distance"], penalty=-p["score"]["penalty"]))
+        for line, text in enumerate(extra):
+            top_y = y + 16 if len(extra) == 1 else y + 2 + 30 * line
+            draw_text(draw, (1510, top_y), text, font=font(22), fill=MUTED, max_width=WIDTH - 1530)
 
 
 def board_image(view: dict[str, Any], *, names: dict[str, str], t: Translator) -> Image.Image:

@@ -213,3 +213,38 @@ def test_pawns_stay_on_the_map_and_off_names_symbols_and_costs(lang: str, side: 
                 assert B.MAP_INNER[0] <= pawn[0] and pawn[2] <= B.MAP_INNER[2], (city["id"], n)
                 assert B.MAP_INNER[1] <= pawn[1] and pawn[3] <= B.MAP_INNER[3], (city["id"], n)
                 assert not any(B._overlaps(pawn, o) for o in obstacles), (city["id"], n)
+
+
+class _Spy:
+    """The game's translator, noting every key and its fields (what the board says)."""
+
+    def __init__(self, lang: str) -> None:
+        self.real = UI.translator(lang)
+        self.asked: dict[str, dict[str, Any]] = {}
+
+    def __call__(self, key: str, **fields: Any) -> str:
+        self.asked[key] = fields
+        return self.real(key, **fields)
+
+    def plural(self, key: str, count: int, /, **fields: Any) -> str:
+        self.asked[key] = {"count": count, **fields}
+        return self.real.plural(key, count, **fields)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_the_items_are_named_and_the_london_penalty_explained(lang: str) -> None:
+    """Players saw five item shapes with no names, and "−50 now" beside a score of −46 with no
+    word of what it was: the supply names every item under its shape, and a player away from
+    London reads how many lines away and what that costs (the score already counts it)."""
+    state = played(3, "A", False, 90, seed=7)
+    view = RULES.view(state, None)
+    spy = _Spy(lang)
+    R.board_image(view, names=NAMES, t=spy)
+    for item in R.board.ITEMS:
+        assert f"item_name.{item}" in spy.asked
+    away = [p for p in view["players"] if p["distance"]]
+    assert away, "the seeded game has a player away from London"
+    said = spy.asked["img.distance"]
+    assert said["count"] == away[-1]["distance"] and said["penalty"] == 5 * away[-1]["distance"]
+    text = spy.real.plural("img.distance", said["count"], penalty=said["penalty"])
+    assert "London" in text or "Londres" in text
