@@ -219,7 +219,6 @@ def _draw_connections(d: ImageDraw.ImageDraw, texts: StaticTexts) -> None:
     _arrow_head(d, (hx - 90, hy), (hx - 48, hy), INK, 22)
     d.line([(hx, TRACK_YS[0] + SPACE_R), (hx, hy - 30)], fill=MUTED, width=2)
     mid = (ly + hy) // 2 + 10
-    _badge(d, (LAST_LEG_X, mid), str(M.LAST_LEG), size=26)
     # the label stands clear of the lanes where arrivals are drawn (see _path_points)
     d.text((LAST_LEG_X + 84, mid), texts.back, font=font(20, "bold"), fill=INK, anchor="lm")
     # red lines: from the red-line space down to the first space of its side path
@@ -234,13 +233,67 @@ def _draw_connections(d: ImageDraw.ImageDraw, texts: StaticTexts) -> None:
             y += 18
         d.line([(a[0] - 28, a[1] + SPACE_R + 12), (a[0] + 28, a[1] + SPACE_R + 12)], fill=RED, width=8)
         _arrow_head(d, (b[0], b[1] - 70), (b[0], b[1] - SPACE_R - 2), RED, 18)
-    # day cost of every connection
+    for xy, text in _cost_badges():
+        _badge(d, xy, text, size=COST_SIZE)
+
+
+#: the type size of the day costs on the connections
+COST_SIZE = 26
+
+
+def _cost_badges() -> list[tuple[tuple[float, float], str]]:
+    """Where each day cost stands and what it says: every connection's, and the last leg's."""
+    out: list[tuple[tuple[float, float], str]] = []
     for s in range(M.N_SPACES):
         nxt = M.NEXT[s]
         if nxt == M.FIN:
             continue
         (ax, ay), (bx, by) = space_xy(s), space_xy(nxt)
-        _badge(d, ((ax + bx) / 2, (ay + by) / 2), str(M.COST[s]), size=26)
+        out.append((((ax + bx) / 2, (ay + by) / 2), str(M.COST[s])))
+    ly, hy = space_xy(M.N_MAIN - 1)[1], HOME_XY[1]
+    out.append(((LAST_LEG_X, (ly + hy) // 2 + 10), str(M.LAST_LEG)))
+    return out
+
+
+def _city_labels(texts: StaticTexts) -> list[tuple[tuple[float, float], str, tuple[int, int, int], str]]:
+    """Every space's name: where, what, its ink and its anchor (side paths' names under the
+    space in brown, the track's above it)."""
+    out = []
+    for s in range(M.N_SPACES):
+        x, y = space_xy(s)
+        name = texts.cities[s]
+        if M.SIDE_OF[s] >= 0:
+            out.append(((x, y + SPACE_R + 4), name, (110, 80, 50), "mt"))
+        elif M.COLUMN[s] == PER_ROW:  # the link from the top row comes down onto this space
+            out.append(((x - 10, y - SPACE_R - 6), name, INK, "rb"))
+        else:
+            out.append(((x, y - SPACE_R - 6), name, INK, "mb"))
+    return out
+
+
+@lru_cache(maxsize=8)
+def _label_boxes(texts: StaticTexts) -> tuple[Box, ...]:
+    """The boxes of the day costs and city names: an arrow crossing one is drawn under it."""
+    d = Draw(Image.new("RGB", (1, 1)))
+    boxes: list[Box] = []
+    f = font(COST_SIZE, "bold")
+    for (x, y), text in _cost_badges():
+        w = advance(f, text)
+        boxes.append((math.floor(x - w / 2 - 8), math.floor(y - COST_SIZE / 2 - 4),
+                      math.ceil(x + w / 2 + 9), math.ceil(y + COST_SIZE / 2 + 5)))
+    fname = font(22, "semibold")
+    for xy, name, _ink, anchor in _city_labels(texts):
+        x0, y0, x1, y1 = d.textbbox(xy, name, font=fname, anchor=anchor)
+        boxes.append((math.floor(x0) - 1, math.floor(y0) - 1, math.ceil(x1) + 2, math.ceil(y1) + 2))
+    return tuple(boxes)
+
+
+def _labels_over_arrows(img: Image.Image, static: Image.Image, texts: StaticTexts, arrows: list[Box]) -> None:
+    """Lay the day costs and city names an arrow crosses back on top of it (from the static
+    layer): players misread a cost or a name with an arrow's line through it."""
+    for box in _label_boxes(texts):
+        if any(box[0] < a[2] and a[0] < box[2] and box[1] < a[3] and a[1] < box[3] for a in arrows):
+            img.paste(static.crop(box), box[:2])
 
 
 def _draw_spaces(d: ImageDraw.ImageDraw, texts: StaticTexts) -> None:
@@ -254,13 +307,8 @@ def _draw_spaces(d: ImageDraw.ImageDraw, texts: StaticTexts) -> None:
         # every space ringed in ink: a red ring is a blocked pawn's (a red-line space ringed red
         # read as a block); the red line under it says where a detour starts
         d.ellipse((x - SPACE_R, y - SPACE_R, x + SPACE_R, y + SPACE_R), fill=fill, outline=INK, width=5)
-        name = texts.cities[s]
-        if side:
-            d.text((x, y + SPACE_R + 4), name, font=fname, fill=(110, 80, 50), anchor="mt")
-        elif M.COLUMN[s] == PER_ROW:  # the link from the top row comes down onto this space
-            d.text((x - 10, y - SPACE_R - 6), name, font=fname, fill=INK, anchor="rb")
-        else:
-            d.text((x, y - SPACE_R - 6), name, font=fname, fill=INK, anchor="mb")
+    for xy, name, ink, anchor in _city_labels(texts):
+        d.text(xy, name, font=fname, fill=ink, anchor=anchor)
     # start/goal: a star in London, the HOME box below it
     sx, sy = space_xy(M.START)
     star = [(sx + (15 if k % 2 == 0 else 6) * math.cos(-math.pi / 2 + k * math.pi / 5),
@@ -473,9 +521,12 @@ def board_layers(view: dict[str, Any], *, names: dict[str, str], translator: Tra
            anchor="ra")
     draw_text(d, (MARGIN, 50), _status_line(view, names, tr), font=font(22, "semibold"), fill=(60, 60, 60),
               max_width=WIDTH - 2 * MARGIN)
-    # last events: arrows
+    # last events: arrows, under the costs and names they cross
     if events:
-        _draw_events(d, view, events, boxes)
+        arrows: list[Box] = []
+        _draw_events(d, view, events, arrows)
+        _labels_over_arrows(img, _static_board(static_texts(tr), height), static_texts(tr), arrows)
+        boxes += arrows
     _draw_pawns(d, view["pawns"], boxes)
     _draw_players(d, view, names, tr)
     return img, boxes

@@ -171,3 +171,25 @@ def test_only_a_blocked_pawn_is_ringed_red() -> None:
     # the blocked pawn's ring is there, and thick enough to see on a phone
     img_one = R.board_image({**view, "pawns": [view["pawns"][1]]}, names=NAMES, translator=EN)
     assert _red_in_ring(img_one, R.space_xy(plain), R.TOKEN_R + 2, R.TOKEN_R + 6) > 200
+
+
+def test_an_arrow_runs_under_the_day_costs_and_city_names_it_crosses() -> None:
+    """Arrows in the lanes below the track crossed the side paths' day costs and city names
+    (players misread a "5" with a line through it): they now run under them."""
+    from engine.games.detour import mapdata as M
+
+    state = RULES.new_game(["p1", "p2", "p3"], 7)
+    view = RULES.view(state, None)
+    omaha, liverpool, genoa, suez = (M.NAMES.index(n) for n in ("Omaha", "Liverpool", "Genoa", "Suez"))
+    events = [{"type": "move", "colour": "green", "from": genoa, "to": suez},
+              {"type": "move", "colour": "orange", "from": omaha, "to": liverpool}]  # the second lane
+    with_arrows = R.board_image(view, names=NAMES, translator=EN, events=events)
+    without = R.board_image(view, names=NAMES, translator=EN)
+    texts = R.static_texts(EN)
+    crossed = [box for box in R._label_boxes(texts)
+               if with_arrows.crop((box[0] - 12, box[1], box[2] + 12, box[3])).tobytes()
+               != without.crop((box[0] - 12, box[1], box[2] + 12, box[3])).tobytes()]
+    # the New York - Washington cost and the name Brindisi lie across those two arrows' lanes
+    assert len(crossed) >= 2
+    for box in crossed:
+        assert with_arrows.crop(box).tobytes() == without.crop(box).tobytes(), f"an arrow over the label at {box}"
