@@ -258,7 +258,7 @@ def _cost_badges() -> list[tuple[tuple[float, float], str]]:
 def _city_labels(texts: StaticTexts) -> list[tuple[tuple[float, float], str, tuple[int, int, int], str]]:
     """Every space's name: where, what, its ink and its anchor (side paths' names under the
     space in brown, the track's above it)."""
-    out = []
+    out: list[tuple[tuple[float, float], str, tuple[int, int, int], str]] = []
     for s in range(M.N_SPACES):
         x, y = space_xy(s)
         name = texts.cities[s]
