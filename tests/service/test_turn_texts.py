@@ -197,6 +197,36 @@ async def test_a_public_quick_move_the_presser_cannot_make_is_refused_with_the_g
         assert reply.outcome == "refused" and reply.refusal and reply.refusal.startswith("illegal."), reply
 
 
+async def test_days_buy_and_adventure_buttons_say_what_is_missing(service: TableService) -> None:
+    """Eighty-days' public "Buy…" and "Adventure…": whoever has nothing to do there hears what
+    it costs or needs against what they have, privately, in their language."""
+    await open_table(service, "eighty-days", PEOPLE[:2], seed=3)
+    store = service.store
+    said: dict[tuple[str, str], str] = {}
+    for _ in range(150):
+        record = await store.active_game(HERE.channel_id)
+        if record is None:
+            break
+        loaded = service.load(record)
+        seat = loaded.rules.to_act(loaded.state)[0]
+        user = next(p for p in PEOPLE if (s := record.seat_of_user(p.id)) is not None and s.seat == seat)
+        legal = loaded.rules.legal_actions(loaded.state, seat)
+        for group in ("buy", "adventure"):
+            button = custom_id(record.id, record.version, "menu", f"g={group};p=0")
+            if button in public_ids(service, loaded) and not any(loaded.ui.menu_group(a) == group for a in legal):
+                replies = await service.component(user, HERE, button)
+                assert len(replies) == 1 and replies[0].user_id == user.id and replies[0].to == "ephemeral"
+                assert replies[0].outcome == "refused"
+                assert (await store.active_game(HERE.channel_id)).version == record.version
+                said.setdefault((group, user.locale), replies[0].text)
+        await press(service, user, loaded.rules.ai_action(loaded.state, seat))
+    assert {g for g, _ in said} == {"buy", "adventure"}, said
+    for (group, lang), text in said.items():
+        words = {("buy", "en"): ("here", "you have"), ("buy", "de"): ("hier", "du hast"),
+                 ("adventure", "en"): ("adventure",), ("adventure", "de"): ("Abenteuer",)}[(group, lang)]
+        assert all(w.lower() in text.lower() for w in words), text
+
+
 # -- 3. a typed value matching several moves lists them, numbered, whole; tickets are named ----------
 async def test_a_typed_value_matching_several_moves_lists_them_numbered_and_whole(service: TableService) -> None:
     await open_table(service, "rails-and-sails", PEOPLE[:2])

@@ -16,6 +16,7 @@ from bot.games.eighty_days.commands import COMMANDS
 from bot.gameui import GameUI, QuickMenu
 from bot.i18n import Translator
 from engine import Action, Event, View
+from engine.games.eighty_days.content import ITEMS, MARKET_ITEMS, SEARCH_COST
 from render.eighty_days.hand import bonus_text
 
 MAX_LABEL = 100
@@ -221,6 +222,23 @@ class EightyDaysUI(GameUI):
     def menu_group(self, action: Action) -> str:
         return GROUPS.get(str(action["type"]), str(action["type"]))
 
+    def no_moves_text(self, group: str, view: View, t: Translator) -> str | None:
+        """Pressing a public "Buy…", "Adventure…" or "Travel…" with nothing to do there: what
+        it costs or needs and what the presser has (their own view; the reply is theirs alone)."""
+        me = _actor(view)
+        if me is None or view.get("phase") != "play":
+            return None
+        if group in ("buy", "travel") and view.get("acted"):
+            return t("why.acted")
+        if group == "buy":
+            return _why_no_buy(view, me, t)
+        if group == "adventure":
+            return _why_no_adventure(view, me, t)
+        if group == "travel":
+            cheapest = min(view["areas"][k]["next_cost"] for k in ("ship", "train", "special"))
+            return t("why.travel", cost=coins(cheapest, t), have=coins(me["coins"], t))
+        return None
+
     def quick_actions(self, view: View, seat: str) -> list[Action | QuickMenu]:
         """Turn-message buttons, from the public view only: a waiting decision opens its menu
         (drafts and free trips name secret or many options); Albert's keep/roll shows the
@@ -402,3 +420,51 @@ UI = EightyDaysUI(
     commands=COMMANDS,
     package_dir=Path(__file__).parent,
 )
+
+
+def _why_no_buy(view: View, me: dict[str, Any], t: Translator) -> str:
+    """Why no market sells to this player now: its price against their coins, or an empty supply."""
+    here = next(c for c in view["map"]["cities"] if c["id"] == me["city"])["market"]
+    markets = ("boutique", "bazaar") if me["in_london"] or here == "both" or \
+        view["options"].get("colors_festival") else (here,)
+    reasons = []
+    for market in markets:
+        cost = view["areas"][market]["next_cost"]
+        if me["coins"] < cost:
+            reasons.append(t("why.buy_cost", market=t(f"market.{market}"), cost=coins(cost, t),
+                             have=coins(me["coins"], t)))
+        else:
+            sold = [ITEMS[k] for k in MARKET_ITEMS[market]]
+            if market == "boutique" and (view.get("newspaper") or {}).get("id") == "guardian":
+                sold.append("revolver")
+            reasons.append(t("why.sold_out", market=t(f"market.{market}"),
+                             items=", ".join(item(name, t) for name in sold)))
+    return " ".join(reasons)
+
+
+def _why_no_adventure(view: View, me: dict[str, Any], t: Translator) -> str:
+    """Why this player can neither complete an adventure nor search for one: what the card
+    still needs (items, coins, the city) and what searching costs."""
+    card = (view.get("private") or {}).get("adventure")
+    if card is None:
+        parts = [t("why.no_adventure")]
+    else:
+        missing = {k: n - me["items"].get(k, 0) - (me.get("matilda_revolvers", 0) if k == "revolver" else 0)
+                   for k, n in card["items"].items() if n}
+        lacking = [f"{n}× {item(k, t)}" for k, n in missing.items() if n > 0]
+        if card["coins"] > me["coins"]:
+            lacking.append(coins(card["coins"] - me["coins"], t))
+        here = next(c for c in view["map"]["cities"] if c["id"] == me["city"])["market"]
+        wrong_city = (not me["in_london"]) if card.get("london") else \
+            (me["in_london"] or here not in (card["market"], "both"))
+        if wrong_city:
+            where = t("market_symbol.london") if card.get("london") else t(f"market_symbol.{card['market']}")
+            lacking.append(t("why.adventure_where", where=where))
+        parts = [t("why.adventure", title=adventure_title(card["id"], t),
+                   lacking=", ".join(lacking) or "—")]
+    if me["coins"] < SEARCH_COST:
+        parts.append(t("why.search_cost", cost=coins(SEARCH_COST, t), have=coins(me["coins"], t)))
+    else:
+        parts.append(t("why.search_empty"))
+    return " ".join(parts)
+
