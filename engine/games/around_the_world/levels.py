@@ -1,0 +1,309 @@
+"""around-the-world's AI levels (see `engine.ai`): normal is today's heuristic (`ai.choose`)
+with the weaknesses measured from outside fixed, and its pieces scored so that easy and hard
+can see which moves are close to the best.
+
+What normal changes (each measured with bench/bench_ai_levels.py against `today`):
+
+- gold is spent: a travel card is bought whenever the seat cannot pay the leg (today waited for
+  3 gold), or whenever the next legs are expected to save more days than the coins are worth;
+  a coin is worth less as London nears (gold left at the end is worth nothing), so the last
+  coins go on re-rolls and cards. Re-rolls are an optimal stop over the coins held.
+- a display card's event is declined when the draw is bad: the event deck always holds both
+  grey cards (a grey card rebuilds the whole deck), so a thin deck is likely to turn one over,
+  discarding the seat's own event cards and costing days against those already home.
+- heads-up (the first home wins, so a lost turn loses the race) it travels whenever it can,
+  and values a display card by whether it lets it pay the next legs at all, gold (which buys
+  cards) more highly; with more players it keeps today's par for a leg.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from . import data as D
+from .ai import (
+    PAR,
+    _action_bonus,
+    _best_set,
+    _Ctx,
+    _find,
+    _travel_at_par,
+    _travel_cost,
+    plan_cost,
+)
+from .ai import choose as today
+
+Action = dict[str, Any]
+NLOC = len(D.LOCATIONS)
+
+#: heads-up, days a leg may cost above today's par and still be travelled (a turn spent waiting
+#: is a turn behind in the race)
+TEMPO_2P = 6.0
+#: days charged for a next leg the hand cannot pay (weighted 1 for this turn's leg, 0.5 for the
+#: one after): heads-up a lost turn, with more players a wait
+STUCK_2P = 5.0
+STUCK_MANY = 4.0
+#: the gold display card's bonus in coins (heads-up gold buys the cards a race needs)
+GOLD_BONUS_2P = 2.0
+GOLD_BONUS_MANY = 0.8
+#: a coin's worth in days while `COIN_LEGS` or more legs remain, falling to `COIN_END` on the last
+COIN = 1.0
+COIN_END = 0.1
+COIN_LEGS = 4
+#: a non-grey event card's worth in days, on average, when drawn
+EVENT_DRAW = 1.5
+#: easy's alternatives: moves within this many days of the best
+NEAR = 2.0
+
+
+def _heads_up(view: dict[str, Any]) -> bool:
+    return len(view["seats"]) == 2
+
+
+def _coin(ctx: _Ctx) -> float:
+    """A gold coin's worth in days: full while many legs remain to be paid for, little on the
+    last legs (gold left at the end is worth nothing)."""
+    left = D.HOME - ctx.progress
+    if left >= COIN_LEGS:
+        return COIN
+    return COIN_END + (COIN - COIN_END) * max(0, left - 1) / (COIN_LEGS - 1)
+
+
+def _grey_chance(view: dict[str, Any]) -> float:
+    """The chance the next event card drawn is grey: the event deck always holds both grey cards
+    (a grey card rebuilds the whole deck), so 2 in the deck's size."""
+    size = view["event_deck"]
+    if size <= 0:
+        return 0.0
+    return min(1.0, len(D.GREY_DAYS) / size)
+
+
+def _held_event_value(ctx: _Ctx, card: str) -> float:
+    if card == "elephant":
+        return 2.0 if ctx.progress <= D.ELEPHANT_LEG else 0.8
+    return {"balloon": 2.0, "offer": 2.5, "propeller_train": 1.5, "submarine": 1.5,
+            "connections": 2.0, "detective": 1.0, "princess": 1.0}.get(card, 1.0)
+
+
+def event_draw_value(ctx: _Ctx) -> float:
+    """Days an event card drawn now is worth: a kept card, unless it is grey, which discards the
+    seat's event cards (and the opponents': good for it) and costs days against seats already
+    home."""
+    v = ctx.view
+    if not v["event_deck"] and not v["event_discard"]:
+        return 0.0
+    pg = _grey_chance(v)
+    mine = sum(_held_event_value(ctx, e) for e in ctx.events)
+    theirs = sum(v["hands"][s]["event"] for s in ctx.opponents) / max(1, len(ctx.opponents))
+    days = 1.5 if any(v["arrived"].values()) else 0.0
+    return (1 - pg) * EVENT_DRAW - pg * (mine - theirs + days)
+
+
+def _plan(ctx: _Ctx, hand: list[str]) -> float:
+    """Today's plan cost, plus a penalty for the first of the next two legs the hand cannot pay."""
+    cost = plan_cost(hand, ctx.progress)
+    pen = STUCK_2P if _heads_up(ctx.view) else STUCK_MANY
+    remaining = list(hand)
+    for k, w in enumerate((1.0, 0.5)):
+        leg = ctx.progress + k
+        if leg >= D.HOME:
+            break
+        if leg == D.ELEPHANT_LEG:
+            continue
+        _, cards = _best_set(remaining, leg)
+        if cards is None:
+            cost += pen * w
+            break
+        for c in cards:
+            remaining.remove(c)
+    return cost
+
+
+def take_scores(ctx: _Ctx) -> list[float]:
+    """Every legal take's worth in days (higher is better): how much the card lowers the plan,
+    plus its action's bonus."""
+    v = ctx.view
+    base = _plan(ctx, ctx.hand)
+    gold_bonus = GOLD_BONUS_2P if _heads_up(v) else GOLD_BONUS_MANY
+    out = []
+    for a in ctx.legal:
+        if a["type"] == "take_top":
+            out.append(0.7)
+            continue
+        space = v["display"][a["slot"]]
+        hand = sorted(ctx.hand + [space["card"]])
+        score = base - _plan(ctx, hand)
+        if space["action"] == "gold":
+            score += gold_bonus * _coin(ctx) if v["gold_supply"] > 0 else 0.0
+        elif space["action"] == "event":
+            score += max(0.0, event_draw_value(ctx))
+        else:
+            score += _action_bonus(ctx, space["action"], hand)
+        out.append(score)
+    return out
+
+
+def _pending(ctx: _Ctx) -> Action | None:
+    """An event draw is declined when it is expected to cost more than it brings; the other
+    display actions as today."""
+    if ctx.turn.get("pending") in ("event", "chit_event"):
+        if event_draw_value(ctx) < 0:
+            return _find(ctx.legal, type="skip_action")
+        return _find(ctx.legal, type="use_action")
+    return None
+
+
+def _reroll_worth(ctx: _Ctx) -> float:
+    """Days a re-roll is expected to save over keeping the die, net of the coin: positive means
+    roll again (an optimal stop over the coins held, each coin at its worth)."""
+    rolls = ctx.view.get("last_roll") or [1]
+    die = rolls[-1]
+    if ctx.gold < 1:
+        return -1.0
+    coin = _coin(ctx)
+    expect = 3.5  # rolling once more with no coin left after it
+    for _ in range(ctx.gold - 1):
+        expect = sum(min(d, expect + coin) for d in range(1, 7)) / 6
+    return die - expect - coin
+
+
+def _roll(ctx: _Ctx) -> Action | None:
+    if _reroll_worth(ctx) > 0:
+        return _find(ctx.legal, type="reroll")
+    return _find(ctx.legal, type="keep")
+
+
+def _unseen_travel(ctx: _Ctx) -> Counter[str]:
+    """The travel cards the seat has not seen (the deck and the other hands' unknown cards)."""
+    v = ctx.view
+    left = Counter(D.travel_deck())
+    shown = [d["card"] for d in v["display"] if d["card"] is not None]
+    shown += v["travel_discard_pile"] + ctx.hand
+    for s in v["seats"]:
+        if s != ctx.seat:
+            shown += v["known_travel"][s]
+    for c in shown:
+        if left[c] > 0:
+            left[c] -= 1
+    return +left
+
+
+def buy_gain(ctx: _Ctx) -> float:
+    """Days the next legs are expected to save with one more card off the travel deck."""
+    pool = _unseen_travel(ctx)
+    total = sum(pool.values())
+    if not total or ctx.progress >= D.HOME:
+        return 0.0
+    base = plan_cost(ctx.hand, ctx.progress)
+    gain = 0.0
+    for card, n in pool.items():
+        gain += n * (base - plan_cost(sorted(ctx.hand + [card]), ctx.progress))
+    return gain / total
+
+
+def _par(ctx: _Ctx) -> float:
+    p = ctx.progress
+    return PAR[p % NLOC] + ctx.slack() + (TEMPO_2P if _heads_up(ctx.view) else 0.0)
+
+
+def _travel(ctx: _Ctx) -> Action | None:
+    """Buy a card when stuck or when it pays, travel at a par (heads-up: nearly always), else
+    today's ladder (events, the detective, staying)."""
+    legal = ctx.legal
+    p = ctx.progress
+    if p >= D.HOME or p == D.ELEPHANT_LEG:
+        return None
+    can_travel = any(a["type"] == "travel" for a in legal)
+    buy = _find(legal, type="buy", deck="travel")
+    if buy is not None:
+        if not can_travel and ctx.turn.get("travels", 0) == 0:
+            return buy
+        if buy_gain(ctx) > D.BUY_COST * _coin(ctx):
+            return buy
+    if can_travel:
+        events = [a for a in legal if a["type"] == "event"]
+        return _travel_at_par(ctx, events, _par(ctx))
+    return None
+
+
+def normal(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
+    """Today's choice, with gold spent, bad event draws declined and (heads-up) the race kept."""
+    if len(legal) == 1:
+        return legal[0]
+    ctx = _Ctx(view, seat, legal)
+    phase = view["phase"]
+    act: Action | None = None
+    if phase == "take":
+        scores = take_scores(ctx)
+        act = legal[scores.index(max(scores))]
+    elif phase == "action":
+        act = _pending(ctx)
+    elif phase == "travel":
+        act = _travel(ctx)
+    elif phase == "roll":
+        act = _roll(ctx)
+    if act is None or act not in legal:
+        act = today(view, seat, legal)
+    return act
+
+
+def _travel_scored(ctx: _Ctx) -> list[tuple[float, Action]]:
+    """The travels against the par (with the rest of the hand's next legs), staying, buying."""
+    par = _par(ctx)
+    out: list[tuple[float, Action]] = []
+    for a in ctx.legal:
+        if a["type"] == "travel":
+            rest = list(ctx.hand)
+            for c in a["cards"]:
+                rest.remove(c)
+            out.append((par - _travel_cost(ctx, a) - 0.35 * plan_cost(rest, ctx.progress + 1, 2), a))
+        elif a["type"] in ("stay", "done"):
+            out.append((0.0, a))
+        elif a == {"type": "buy", "deck": "travel"}:
+            out.append((buy_gain(ctx) - D.BUY_COST * _coin(ctx), a))
+    return out
+
+
+def _discard_scored(ctx: _Ctx) -> list[tuple[float, Action]]:
+    base = plan_cost(ctx.hand, ctx.progress)
+    out: list[tuple[float, Action]] = []
+    for a in ctx.legal:
+        card = a["card"]
+        if card in D.CARD_INFO:
+            rest = list(ctx.hand)
+            rest.remove(card)
+            out.append((base - plan_cost(rest, ctx.progress), a))
+        else:
+            out.append((-_held_event_value(ctx, card), a))
+    return out
+
+
+def scored(view: dict[str, Any], seat: str, legal: list[Action]) -> list[tuple[float, Action]]:
+    """The moves normal weighs at this decision, each with its worth in days (higher is
+    better), best first: the takes; the travels (against the par), staying, buying; the
+    discards; re-roll or keep. Elsewhere only normal's own choice."""
+    ctx = _Ctx(view, seat, legal)
+    phase = view["phase"]
+    out: list[tuple[float, Action]] = []
+    if phase == "take":
+        out = list(zip(take_scores(ctx), legal, strict=True))
+    elif phase == "travel" and ctx.progress < D.HOME and ctx.progress != D.ELEPHANT_LEG:
+        out = _travel_scored(ctx)
+    elif phase == "discard":
+        out = _discard_scored(ctx)
+    elif phase == "roll":
+        worth = _reroll_worth(ctx)
+        out = [(worth if a["type"] == "reroll" else 0.0, a) for a in legal]
+    if not out:
+        return [(0.0, normal(view, seat, legal))]
+    out.sort(key=lambda sa: -sa[0])
+    return out
+
+
+def shortlist(view: dict[str, Any], seat: str, legal: list[Action]) -> list[tuple[float, Action]]:
+    """The moves within `NEAR` days of the best, best first (easy's mistakes, hard's candidates)."""
+    ranked = scored(view, seat, legal)
+    top = ranked[0][0]
+    return [(s, a) for s, a in ranked if s >= top - NEAR]
+
