@@ -146,9 +146,17 @@ class Play:
         found = self._resolve_pick(raw, legal, param.types, labelled)
         if found is not None:
             return found
+        # the refusals below number each move by its place among the offered ones, so the
+        # number typed back names it
+        number = raw.strip().lstrip("#")
+        if number.isdigit() and 1 <= int(number) <= len(offered):
+            return offered[int(number) - 1]
         matches = _match_label(raw, labelled)[1]
         if len(matches) > 1:
-            raise Refusal("error.ambiguous_pick", value=echo(raw), count=len(matches), choices=_numbered(matches, t))
+            by_label = {label: action for label, action in labelled}
+            numbers = [offered.index(by_label[label]) + 1 for label in matches]
+            raise Refusal("error.ambiguous_pick", value=echo(raw), count=len(matches),
+                          choices=_numbered(matches, t, numbers=numbers))
         shortlist = [label for label, _ in labelled[:len(offered)]]
         if not shortlist:
             raise Refusal("error.bad_pick", value=echo(raw))

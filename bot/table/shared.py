@@ -140,10 +140,12 @@ def _shortlist(labels: list[str], t: Translator, keep: int = 8) -> str:
     return shown + (" " + t("error.more", count=len(labels) - keep) if len(labels) > keep else "")
 
 
-def _numbered(labels: list[str], t: Translator, keep: int = 15) -> str:
-    """`labels` whole, one a line and numbered, for a message that asks to pick one (a phone
-    shows lines, not a comma-joined run); past `keep`, how many more and how to narrow them."""
-    lines = [f"{i}) {label}" for i, label in enumerate(labels[:keep], 1)]
+def _numbered(labels: list[str], t: Translator, keep: int = 15, numbers: list[int] | None = None) -> str:
+    """`labels` whole, one a line and numbered (by `numbers` when given, else 1, 2, …), for a
+    message that asks to pick one (a phone shows lines, not a comma-joined run); past `keep`,
+    how many more and how to narrow them."""
+    numbers = numbers or list(range(1, len(labels) + 1))
+    lines = [f"{n}) {label}" for n, label in zip(numbers[:keep], labels[:keep], strict=True)]
     if len(labels) > keep:
         lines.append(t.plural("error.more_lines", len(labels) - keep))
     return "".join("\n" + line for line in lines)

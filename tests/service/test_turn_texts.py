@@ -251,9 +251,22 @@ async def test_a_typed_value_matching_several_moves_lists_them_numbered_and_whol
         assert text.startswith("⚠️ " + head), text
         lines = text.splitlines()[1:]
         shown = min(len(matching), 15)
-        assert lines[:shown] == [f"{i}) {label}" for i, label in enumerate(matching[:shown], 1)]
+        # each numbered by its place among the moves, so that number typed back names it
+        numbers = [labels.index(label) + 1 for label in matching[:shown]]
+        assert lines[:shown] == [f"{n}) {label}" for n, label in zip(numbers, matching[:shown], strict=True)]
         assert "…" not in "".join(lines[:shown])
         assert (await service.store.active_game(HERE.channel_id)).version == record.version  # nothing changed
+    # the number of a listed move, typed back, makes that move
+    user = PEOPLE[0]
+    seat = record.seat_of_user(user.id).seat  # type: ignore[union-attr]
+    legal = loaded.rules.legal_actions(loaded.state, seat)
+    pick = len(legal)  # the last one listed, as "#7" or "7"
+    replies = await service.command(user, HERE, "rails", "keep", {"tickets": f"#{pick}"})
+    assert replies[0].outcome == "ok", replies[0].text
+    after = service.load(await service.store.active_game(HERE.channel_id))
+    expected = loaded.rules.load(loaded.rules.dump(loaded.state))
+    loaded.rules.apply(expected, seat, legal[pick - 1])
+    assert loaded.rules.view(after.state, seat) == loaded.rules.view(expected, seat)
 
 
 # -- 4. /game help lists the commands, one line each; an unknown command names the closest -------------
