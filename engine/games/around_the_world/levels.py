@@ -55,6 +55,9 @@ COIN_LEGS = 4
 EVENT_DRAW = 1.5
 #: easy's alternatives: moves within this many days of the best
 NEAR = 2.0
+#: easy's chance per decision to play one of them instead (measured against normal, 1000 seeded
+#: games each: 0.25 scored 30 % heads-up and 25 % with 4 players, 0.3 scores 27 % and 19 %)
+MISTAKE = 0.3
 
 
 def _heads_up(view: dict[str, Any]) -> bool:
@@ -306,4 +309,3 @@ def shortlist(view: dict[str, Any], seat: str, legal: list[Action]) -> list[tupl
     ranked = scored(view, seat, legal)
     top = ranked[0][0]
     return [(s, a) for s, a in ranked if s >= top - NEAR]
-

@@ -1,0 +1,175 @@
+"""Around the World's AI levels (`engine/games/around_the_world/levels.py`): normal spends its gold
+where today's AI sat on it, declines an event draw likely to turn over a grey card, answers the
+same view the same way; easy plays other, legal, moves now and then."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import registry
+from engine.ai import policy
+from engine.games.around_the_world import data as D
+from engine.games.around_the_world.ai import _Ctx
+from engine.games.around_the_world.ai import choose as today
+from engine.games.around_the_world.levels import normal, take_scores
+from engine.games.around_the_world.rules import State
+
+R = registry.get("around-the-world")
+LOC = D.LOCATIONS.index
+
+
+def fresh(n: int = 2, seed: int = 4) -> State:
+    st = R.new_game([f"p{k + 1}" for k in range(n)], seed, {})
+    st.chits = [[None, None] for _ in st.chits]
+    return st
+
+
+def seat_to_act(st: State) -> tuple[int, str]:
+    i = st.order[st.turn]
+    return i, st.seats[i]
+
+
+def travel_phase(st: State, hand: list[str], progress: int, gold: int, events: list[str] = ()) -> tuple[int, str]:
+    """The seat to act has taken its display card (gold) and is to travel or stay."""
+    i, seat = seat_to_act(st)
+    st.hand[i] = sorted(hand)
+    st.events[i] = sorted(events)
+    st.progress[i] = progress
+    st.phase = "travel"
+    st.taken = "gold"
+    st.gold[i] = gold
+    st.detective = LOC("san_francisco") if progress not in (7, 8) else LOC("brindisi")
+    return i, seat
+
+
+def ask(st: State, seat: str, choose: Any = normal) -> dict[str, Any]:
+    legal = R.legal_actions(st, seat)
+    action = choose(R.view(st, seat), seat, legal)
+    assert action in legal
+    return action
+
+
+def test_normal_buys_a_card_when_stuck_with_two_gold_where_today_stays() -> None:
+    st = fresh()
+    _, seat = travel_phase(st, ["train:3"], LOC("brindisi"), gold=2)  # Brindisi -> Suez takes a ship
+    assert ask(st, seat, today) == {"type": "stay", "location": "brindisi"}
+    assert ask(st, seat) == {"type": "buy", "deck": "travel"}
+    st.gold[seat_to_act(st)[0]] = 1  # one coin buys nothing
+    assert ask(st, seat) == {"type": "stay", "location": "brindisi"}
+
+
+def test_normal_spends_its_gold_on_the_last_leg() -> None:
+    """New York -> London with a poor set and gold that is worth nothing once home: buy a card
+    (two identical ships count once), where today keeps its coins."""
+    st = fresh()
+    _, seat = travel_phase(st, ["ship:8", "ship:7", "train:6"], LOC("new_york"), gold=3)
+    assert ask(st, seat, today)["type"] != "buy"
+    assert ask(st, seat) == {"type": "buy", "deck": "travel"}
+
+
+def test_normal_rerolls_cheaply_near_the_end_and_dearly_early() -> None:
+    st = fresh()
+    i, seat = travel_phase(st, ["ship:8", "train:2"], LOC("new_york"), gold=1)
+    st.phase = "roll"
+    st.roll = {"kind": "balloon", "fixed": 2, "cards": ["ship:8", "train:2"], "card": "ship:8", "leg": 9}
+    st.last_roll = [4]
+    assert ask(st, seat) == {"type": "reroll"}  # a coin is worth nothing once home
+    st.last_roll = [3]
+    assert ask(st, seat) == {"type": "keep", "roll": 3}
+    st.progress[i] = LOC("paris")  # many legs to pay for: the coin is worth more than the chance
+    st.last_roll = [4]
+    assert ask(st, seat) == {"type": "keep", "roll": 4}
+
+
+def _event_pending(deck: list[str], held: list[str]) -> tuple[State, str]:
+    st = fresh()
+    i, seat = seat_to_act(st)
+    st.events[i] = sorted(held)
+    st.event_deck = deck
+    st.phase = "action"
+    st.taken = "event"
+    st.pending = "event"
+    return st, seat
+
+
+def test_normal_declines_an_event_draw_from_a_thin_deck_when_it_holds_events() -> None:
+    # both grey cards are always in the deck: 2 of 3 cards left
+    st, seat = _event_pending(["balloon", "delay", "bad_weather"], ["offer", "submarine"])
+    assert ask(st, seat, today) == {"type": "use_action", "action": "event"}
+    assert ask(st, seat) == {"type": "skip_action", "action": "event"}
+    # a full deck: the draw is worth it
+    full = D.event_deck(2)
+    for card in ("offer", "submarine"):
+        full.remove(card)
+    st, seat = _event_pending(full, ["offer", "submarine"])
+    assert ask(st, seat) == {"type": "use_action", "action": "event"}
+
+
+def test_normal_values_the_event_space_lower_when_a_grey_card_is_likely() -> None:
+    """Taking: the event space's worth follows the chance of a grey card; the others' do not."""
+    st = fresh()
+    i, seat = seat_to_act(st)
+    st.hand[i] = ["ship:5", "train:4"]
+    st.events[i] = ["offer"]
+    st.progress[i] = LOC("paris")
+    st.display = ["ship:8", "ship:8", "ship:8"]  # the same card under gold, balloon, event
+
+    def scores() -> list[float]:
+        legal = R.legal_actions(st, seat)
+        assert [a["slot"] for a in legal] == [0, 1, 2]
+        return take_scores(_Ctx(R.view(st, seat), seat, legal))
+
+    st.event_deck = D.event_deck(2)
+    full = scores()
+    st.event_deck = ["princess", "delay", "bad_weather"]
+    thin = scores()
+    assert thin[:2] == full[:2]
+    assert thin[2] < full[2] - 0.5
+
+
+def _decisions(players: int, seed: int, limit: int = 400) -> list[tuple[dict[str, Any], str, list[dict[str, Any]]]]:
+    """The first `limit` real decisions of a seeded game of normal against itself."""
+    seats = [f"p{k + 1}" for k in range(players)]
+    st = R.new_game(seats, seed, {})
+    out = []
+    while not R.is_over(st) and len(out) < limit:
+        seat = R.to_act(st)[0]
+        legal = R.legal_actions(st, seat)
+        view = R.view(st, seat)
+        if len(legal) > 1:
+            out.append((view, seat, legal))
+        R.push(st, seat, normal(view, seat, legal))
+    return out
+
+
+def test_normal_answers_the_same_view_the_same_way() -> None:
+    for view, seat, legal in _decisions(4, 21, 150):
+        assert normal(view, seat, legal) == normal(view, seat, [dict(a) for a in legal])
+
+
+def test_easy_differs_from_normal_sometimes_and_only_with_legal_moves() -> None:
+    easy = policy("around-the-world", "easy")
+    differ = 0
+    decisions = _decisions(2, 8) + _decisions(4, 9)
+    for view, seat, legal in decisions:
+        action = easy(view, seat, legal)
+        assert action in legal
+        differ += action != normal(view, seat, legal)
+    assert 0.03 * len(decisions) < differ < 0.4 * len(decisions)
+
+
+def test_normal_wins_heads_up_against_today_more_often_than_not() -> None:
+    """A small seeded match (the bench plays the real one): normal at either seat."""
+    score = 0
+    games = 24
+    for g in range(games):
+        st = R.new_game(["p1", "p2"], 500 + g, {})
+        mine = "p1" if g % 2 == 0 else "p2"
+        while not R.is_over(st):
+            seat = R.to_act(st)[0]
+            legal = R.legal_actions(st, seat)
+            R.push(st, seat, (normal if seat == mine else today)(R.view(st, seat), seat, legal))
+        result = R.result(st)
+        assert result is not None
+        score += mine in result["winners"]
+    assert score > games // 2
