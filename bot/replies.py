@@ -131,6 +131,9 @@ class Reply:
     #: this channel message is what the game owes its channel at that version: the adapter
     #: reports whether Discord accepted it (`TableService.delivered` / `undelivered`)
     announces: Announcement | None = None
+    #: this private reply's buttons work only while the game is at that version (an Undo):
+    #: the adapter takes them away once the game's channel shows a later one
+    buttons_until: Announcement | None = None
 
     def as_json(self, image_paths: list[str] | None = None) -> dict[str, object]:
         """The local table's line format."""

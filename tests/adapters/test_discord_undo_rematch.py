@@ -62,6 +62,29 @@ async def test_undo_by_button_and_by_slash_command(h: Harness) -> None:
     assert (await active(h)).state["counter"] == 14
 
 
+async def test_an_undo_button_is_taken_away_once_the_game_moves_on(h: Harness) -> None:
+    """A dead Undo is never shown: when another move reaches the channel, the earlier private
+    confirmation is edited to lose its button (Discord allows it for 15 minutes)."""
+    import asyncio
+
+    await open_table(h, ALICE, [BOB])
+    mark = h.mark()
+    await h.run(h.slash(ALICE, "countdown take", n=2))
+    ack = h.ephemeral_for(ALICE, since=mark)[-1]
+    assert [b.label for b in ack.buttons] == ["Undo"]
+    assert not [s for s in h.sent if s.kind == "edit" and s.recipient_id == ALICE.id and s.request.seq >= mark]
+    mark = h.mark()
+    await h.run(h.slash(BOB, "countdown take", n=1))
+    for _ in range(100):  # the edit runs in the background, after the channel's board
+        edits = [s for s in h.sent if s.kind == "edit" and s.recipient_id == ALICE.id and s.request.seq >= mark]
+        if edits:
+            break
+        await asyncio.sleep(0.02)
+    assert len(edits) == 1, "the dead Undo stayed on Alice's confirmation"
+    assert edits[0].request.path.endswith(f"/messages/{ack.message['id']}")
+    assert edits[0].payload.get("components") == []
+
+
 async def test_rematch_from_the_final_message(h: Harness) -> None:
     await open_table(h, ALICE, [BOB], options="start=5")
     await h.run(h.slash(ALICE, "countdown take", n=2))

@@ -590,6 +590,11 @@ class Harness:
                                       interaction_id=info.id))
         elif parts[-2] == "messages" and route.method == "DELETE":
             response = None
+        elif parts[-2] == "messages" and route.method == "PATCH":  # a followup edited: only what it names
+            response = {**self._messages[int(parts[-1])], **(payload or {}), "edited_timestamp": _iso()}
+            self._messages[int(parts[-1])] = response
+            self.sent.append(Sent("edit", req, response, channel_id=channel_id, recipient_id=info.user.id,
+                                  interaction_id=info.id))
         else:
             raise AssertionError(f"the fake Discord API does not know webhook {route.method} {route.path}")
         req.response = response

@@ -112,6 +112,7 @@ class PassepartoutBot(discord.AutoShardedClient):
             self._scheduler.cancel()
         for task in list(self._memories):
             task.cancel()
+        self.delivery.close()
         if not self.logged_in:
             # never logged in (built and closed in a test, or a refused login): there are no
             # shards to end, and AutoShardedClient.close expects the connection it set up

@@ -7,6 +7,7 @@ import asyncio
 import io
 import logging
 import re
+import time
 from collections.abc import Awaitable
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
@@ -20,6 +21,8 @@ log = logging.getLogger("passepartout.discord")
 T = TypeVar("T")
 
 _EMBED_COLOUR = discord.Colour(0x2B6CB0)  # the blue of the boards' headers
+#: Discord lets a bot edit its private reply while the interaction's token lives (15 minutes)
+EDITABLE_SECONDS = 14 * 60
 
 _STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -123,6 +126,10 @@ class Delivery:
         self._channel_locks: dict[int, asyncio.Lock] = {}
         #: the newest version of each game this process saw Discord accept
         self._newest: dict[int, int] = {}
+        #: private replies whose buttons work only at one version of a game (an Undo), by game:
+        #: (sent at, that version, the message), taken away when the game shows a later one
+        self._offers: dict[int, list[tuple[float, int, discord.WebhookMessage]]] = {}
+        self._retiring: set[asyncio.Task[None]] = set()
 
     @staticmethod
     def _kwargs(reply: Reply) -> dict[str, Any]:
@@ -175,8 +182,44 @@ class Delivery:
                 log.debug("could not delete the deferred response", exc_info=True)
 
     async def answer(self, interaction: discord.Interaction, reply: Reply) -> None:
-        """A private answer to the one who asked."""
-        await self._timed(interaction.followup.send(ephemeral=True, **self._kwargs(reply)))
+        """A private answer to the one who asked; one with buttons that die with its game
+        version (`Reply.buttons_until`) is kept, to take them away later."""
+        until = reply.buttons_until
+        if until is None:
+            await self._timed(interaction.followup.send(ephemeral=True, **self._kwargs(reply)))
+            return
+        message = await self._timed(interaction.followup.send(ephemeral=True, wait=True, **self._kwargs(reply)))
+        if len(self._offers) > 10_000:  # forget what can no longer be edited
+            now = time.monotonic()
+            self._offers = {g: kept for g, offers in self._offers.items()
+                            if (kept := [o for o in offers if now - o[0] < EDITABLE_SECONDS])}
+        self._offers.setdefault(until.game_pk, []).append((time.monotonic(), until.version, message))
+        if self._newest.get(until.game_pk, -1) > until.version:
+            self._retire_buttons(until.game_pk, self._newest[until.game_pk])
+
+    def _retire_buttons(self, game_pk: int, version: int) -> None:
+        """Game `game_pk` shows `version` in its channel: the private buttons made for an
+        earlier version no longer work, so they go (in the background: nobody waits on it)."""
+        offers = self._offers.pop(game_pk, [])
+        now = time.monotonic()
+        for sent_at, made_for, message in offers:
+            if made_for >= version:
+                self._offers.setdefault(game_pk, []).append((sent_at, made_for, message))
+            elif now - sent_at < EDITABLE_SECONDS:
+                task = asyncio.get_running_loop().create_task(self._strip_buttons(message))
+                self._retiring.add(task)
+                task.add_done_callback(self._retiring.discard)
+
+    def close(self) -> None:
+        """Stop taking buttons away (the bot is closing: a dead button's press is refused anyway)."""
+        for task in list(self._retiring):
+            task.cancel()
+
+    async def _strip_buttons(self, message: discord.WebhookMessage) -> None:
+        try:
+            await self._timed(message.edit(view=None))
+        except NETWORK_ERRORS:
+            log.debug("could not take the buttons off a private reply", exc_info=True)
 
     async def _to_channel(self, reply: Reply, interaction: discord.Interaction | None) -> bool:
         """Post in the game's channel, in order: False when Discord did not take it (reported,
@@ -204,6 +247,7 @@ class Delivery:
                 return False
             if owed is not None:
                 self._newest[owed.game_pk] = max(self._newest.get(owed.game_pk, -1), owed.version)
+                self._retire_buttons(owed.game_pk, owed.version)
                 if self.reports is not None:
                     await self.reports.delivered(reply)
             return True

@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.i18n import Translator
 from bot.replay import UNDO, effective_actions, is_undo, replay_state
-from bot.replies import Button, Reply, User, Where
+from bot.replies import Announcement, Button, Reply, User, Where
 from bot.store import ActionRecord, VersionConflict
 from bot.table.change import Change, Published
 from bot.table.hooks import Hooks
@@ -104,7 +104,7 @@ class Undo:
             raise Refusal("undo.stale") from None
         ack = self.talk.done(user, "↩️ " + t_user("undo.done", action=label))
         if _more_to_undo(loaded, seat, effective_actions(log)[:-1], log, before):
-            ack = replace(ack, rows=[[self.button(loaded, t_user)]])
+            ack = replace(ack, rows=[[self.button(loaded, t_user)]], buttons_until=self.until(loaded))
         return await self.publisher.publish(Change(
             loaded, "undo", tuple(events), already_pinged=waiting_before | {seat}, ack=ack, user=user, seat=seat,
             board_image=True))
@@ -112,6 +112,11 @@ class Undo:
     @staticmethod
     def button(loaded: Loaded, t: Translator) -> Button:
         return Button(t("button.undo"), custom_id(loaded.record.id, loaded.record.version, "undo"), "secondary", "↩️")
+
+    @staticmethod
+    def until(loaded: Loaded) -> Announcement:
+        """An Undo works only at the version it was offered at: past it, the adapter removes it."""
+        return Announcement(loaded.record.id, loaded.record.version)
 
     # -- the Undo offer on a move's confirmation -----------------------------------------------
     async def offer(self, change: Change, out: Published) -> Published:
@@ -127,7 +132,7 @@ class Undo:
                 not loaded.rules.undoable(change.before, loaded.state, change.seat, change.action, last.events):
             return out
         button = self.button(loaded, self.talk.user_t(change.user, loaded.ui))
-        return out.with_(ack=replace(ack, rows=[[button]]))
+        return out.with_(ack=replace(ack, rows=[[button]], buttons_until=self.until(loaded)))
 
     @staticmethod
     def event_line(loaded: Loaded, event: dict[str, Any], t: Translator) -> str | None:
