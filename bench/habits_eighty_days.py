@@ -5,7 +5,9 @@
 
 Self-play with one policy in every seat (seeded games, default options). Counted on a seat's
 own turns (no decision waiting): how many decisions had `search` legal and how many chose it,
-the same for a voluntary `give_back` (an overflow's forced give-back is not counted), and per
+the same for a voluntary `give_back` (an overflow's forced give-back is not counted) and for
+the positions where a give-back pays (a purchase the held adventure needs is on offer but does
+not fit, and giving back a spare item makes room), and per
 game and seat the mean score, adventures completed and the share arriving in London.
 """
 
@@ -20,6 +22,21 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_ai_levels import make_player  # noqa: E402
 
 from engine import registry  # noqa: E402
+from engine.games.eighty_days import content as C  # noqa: E402
+from engine.games.eighty_days.ai import _Me  # noqa: E402
+from engine.games.eighty_days.levels import _room_for  # noqa: E402
+
+
+def blocked(view: dict, seat: str, legal: list[dict]) -> bool:
+    """A purchase of an item the held adventure still misses is on offer but does not fit, and
+    giving back a spare item would make room: the position where a give-back pays."""
+    me = _Me(view, seat)
+    for a in legal:
+        if a["type"] == "buy":
+            k = C.ITEM_INDEX[a["item"]]
+            if me.missing[k] and not me.fits_with(k) and _room_for(me, k) is not None:
+                return True
+    return False
 
 
 def main() -> None:
@@ -31,8 +48,8 @@ def main() -> None:
     args = parser.parse_args()
     rules = registry.get("eighty-days")
     choose = make_player("eighty-days", args.policy, None)
-    legal_n = {"search": 0, "give_back": 0}
-    chosen = {"search": 0, "give_back": 0}
+    legal_n = {"search": 0, "give_back": 0, "blocked": 0}
+    chosen = {"search": 0, "give_back": 0, "blocked": 0}
     score = adventures = arrived = 0.0
     for g in range(args.games):
         seats = [f"p{i + 1}" for i in range(args.players)]
@@ -43,7 +60,10 @@ def main() -> None:
             action = choose(rules.view(state, seat), seat, legal)
             free = any(a["type"] in ("end_turn", "pass") for a in legal)
             if free:
-                for kind in legal_n:
+                if blocked(rules.view(state, seat), seat, legal):
+                    legal_n["blocked"] += 1
+                    chosen["blocked"] += action["type"] == "give_back"
+                for kind in ("search", "give_back"):
                     if any(a["type"] == kind for a in legal):
                         legal_n[kind] += 1
                         chosen[kind] += action["type"] == kind
@@ -57,7 +77,9 @@ def main() -> None:
     n = args.games * args.players
     print(f"{args.policy:7} {args.players}p {args.games} games: "
           + "  ".join(f"{k} chosen {chosen[k]}/{legal_n[k]} ({chosen[k] / max(1, legal_n[k]):.1%})"
-                      for k in legal_n)
+                      for k in ("search", "give_back"))
+          + f"  give_back when a needed purchase does not fit: {chosen['blocked']}/{legal_n['blocked']}"
+          + f"  searches per seat and game: {chosen['search'] / (args.games * args.players):.2f}"
           + f"  | per seat: score {score / n:.1f}, adventures {adventures / n:.2f}, arrived {arrived / n:.0%}")
 
 

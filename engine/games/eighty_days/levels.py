@@ -27,11 +27,13 @@ from .ai import ITEM_VALUE, _decide, _Me, _next_lines, _pass_value, _route_items
 Action = dict[str, Any]
 
 #: points an item still missing costs (an action and some coins), by period I..V
-ITEM_COST = (1.6, 1.7, 1.9, 2.3, 3.2)
+ITEM_COST = (2.8, 2.9, 3.1, 3.3, 4.0)
 #: value of an adventure bonus in points
 BONUS_VALUE = {"coins": 0.0, "roll": 1.0, "item": 1.8, "travel": 2.5}
+#: points off a card per missing item the supply has run out of (it waits for someone to hand one in)
+SOLD_OUT = 3.0
 #: a search must gain this many points over keeping the card
-SEARCH_MARGIN = 0.5
+SEARCH_MARGIN = 2.0
 #: points lost giving back a spare item (it might serve a later card or a line)
 SPARE_LOSS = 0.5
 #: coins per line for the stacks added on the way home (by player count), and for a line item
@@ -69,7 +71,9 @@ def card_worth(me: _Me, card: dict[str, Any]) -> float:
         value -= 0.5  # fewer cities show both markets
     if period >= 5 and n > 1:
         value -= 1.5 * (n - 1)  # too little time to gather several items
-    return value
+    supply = me.view["supply"]
+    short = sum(max(0, m - supply[name]) for m, name in zip(missing, C.ITEMS, strict=True))
+    return value - SOLD_OUT * short
 
 
 def _unseen(me: _Me) -> list[dict[str, Any]]:
@@ -173,10 +177,12 @@ def _uses_route_item(me: _Me, card: dict[str, Any]) -> bool:
     return False
 
 
-def _main_choice(me: _Me, legal: list[Action]) -> Action:
-    """Today's valuation of the main actions, with purchases that fit once a spare item is given
-    back (the give-back is played first; the purchase follows on the next decision)."""
-    best, best_value = None, 0.0
+def _main_values(me: _Me, legal: list[Action]) -> list[tuple[float, Action]]:
+    """Today's valuation of the main actions (and passing), in legal order, with purchases that
+    fit once a spare item is given back: those count as that give-back (played first; the
+    purchase follows on the next decision). Coins spent in period V that the way home needs
+    cost the points at stake."""
+    out: list[tuple[float, Action]] = []
     needed = {k for k, n in enumerate(me.missing) if n}
     give_backs = {a["item"]: a for a in legal if a["type"] == "give_back"}
     stake = home_at_stake(me)
@@ -187,7 +193,7 @@ def _main_choice(me: _Me, legal: list[Action]) -> Action:
         t = a["type"]
         if t == "pass":
             v = _pass_value(me, a)
-        elif t in ("give_back", "search", "jill", "complete"):
+        elif t in ("give_back", "search", "jill", "complete", "end_turn"):
             continue
         else:
             v = _value(me, a)
@@ -197,12 +203,19 @@ def _main_choice(me: _Me, legal: list[Action]) -> Action:
                 item = C.ITEM_INDEX[a["item"]]
                 spare = _room_for(me, item)
                 if spare is not None and C.ITEMS[spare] in give_backs:
-                    cost = me.view["areas"][a["market"]]["next_cost"]
+                    cost = areas[a["market"]]["next_cost"]
                     v = ITEM_VALUE - me.coin * cost - SPARE_LOSS
                     a = give_backs[C.ITEMS[spare]]
-        if best is None or v > best_value:
-            best, best_value = a, v
-    return best if best is not None else legal[0]
+        out.append((v, a))
+    return out
+
+
+def _main_choice(me: _Me, legal: list[Action]) -> Action:
+    """The best main action (the first of equals), or a give-back that makes room for it."""
+    values = _main_values(me, legal)
+    if not values:
+        return legal[0]
+    return max(values, key=lambda va: va[0])[1]
 
 
 def _keep(me: _Me, legal: list[Action]) -> Action:
@@ -236,3 +249,44 @@ def normal(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
     if "end_turn" in by_type:
         return by_type["end_turn"][0]
     return _main_choice(me, legal)
+
+
+#: easy's alternatives and hard's candidates: moves valued within this many points of the best
+NEAR = 2.5
+#: easy's chance per decision of a near-best move instead of normal's
+MISTAKE = 0.25
+
+
+def shortlist(view: dict[str, Any], seat: str, legal: list[Action]) -> list[tuple[float, Action]]:
+    """Moves normal values within `NEAR` points of its best, best first (easy's mistakes, hard's
+    candidates): another main action, another draft card, searching or not. Never an absurd one
+    (a move today's AI values at -9, or skipping an adventure normal would complete)."""
+    if len(legal) == 1:
+        return [(0.0, legal[0])]
+    best = normal(view, seat, legal)
+    me = _Me(view, seat)
+    free = any(a["type"] in ("pass", "end_turn") for a in legal)
+    scored: list[tuple[float, Action]]
+    if not free:
+        if legal[0]["type"] != "keep_adventure":
+            return [(0.0, best)]
+        cards = {c["id"]: c for c in (view.get("private") or {}).get("draft", [])}
+        scored = [(card_worth(me, cards[a["card"]]), a) for a in legal if a["card"] in cards]
+    elif best["type"] == "complete":
+        return [(0.0, best)]
+    else:
+        search = next((a for a in legal if a["type"] == "search"), None)
+        if any(a["type"] == "end_turn" for a in legal):
+            scored = [(0.0, next(a for a in legal if a["type"] == "end_turn"))]
+        else:
+            scored = []
+            for v, a in _main_values(me, legal):
+                if v > -9.0 and all(a != b for _, b in scored):
+                    scored.append((v, a))
+        if search is not None:
+            top = max((v for v, _ in scored), default=0.0)
+            scored.append((top + search_gain(me) - SEARCH_MARGIN, search))
+    scored.sort(key=lambda va: -va[0])
+    top = max(v for v, _ in scored) if scored else 0.0
+    out = [(top + 1.0, best)] + [(v, a) for v, a in scored if a != best and v >= top - NEAR]
+    return out
