@@ -75,6 +75,23 @@ async def test_a_button_carries_them_too(h: Harness, monkeypatch: pytest.MonkeyP
     assert [w.missing_permissions for w in seen] == [("attach_files",)]
 
 
+async def test_a_board_and_its_close_up_are_stacked_full_width_not_side_by_side(h: Harness) -> None:
+    """Two plain attachments sit side by side on a phone, each half the column: the board and
+    its close-up go each into an embed of its own, stacked, in the order given."""
+    mark = h.mark()
+    await h.bot.delivery.send([Reply("channel", "Alice moved", channel_id=CHANNEL_ID, files=[
+        Attachment("board.png", PNG, description="The board"), Attachment("focus.png", PNG, description="Close-up")])])
+    [sent] = h.channel_messages(since=mark)
+    assert [e.get("image", {}).get("url") for e in sent.payload["embeds"]] == [
+        "attachment://board.png", "attachment://focus.png"]
+    assert [a["filename"] for a in sent.attachments] == ["board.png", "focus.png"]
+    mark = h.mark()
+    await h.bot.delivery.send([Reply("channel", "one image", channel_id=CHANNEL_ID,
+                                     files=[Attachment("board.png", PNG)])])
+    [single] = h.channel_messages(since=mark)
+    assert not single.payload.get("embeds"), "one image stays a plain attachment, as wide as it gets"
+
+
 async def test_an_image_goes_with_its_alt_text(h: Harness) -> None:
     mark = h.mark()
     await h.bot.delivery.send([Reply("channel", "the board", channel_id=CHANNEL_ID, files=[

@@ -854,7 +854,8 @@ def discord_limit_problems(payload: dict[str, Any], files: list[FileSent]) -> li
     for embed in embeds:
         title, description = embed.get("title") or "", embed.get("description") or ""
         total += len(title) + len(description)
-        if len(title) > 256 or len(description) > 4096 or not (title or description):
+        shows = title or description or any(embed.get(k) for k in ("image", "thumbnail", "fields", "author", "footer"))
+        if len(title) > 256 or len(description) > 4096 or not shows:
             problems.append(f"an embed out of limits (title {len(title)}, description {len(description)})")
     if total > 6000:
         problems.append(f"embeds hold {total} > 6000 characters")

@@ -147,6 +147,13 @@ class Delivery:
                  for a in reply.files]
         if files:
             kwargs["files"] = files
+        images = [a.filename for a in reply.files if a.filename.endswith(".png")]
+        if len(images) > 1 and not reply.embeds:
+            # several images as plain attachments sit side by side, each half the width of a
+            # phone's column (a close-up then reads no better than the board): one embed each
+            # stacks them, every one as wide as the column, in the order given
+            kwargs["embeds"] = [discord.Embed(colour=_EMBED_COLOUR).set_image(url=f"attachment://{name}")
+                                for name in images]
         view = build_view(reply.rows)
         if view is not None:
             kwargs["view"] = view
