@@ -162,6 +162,13 @@ def has_focus(spec: GameSpec) -> bool:
     return callable(getattr(spec.renderer, "render_focus", None))
 
 
+def focus_wanted(spec: GameSpec, view: Any, events: list[dict[str, Any]]) -> bool:
+    """Whether this change gets a focus view: the game draws one and the change touched a place
+    on the map (a card drawn or a purchase has nothing to show closer than the board does)."""
+    places = getattr(spec.renderer, "focus_places", None)
+    return has_focus(spec) and callable(places) and bool(places(view, events))
+
+
 def poolable(spec: GameSpec) -> bool:
     """Whether a worker would draw with this very spec: a game of the registry, not one a test
     registered or swapped at run time (workers never see those)."""
@@ -625,5 +632,5 @@ def pool_for(processes: int) -> RenderPool | None:
     return RenderPool(processes) if processes > 0 else None
 
 
-__all__ = ["MemoryRender", "RenderFailed", "RenderJob", "RenderPool", "RenderUnavailable", "draw", "has_focus",
-           "memory_timeout", "perform", "pool_for", "poolable"]
+__all__ = ["MemoryRender", "RenderFailed", "RenderJob", "RenderPool", "RenderUnavailable", "draw", "focus_wanted",
+           "has_focus", "memory_timeout", "perform", "pool_for", "poolable"]

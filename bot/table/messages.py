@@ -10,7 +10,7 @@ from typing import Any
 from bot import games
 from bot.gameui import QuickMenu
 from bot.i18n import Translator
-from bot.images.pool import RenderJob, has_focus
+from bot.images.pool import RenderJob, focus_wanted
 from bot.replies import Announcement, Attachment, Button, Component, Destination, Reply, User
 from bot.store import GameRecord, SeatRecord
 from bot.table.change import Change, Published
@@ -170,9 +170,10 @@ class Messages:
             if png is not None:
                 files.append(Attachment("board.png", png, alt_text(t("alt.board", title=t("title"), status=(
                     loaded.ui.status_text(view, loaded.raw_names, t) or "")))))
-            # the close-up of the last move a phone can read; not on a finished game's board, whose
-            # standing (final scores) the board and the result text give
-            if png is not None and has_focus(loaded.spec) and not rules.is_over(loaded.state):
+            # the close-up of the last move a phone can read, when the move touched the map; not
+            # on a finished game's board, whose standing (final scores) the board and result give
+            if png is not None and not rules.is_over(loaded.state) and \
+                    focus_wanted(loaded.spec, view, public_events):
                 focus = await self.images.image(loaded, replace(job, image="focus"), t,
                                                 key and ("focus", *key[1:]))
                 if focus is not None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from render.around_the_world import kept
 from render.around_the_world.board import _panel_columns, board_image
-from render.around_the_world.focus import render_focus
+from render.around_the_world.focus import focus_places, render_focus
 from render.around_the_world.geometry import (
     CHIT_R,
     DISPLAY_TOP,
@@ -43,7 +43,7 @@ from render.around_the_world.static import _plate_geometry, _static_board
 from render.around_the_world.texts import Translator, city_name, event_card_text
 
 __all__ = [
-    "render_focus",
+    "focus_places", "render_focus",
     "CHIT_R", "DISPLAY_TOP", "GAME_ID", "HAND_W", "LOCATIONS", "PANEL_HEAD_H", "PANEL_TOP", "ROUTE_GLOW", "ROW_H",
     "TRACK_LINE_Y", "TRACK_TOP", "W", "Translator", "_hand_layout", "_palette", "_panel_columns", "_plate_geometry",
     "_static_board", "_travel_groups", "board_image", "calibrate_palette", "city_name", "encode",

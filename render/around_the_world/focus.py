@@ -11,13 +11,17 @@ from render.around_the_world.geometry import DISPLAY_TOP, LOCATIONS, MAP_TOP, W,
 from render.around_the_world.texts import Translator, _t, city_name
 
 
+def focus_places(view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> list[str]:
+    """The places the change's events name (none: nothing on the map to show closer)."""
+    locations = [loc for loc in (view.get("locations") or LOCATIONS) if isinstance(loc, str)]
+    return focus.places_of(events or [], locations)
+
+
 def focus_of(view: dict[str, Any], *, names: dict[str, str], translator: Translator,
              events: list[dict[str, Any]] | None = None) -> focus.Focus:
     """The board and what the focus view shows of it: the places the change's events name."""
     board = board_image(view, names=names, translator=translator, events=events)
-    locations = [loc for loc in (view.get("locations") or LOCATIONS) if isinstance(loc, str)]
-    places = [focus.Place(city_name(loc, translator), *node_point(loc))
-              for loc in focus.places_of(events or [], locations)]
+    places = [focus.Place(city_name(loc, translator), *node_point(loc)) for loc in focus_places(view, events)]
     days = view.get("days") or {}
     rows = [focus.Score(i, names.get(seat, seat), str(days.get(seat, 0)))
             for i, seat in enumerate(view.get("seats") or [])]

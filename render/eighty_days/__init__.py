@@ -13,7 +13,7 @@ from typing import Any
 from PIL import Image
 
 from render.common import Translator, encode_png
-from render.eighty_days.focus import render_focus
+from render.eighty_days.focus import focus_places, render_focus
 from render.png import StaticLayer
 
 from .board import PANEL_TOP, board_image, board_layers, labels
@@ -50,4 +50,4 @@ def render_hand(view: dict[str, Any], seat: str, *, names: dict[str, str], trans
 
 
 __all__ = [
-    "board_image", "render_focus", "hand_image", "render_board", "render_hand"]
+    "board_image", "focus_places", "render_focus", "hand_image", "render_board", "render_hand"]

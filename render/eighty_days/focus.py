@@ -11,6 +11,11 @@ from render.eighty_days.board import board_image, labels
 from render.eighty_days.geometry import MAP_H, MAP_TOP, WIDTH, city_xy
 
 
+def focus_places(view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> list[str]:
+    """The cities the change's journeys name (none: nothing on the map to show closer)."""
+    return focus.places_of(events or [], (c["id"] for c in view["map"]["cities"]), keys=("from", "to"))
+
+
 def focus_of(view: dict[str, Any], *, names: dict[str, str], translator: Translator,
              events: list[dict[str, Any]] | None = None) -> focus.Focus:
     """The board and what the focus view shows of it: the cities the change's events name."""
@@ -18,7 +23,7 @@ def focus_of(view: dict[str, Any], *, names: dict[str, str], translator: Transla
     cities = {c["id"]: c for c in view["map"]["cities"]}
     words = dict(labels(view, translator))
     places = [focus.Place(words[cid], *city_xy(cities[cid]["x"], cities[cid]["y"]))
-              for cid in focus.places_of(events or [], cities, keys=("from", "to"))]
+              for cid in focus_places(view, events)]
     rows = [focus.Score(i, names.get(p["seat"], p["seat"]), focus.signed(int(p["score"]["score"])))
             for i, p in enumerate(view.get("players") or [])]
     return focus.Focus(board, (0, MAP_TOP, WIDTH, MAP_TOP + MAP_H), places, rows, translator("img.score"))

@@ -21,7 +21,7 @@ from __future__ import annotations
 from render.common import font
 from render.rails_and_sails.board import _draw_legend, board_image, render_board
 from render.rails_and_sails.claimed import warm
-from render.rails_and_sails.focus import render_focus
+from render.rails_and_sails.focus import focus_places, render_focus
 from render.rails_and_sails.geometry import (
     BENDS,
     HEIGHT,
@@ -53,7 +53,7 @@ from render.rails_and_sails.static import _palette, _static
 from render.rails_and_sails.texts import Labels, Translator, city_labels, city_name
 
 __all__ = [
-    "render_focus",
+    "focus_places", "render_focus",
     "BENDS", "HAND_W", "HEIGHT", "HIGHLIGHT", "LABEL_FONT", "LAND", "MAP_TOP", "PANEL_BG", "PANEL_TOP",
     "ROUTE_COLOURS", "SEA", "SEA_DEEP", "SYMBOLS", "WIDTH", "Labels", "_draw_legend", "Translator",
     "_edge_crossings", "_mapdata",

@@ -11,11 +11,11 @@ from render.rails_and_sails.geometry import MAP_TOP, PANEL_TOP, WIDTH, geometry
 from render.rails_and_sails.texts import Translator, _t, city_name
 
 
-def _last_places(view: dict[str, Any], events: list[dict[str, Any]]) -> list[str]:
+def focus_places(view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> list[str]:
     """The cities of the last move: from the change's events, else from the view's `last`
-    (a board asked for later, without events)."""
+    (a board asked for later, without events); none: nothing on the map to show closer."""
     nodes = geometry().nodes
-    found = focus.places_of(events, nodes)
+    found = focus.places_of(events or [], nodes)
     if found:
         return found
     return focus.places_of([view.get("last") or {}], nodes)
@@ -26,7 +26,7 @@ def focus_of(view: dict[str, Any], *, names: dict[str, str], translator: Transla
     """The board and what the focus view shows of it."""
     board = board_image(view, names=names, translator=translator)
     nodes = geometry().nodes
-    places = [focus.Place(city_name(cid, translator), *nodes[cid]) for cid in _last_places(view, events or [])]
+    places = [focus.Place(city_name(cid, translator), *nodes[cid]) for cid in focus_places(view, events)]
     scores = view.get("scores") or {}
     rows = [focus.Score(i, names.get(seat, seat), focus.signed(int(scores.get(seat, 0))))
             for i, seat in enumerate(view.get("seats") or [])]

@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 
 from bot.games import get as game_spec
-from bot.images.pool import RenderJob, draw, has_focus
+from bot.images.pool import RenderJob, draw, focus_wanted, has_focus
 from engine import registry
 from render import focus
 
@@ -94,6 +94,30 @@ def test_focus_job_through_the_pool_protocol(game: str) -> None:
 def test_detour_has_no_focus() -> None:
     """Detour's board is small enough to read whole."""
     assert not has_focus(game_spec("detour"))
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_change_off_the_map_gets_no_focus(game: str) -> None:
+    """A card drawn, a purchase, a pass: nothing on the map to show closer than the board, so
+    no second image (at 400 px it was the whole map again, too small to read, for nothing)."""
+    players, seed = GAMES[game]
+    rules = registry.get(game)
+    spec = game_spec(game)
+    state = rules.new_game([f"p{i + 1}" for i in range(players)], seed, {})
+    rng = random.Random(seed)
+    seen = {True: 0, False: 0}
+    for _ in range(400):
+        if rules.is_over(state):
+            break
+        seat = rules.to_act(state)[0]
+        events = rules.apply(state, seat, rng.choice(rules.legal_actions(state, seat)))
+        public = [{k: v for k, v in e.items() if k != "private"} for e in events]
+        named = any(isinstance(e.get(k), str) for e in public for k in ("from", "a", "location", "city"))
+        wanted = focus_wanted(spec, rules.view(state, None), public)
+        if not named:
+            assert not wanted, public
+        seen[wanted] += 1
+    assert seen[True] and seen[False]
 
 
 def test_crop_keeps_places_inside_and_falls_back_to_the_map() -> None:
