@@ -295,7 +295,8 @@ async def test_the_table_service_names_the_table_of_every_image_it_asks_for(tmp_
         assert replies[0].outcome == "ok" and any(r.files for r in replies)
         await service.hand(user, HERE)
         await service.status(EVE, HERE)
-        assert {job.image for job in pool.jobs} == {"board", "focus", "hand"}  # atw has a focus view
+        # atw draws a focus view too when the move touched the map
+        assert {"board", "hand"} <= {job.image for job in pool.jobs} <= {"board", "focus", "hand"}
         assert [job.table for job in pool.jobs] == [record.id] * len(pool.jobs)
     finally:
         await store.close()
