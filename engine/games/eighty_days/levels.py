@@ -21,10 +21,39 @@ from __future__ import annotations
 import heapq
 from typing import Any
 
+from engine.ai import HardConfig
+
 from . import content as C
-from .ai import ITEM_VALUE, _decide, _Me, _next_lines, _pass_value, _route_items, _value
+from .ai import COIN, ITEM_VALUE, _decide, _Me, _next_lines, _pass_value, _route, _route_items, _value
+from .packing import suitcase
 
 Action = dict[str, Any]
+
+
+class _Lazy(_Me):
+    """Today's `_Me` with its route home computed only when a move asks for it (most decisions
+    - drafts, completing, searching, ending the turn - never do: normal runs in hard's playouts)."""
+
+    def __init__(self, view: dict[str, Any], seat: str) -> None:
+        self.view = view
+        self.me = next(p for p in view["players"] if p["seat"] == seat)
+        private = view.get("private") or {}
+        self.card = private.get("adventure")
+        self.items = [self.me["items"][name] for name in C.ITEMS]
+        self.usable = list(self.items)
+        self.usable[C.REVOLVER] += self.me["matilda_revolvers"]
+        self.coins = self.me["coins"]
+        self.period = max(1, view["period"])
+        self.case = suitcase(self.me["character"], self.me["second_suitcase"])
+        self.missing = self.missing_for(self.card)
+        self.coin = COIN * (1.15 - 0.17 * self.period)
+        self.line_costs = {ln["id"]: ln["cost"] for ln in view["map"]["lines"]}
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "route":
+            self.route = _route(self)
+            return self.route
+        raise AttributeError(name)
 
 #: points an item still missing costs (an action and some coins), by period I..V
 ITEM_COST = (2.8, 2.9, 3.1, 3.3, 4.0)
@@ -43,8 +72,7 @@ ITEM_COINS = 3.0
 HOME_WEIGHT = 0.8
 
 
-def _bonus_value(me: _Me, card: dict[str, Any]) -> float:
-    bonus = card["bonus"]
+def _bonus_value(me: _Me, bonus: Any) -> float:
     if not bonus:
         return 0.0
     if bonus[0] == "coins":
@@ -57,17 +85,23 @@ def _bonus_value(me: _Me, card: dict[str, Any]) -> float:
 def card_worth(me: _Me, card: dict[str, Any]) -> float:
     """What holding `card` is worth in points: its points and bonus, less the items, coins and
     market still needed, less when the game is nearly over."""
-    missing = me.missing_for(card)
+    return _worth(me, card["id"])
+
+
+def _worth(me: _Me, cid: str) -> float:
+    market, needs, coins, points, bonus = C.CARD_NEEDS[cid]
+    london = cid in C.LONDON_ADVENTURES
+    usable = me.usable
+    missing = [max(0, need - have) for need, have in zip(needs, usable, strict=True)]
     n = sum(missing)
     period = me.period
-    value = card["points"] + _bonus_value(me, card) - ITEM_COST[period - 1] * n - me.coin * card["coins"]
-    if card["coins"] > me.coins:
-        value -= 0.3 * (card["coins"] - me.coins)
-    here_ok = card["london"] == me.me["in_london"] and (
-        card["london"] or C.market_allows(C.CITIES[me.me["city"]][0], card["market"]))
+    value = points + _bonus_value(me, bonus) - ITEM_COST[period - 1] * n - me.coin * coins
+    if coins > me.coins:
+        value -= 0.3 * (coins - me.coins)
+    here_ok = london == me.me["in_london"] and (london or C.market_allows(C.CITIES[me.me["city"]][0], market))
     if here_ok:
         value += 0.5
-    elif card["market"] == C.BOTH and not card["london"]:
+    elif market == C.BOTH and not london:
         value -= 0.5  # fewer cities show both markets
     if period >= 5 and n > 1:
         value -= 1.5 * (n - 1)  # too little time to gather several items
@@ -76,7 +110,7 @@ def card_worth(me: _Me, card: dict[str, Any]) -> float:
     return value - SOLD_OUT * short
 
 
-def _unseen(me: _Me) -> list[dict[str, Any]]:
+def _unseen(me: _Me) -> list[str]:
     """The adventure cards this seat has not seen in a diary or its hand, of the deck it
     draws from (London's once arrived)."""
     london = me.me["in_london"]
@@ -84,13 +118,13 @@ def _unseen(me: _Me) -> list[dict[str, Any]]:
     seen = {c["id"] for p in me.view["players"] for c in p["diary"]}
     if me.card:
         seen.add(me.card["id"])
-    return [C.card_info(cid) for cid in pool if cid not in seen]
+    return [cid for cid in pool if cid not in seen]
 
 
 def search_gain(me: _Me) -> float:
     """Expected points of searching now (the best of two unseen cards, the held one gone) over
     keeping the held card, its 2 coins counted."""
-    values = sorted(card_worth(me, c) for c in _unseen(me))
+    values = sorted(_worth(me, c) for c in _unseen(me))
     n = len(values)
     if n < 2:
         return -9.0
@@ -227,7 +261,7 @@ def normal(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
     """Today's choice with search and give-back used when they pay (see the module doc)."""
     if len(legal) == 1:
         return legal[0]
-    me = _Me(view, seat)
+    me = _Lazy(view, seat)
     kind = legal[0]["type"]
     free = any(a["type"] in ("pass", "end_turn") for a in legal)
     if not free:
@@ -264,7 +298,7 @@ def shortlist(view: dict[str, Any], seat: str, legal: list[Action]) -> list[tupl
     if len(legal) == 1:
         return [(0.0, legal[0])]
     best = normal(view, seat, legal)
-    me = _Me(view, seat)
+    me = _Lazy(view, seat)
     free = any(a["type"] in ("pass", "end_turn") for a in legal)
     scored: list[tuple[float, Action]]
     if not free:
@@ -290,3 +324,22 @@ def shortlist(view: dict[str, Any], seat: str, legal: list[Action]) -> list[tupl
     top = max(v for v, _ in scored) if scored else 0.0
     out = [(top + 1.0, best)] + [(v, a) for v, a in scored if a != best and v >= top - NEAR]
     return out
+
+
+def evaluate(rules: Any, state: Any, seat: str) -> float:
+    """A finished playout's worth to `seat` for hard: a win (shared when tied) plus the score
+    margin over the best other seat in tenths of points (a win by 1 and by 20 differ, and the
+    margin varies less between sampled worlds than the win alone)."""
+    result = rules.result(state)
+    if result is None:
+        return 0.0
+    rows = {r["seat"]: r["score"] for r in result["ranking"]}
+    mine = rows.pop(seat)
+    margin = mine - max(rows.values())
+    win = 1.0 / len(result["winners"]) if seat in result["winners"] else 0.0
+    return win + EVAL_SCALE * max(-20.0, min(20.0, margin))
+
+
+#: evaluate's units per point of score margin
+EVAL_SCALE = 0.05
+HARD = HardConfig(budget=0.25, rounds=12, candidates=3)
