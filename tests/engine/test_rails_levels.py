@@ -1,0 +1,101 @@
+"""Rails & Sails AI levels (engine/games/rails_and_sails/levels.py): normal exchanges pieces when
+its plan needs the other kind, keeps no ticket it cannot finish, answers the same view the same
+way; easy plays legal moves that now and then differ from normal's."""
+
+from __future__ import annotations
+
+import copy
+
+from engine import registry
+from engine.ai import policy
+from engine.games.rails_and_sails import levels
+from engine.games.rails_and_sails.mapdata import ROUTES_BY_ID
+from engine.games.rails_and_sails.state import RSState
+
+R = registry.get("rails-and-sails")
+SEATS = ["p1", "p2"]
+
+
+def started(seed: int = 1) -> RSState:
+    s = R.new_game(SEATS, seed)
+    for i, seat in enumerate(SEATS):
+        R.apply(s, seat, {"type": "keep_tickets", "ids": list(s.pending[i][:3])})
+    for seat in SEATS:
+        R.apply(s, seat, {"type": "choose_mix", "trains": 20})
+    assert s.phase == "play"
+    s.current = 0
+    return s
+
+
+def ask(s: RSState, seat: str = "p1") -> dict:
+    legal = R.legal_actions(s, seat)
+    action = levels.normal(R.view(s, seat), seat, legal)
+    assert action in legal
+    return action
+
+
+def test_normal_exchanges_ships_for_the_trains_its_plan_needs() -> None:
+    """Its ticket needs train routes, it has no trains left, ships to spare and trains in the
+    box: taking trains (a point each) beats drawing cards it could never use."""
+    s = started()
+    s.tickets[0] = ["mumbai-beijing"]
+    s.hands[0] = {}
+    s.trains[0], s.ships[0] = 0, 40
+    s.box_trains[0], s.box_ships[0] = 5, 10
+    action = ask(s)
+    assert action["type"] == "exchange" and action["trains"] > 0
+
+
+def test_normal_does_not_exchange_when_the_pieces_fit_the_plan() -> None:
+    s = started()
+    s.tickets[0] = ["mumbai-beijing"]
+    s.hands[0] = {}
+    s.trains[0], s.ships[0] = 20, 40
+    s.box_trains[0], s.box_ships[0] = 5, 10
+    assert ask(s)["type"] != "exchange"
+
+
+def test_normal_keeps_no_ticket_it_cannot_finish() -> None:
+    """Toamasina's two routes are the opponent's: a Toamasina ticket can only fail."""
+    s = started()
+    for rid in ("toamasina-cape_town-ship", "toamasina-dar_es_salaam-ship"):
+        assert rid in ROUTES_BY_ID
+        s.claimed[rid] = 1
+    s.tickets[0] = []
+    s.pending[0] = ["moskva-toamasina", "mumbai-beijing", "hong_kong-jakarta", "bangkok-tokyo"]
+    action = ask(s)
+    assert action["type"] == "keep_tickets"
+    assert "moskva-toamasina" not in action["ids"]
+    assert action["ids"]
+
+
+def test_normal_answers_the_same_view_the_same_way() -> None:
+    s = R.new_game(SEATS, 11)
+    normal = policy("rails-and-sails", "normal")
+    steps = 0
+    while not R.is_over(s) and steps < 120:
+        seat = R.to_act(s)[0]
+        legal = R.legal_actions(s, seat)
+        view = R.view(s, seat)
+        action = normal(view, seat, legal)
+        assert normal(copy.deepcopy(view), seat, copy.deepcopy(legal)) == action
+        R.apply(s, seat, action)
+        steps += 1
+
+
+def test_easy_plays_legal_moves_that_sometimes_differ_from_normal() -> None:
+    s = R.new_game(SEATS, 5)
+    easy = policy("rails-and-sails", "easy")
+    normal = policy("rails-and-sails", "normal")
+    differ = decisions = 0
+    while not R.is_over(s):
+        seat = R.to_act(s)[0]
+        legal = R.legal_actions(s, seat)
+        view = R.view(s, seat)
+        action = easy(view, seat, legal)
+        assert action in legal
+        if len(legal) > 1:
+            decisions += 1
+            differ += action != normal(view, seat, legal)
+        R.apply(s, seat, action)
+    assert 0 < differ < decisions
