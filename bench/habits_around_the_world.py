@@ -79,7 +79,8 @@ def habits(name: str, players: int, games: int, seed0: int) -> str:
     per_action = ", ".join(f"{k} {declined[k]}/{offered[k]}" for k in sorted(offered))
     gold_use = ", ".join(f"{k} {v / n_seats:.2f}" for k, v in sorted(spent.items()))
     return (f"{name:>6} {players}p {games} games: seats ending with gold {holding:.1%} "
-            f"(2+ coins, enough to buy a card: {buying:.1%}; mean left {mean(left_gold):.2f}); display actions declined {total_dec}/{total_off} "
+            f"(2+ coins, enough to buy a card: {buying:.1%}; mean left {mean(left_gold):.2f}); "
+            f"display actions declined {total_dec}/{total_off} "
             f"({total_dec / max(1, total_off):.1%}: {per_action}); gold spent per seat: {gold_use or 'none'}; "
             f"winner days {mean(winner_days) if winner_days else float('nan'):.1f}, arrived days "
             f"{mean(arrived_days):.1f}, rounds {mean(rounds):.1f}")

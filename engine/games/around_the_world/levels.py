@@ -21,14 +21,17 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from engine.ai import HardConfig, view_seed
+from engine.rng import Rng
+
 from . import data as D
 from .ai import (
     PAR,
     _action_bonus,
     _best_set,
+    _booster,
     _Ctx,
     _find,
-    _travel_at_par,
     _travel_cost,
     plan_cost,
 )
@@ -58,6 +61,52 @@ NEAR = 2.0
 #: easy's chance per decision to play one of them instead (measured against normal, 1000 seeded
 #: games each: 0.25 scored 30 % heads-up and 25 % with 4 players, 0.3 scores 27 % and 19 %)
 MISTAKE = 0.3
+
+
+#: plan costs by (hand, progress): the same hands come back again and again within a turn and
+#: across the playouts of hard's search (bounded: cleared when full)
+_PLANS: dict[tuple[tuple[str, ...], int, int], float] = {}
+_PLANS_MAX = 1 << 16
+_STUCK: dict[tuple[tuple[str, ...], int], float] = {}
+
+
+def _plan_cost(hand: list[str], progress: int, legs: int = 3) -> float:
+    """`ai.plan_cost` of a sorted hand, memoised."""
+    key = (tuple(hand), progress, legs)
+    cost = _PLANS.get(key)
+    if cost is None:
+        if len(_PLANS) >= _PLANS_MAX:
+            _PLANS.clear()
+        cost = _PLANS[key] = plan_cost(hand, progress, legs)
+    return cost
+
+
+def _best_travel(ctx: _Ctx) -> tuple[float, Action | None]:
+    """`ai._best_travel` (the same choice) over the memoised plan costs."""
+    best: tuple[float, Action | None] = (1e9, None)
+    for a in ctx.legal:
+        if a["type"] != "travel":
+            continue
+        rest = list(ctx.hand)
+        for c in a["cards"]:
+            rest.remove(c)
+        cost = _travel_cost(ctx, a) + 0.35 * _plan_cost(rest, ctx.progress + 1, 2)
+        if cost < best[0]:
+            best = (cost, a)
+    return best
+
+
+def _travel_at_par(ctx: _Ctx, events: list[Action], par: float) -> Action | None:
+    """`ai._travel_at_par` over `_best_travel`: a booster worth playing before travelling, else
+    the best travel if it is at par."""
+    _, best = _best_travel(ctx)
+    fixed = _travel_cost(ctx, best) if best else 1e9
+    booster = _booster(ctx, events, best, fixed, par)
+    if booster is not None:
+        return booster
+    if best is not None and fixed <= par:
+        return best
+    return None
 
 
 def _heads_up(view: dict[str, Any]) -> bool:
@@ -104,12 +153,23 @@ def event_draw_value(ctx: _Ctx) -> float:
 
 
 def _plan(ctx: _Ctx, hand: list[str]) -> float:
-    """Today's plan cost, plus a penalty for the first of the next two legs the hand cannot pay."""
-    cost = plan_cost(hand, ctx.progress)
-    pen = STUCK_2P if _heads_up(ctx.view) else STUCK_MANY
+    """Today's plan cost, plus a penalty for the first of the next two legs the hand cannot pay
+    (memoised like `_plan_cost`)."""
+    heads_up = _heads_up(ctx.view)
+    key = (tuple(hand), ctx.progress + (100 if heads_up else 0))
+    cost = _STUCK.get(key)
+    if cost is None:
+        if len(_STUCK) >= _PLANS_MAX:
+            _STUCK.clear()
+        cost = _STUCK[key] = _stuck_plan(hand, ctx.progress, STUCK_2P if heads_up else STUCK_MANY)
+    return cost
+
+
+def _stuck_plan(hand: list[str], progress: int, pen: float) -> float:
+    cost = _plan_cost(hand, progress)
     remaining = list(hand)
     for k, w in enumerate((1.0, 0.5)):
-        leg = ctx.progress + k
+        leg = progress + k
         if leg >= D.HOME:
             break
         if leg == D.ELEPHANT_LEG:
@@ -198,10 +258,10 @@ def buy_gain(ctx: _Ctx) -> float:
     total = sum(pool.values())
     if not total or ctx.progress >= D.HOME:
         return 0.0
-    base = plan_cost(ctx.hand, ctx.progress)
+    base = _plan_cost(ctx.hand, ctx.progress)
     gain = 0.0
     for card, n in pool.items():
-        gain += n * (base - plan_cost(sorted(ctx.hand + [card]), ctx.progress))
+        gain += n * (base - _plan_cost(sorted(ctx.hand + [card]), ctx.progress))
     return gain / total
 
 
@@ -260,7 +320,7 @@ def _travel_scored(ctx: _Ctx) -> list[tuple[float, Action]]:
             rest = list(ctx.hand)
             for c in a["cards"]:
                 rest.remove(c)
-            out.append((par - _travel_cost(ctx, a) - 0.35 * plan_cost(rest, ctx.progress + 1, 2), a))
+            out.append((par - _travel_cost(ctx, a) - 0.35 * _plan_cost(rest, ctx.progress + 1, 2), a))
         elif a["type"] in ("stay", "done"):
             out.append((0.0, a))
         elif a == {"type": "buy", "deck": "travel"}:
@@ -269,14 +329,14 @@ def _travel_scored(ctx: _Ctx) -> list[tuple[float, Action]]:
 
 
 def _discard_scored(ctx: _Ctx) -> list[tuple[float, Action]]:
-    base = plan_cost(ctx.hand, ctx.progress)
+    base = _plan_cost(ctx.hand, ctx.progress)
     out: list[tuple[float, Action]] = []
     for a in ctx.legal:
         card = a["card"]
         if card in D.CARD_INFO:
             rest = list(ctx.hand)
             rest.remove(card)
-            out.append((base - plan_cost(rest, ctx.progress), a))
+            out.append((base - _plan_cost(rest, ctx.progress), a))
         else:
             out.append((-_held_event_value(ctx, card), a))
     return out
@@ -304,8 +364,78 @@ def scored(view: dict[str, Any], seat: str, legal: list[Action]) -> list[tuple[f
     return out
 
 
-def shortlist(view: dict[str, Any], seat: str, legal: list[Action]) -> list[tuple[float, Action]]:
-    """The moves within `NEAR` days of the best, best first (easy's mistakes, hard's candidates)."""
+def near(view: dict[str, Any], seat: str, legal: list[Action]) -> list[tuple[float, Action]]:
+    """The moves within `NEAR` days of the best, best first: easy's mistakes."""
     ranked = scored(view, seat, legal)
     top = ranked[0][0]
     return [(s, a) for s, a in ranked if s >= top - NEAR]
+
+
+def easy(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
+    """Normal, except that with the chance `MISTAKE` another of the moves `near` the best
+    (`engine.ai`'s easy over this game's `near`)."""
+    best = normal(view, seat, legal)
+    if len(legal) < 2:
+        return best
+    rng = Rng.from_seed(view_seed(view, seat, "easy"))
+    if rng.below(1000) >= int(MISTAKE * 1000):
+        return best
+    others = [a for _, a in near(view, seat, legal) if a != best]
+    return others[rng.below(len(others))] if others else best
+
+
+def shortlist(view: dict[str, Any], seat: str, legal: list[Action]) -> list[tuple[float, Action]]:
+    """Hard's candidates, best first: the decisions that shape the race (which display card;
+    travel with the best set, stay or buy first; draw an event or not). The others (the die,
+    discards, where the detective goes) are left to normal: no search."""
+    phase = view["phase"]
+    ctx = _Ctx(view, seat, legal)
+    if phase == "take":
+        return sorted(zip(take_scores(ctx), legal, strict=True), key=lambda sa: -sa[0])
+    if phase == "travel" and ctx.progress < D.HOME and ctx.progress != D.ELEPHANT_LEG:
+        ranked = sorted(_travel_scored(ctx), key=lambda sa: -sa[0])
+        out: list[tuple[float, Action]] = []
+        travel = False
+        for score, a in ranked:
+            if a["type"] == "travel":
+                if travel:
+                    continue
+                travel = True
+            out.append((score, a))
+        return out
+    if phase == "action" and ctx.turn.get("pending") in ("event", "chit_event"):
+        worth = event_draw_value(ctx)
+        return [(worth if a["type"] == "use_action" else 0.0, a) for a in legal
+                if a["type"] in ("use_action", "skip_action")]
+    return []
+
+
+def evaluate(rules: Any, state: Any, seat: str) -> float:
+    """A finished playout's worth to `seat`: a win (shared when tied), then the rank, then a
+    little for the margin (legs ahead of the best other seat, days fewer), so that worlds
+    with the same winner still tell candidates apart."""
+    result = rules.result(state)
+    if result is None:
+        return 0.0
+    rows = result["ranking"]
+    n = len(rows)
+    rank = next((r["rank"] for r in rows if r["seat"] == seat), n)
+    score = (1.0 / len(result["winners"]) if seat in result["winners"] else 0.0)
+    score += 0.25 * (n - rank) / max(1, n - 1)
+    k = state.seats.index(seat)
+    others = [j for j in range(n) if j != k]
+    legs = state.progress[k] - max(state.progress[j] for j in others)
+    days = min(state.days[j] for j in others) - state.days[k]
+    return SCALE * (score + MARGIN_LEGS * max(-3, min(3, legs)) / 3 + MARGIN_DAYS * max(-10, min(10, days)) / 10)
+
+
+#: the margin's weights in `evaluate` (a win counts 1), and the scale of its result: `engine.ai`
+#: plays an alternative to normal's move when its mean beats normal's by `MARGIN` (0.05), so 3
+#: lets a candidate through at a sixtieth of a win (measured over 20 heads-up games against
+#: normal: 60 %, against 48 % with one candidate fewer and a third of these weights)
+MARGIN_LEGS = 0.3
+MARGIN_DAYS = 0.1
+SCALE = 3.0
+#: the search: 0.16 CPU seconds per decision keep the slowest decision (normal's own choice and
+#: the candidates come before the search's clock starts) under 0.25 s; at 0.2 it reached 0.29
+HARD = HardConfig(budget=0.16, rounds=40, candidates=3)
