@@ -35,6 +35,9 @@ class Settings:
     #: to one; `AI_TURN_SECONDS` caps one decision there (the game's own policy answers after it)
     ai_processes: int = 0
     ai_turn_seconds: float = 10.0
+    #: AI_HARD_SECONDS: CPU seconds a hard seat searches per decision (None: each game's own,
+    #: at most 0.25); more plays stronger, and costs that much CPU in an AI process per move
+    ai_hard_seconds: float | None = None
     #: seconds after a change before the scheduler posts its message again if Discord did not
     #: accept it meanwhile, and the first wait after a failed post (it doubles, up to 10 min)
     announce_grace_seconds: float = 20.0
@@ -148,6 +151,8 @@ def load_settings(env_file: str | Path | None = ".env", environ: dict[str, str] 
         render_processes=_processes(environ.get("RENDER_PROCESSES")),
         ai_processes=max(0, int(_float(environ.get("AI_PROCESSES"), 1.0))),
         ai_turn_seconds=max(0.1, _float(environ.get("AI_TURN_SECONDS"), 10.0)),
+        ai_hard_seconds=(max(0.01, _float(environ.get("AI_HARD_SECONDS"), 0.25))
+                         if environ.get("AI_HARD_SECONDS", "").strip() else None),
         announce_grace_seconds=max(0.0, _float(environ.get("ANNOUNCE_GRACE_SECONDS"), 20.0)),
         announce_retry_seconds=max(0.1, _float(environ.get("ANNOUNCE_RETRY_SECONDS"), 15.0)),
         request_timeout_seconds=max(0.5, _float(environ.get("REQUEST_TIMEOUT_SECONDS"), 20.0)),

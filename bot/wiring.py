@@ -63,7 +63,7 @@ def build(store: Store, settings: Settings, clock: Callable[[], float], *,
     messages = Messages(talk, images, hooks)
     answers = Answers(tables, talk, messages)
     publisher = Publisher(hooks)
-    ai = ai_pool or AIPool(0)
+    ai = ai_pool or AIPool(0, turn_seconds=settings.ai_turn_seconds, hard_seconds=settings.ai_hard_seconds)
     turns = Turns(tables, talk, publisher, ai)
     lobby = Lobby(tables, talk, messages, turns, hooks)
     play = Play(tables, talk, messages, turns, lobby, answers, hooks)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -93,9 +94,10 @@ def _rules(game_id: str) -> Rules:
         raise ValueError(f"unknown game {game_id!r} (known: {known})") from None
 
 
-def policy(game_id: str, level: str, *, budget: float | None = None) -> Policy:
-    """The `choose(view, seat, legal)` of `game_id` at `level`; `budget` overrides hard's CPU
-    seconds per decision (benchmarks, tests). ValueError for an unknown game or level."""
+def policy(game_id: str, level: str, *, budget: float | None = None, rounds: int | None = None) -> Policy:
+    """The `choose(view, seat, legal)` of `game_id` at `level`; `budget` and `rounds` override
+    hard's CPU seconds per decision and its rounds of sampled worlds (benchmarks, tests, and
+    `thinking` below). ValueError for an unknown game or level."""
     if level not in LEVELS:
         raise ValueError(f"unknown AI level {level!r} (levels: {', '.join(LEVELS)})")
     rules = _rules(game_id)
@@ -107,9 +109,19 @@ def policy(game_id: str, level: str, *, budget: float | None = None) -> Policy:
         own_easy: Policy | None = getattr(module, "easy", None)
         return own_easy if own_easy is not None else _easy(rules, normal, module)
     config = hard_config(game_id, module)
-    if budget is not None:
-        config = HardConfig(budget=budget, rounds=config.rounds, candidates=config.candidates)
+    if budget is not None or rounds is not None:
+        config = HardConfig(budget=config.budget if budget is None else budget,
+                            rounds=config.rounds if rounds is None else rounds, candidates=config.candidates)
     return _hard(rules, normal, module, config)
+
+
+def thinking(game_id: str, seconds: float) -> Policy:
+    """The hard level of `game_id` searching about `seconds` of CPU per decision: its budget,
+    and its rounds in proportion to its own (so more time searches more worlds, not only the
+    same ones again)."""
+    config = hard_config(game_id, levels_module(_rules(game_id)))
+    rounds = max(1, math.ceil(config.rounds * seconds / config.budget))
+    return policy(game_id, "hard", budget=seconds, rounds=rounds)
 
 
 def hard_config(game_id: str, module: ModuleType | None = None) -> HardConfig:

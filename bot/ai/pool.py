@@ -20,9 +20,12 @@ from engine import Action, View, ai
 log = logging.getLogger("passepartout.ai")
 
 
-def decide(game_id: str, level: str, view: View, seat: str, legal: list[Action]) -> Action:
-    """The game's policy at `level` on the seat's view (in a worker, or a thread)."""
-    return ai.policy(game_id, level)(view, seat, legal)
+def decide(game_id: str, level: str, view: View, seat: str, legal: list[Action],
+           hard_seconds: float | None = None) -> Action:
+    """The game's policy at `level` on the seat's view (in a worker, or a thread); a hard seat
+    searches `hard_seconds` when given, else the game's own budget."""
+    chooser = ai.thinking(game_id, hard_seconds) if level == "hard" and hard_seconds else ai.policy(game_id, level)
+    return chooser(view, seat, legal)
 
 
 def _warm() -> None:
@@ -39,10 +42,12 @@ def registered(spec: GameSpec) -> bool:
 class AIPool:
     """`processes` worker processes (0: decisions in threads of this process)."""
 
-    def __init__(self, processes: int = 0, *, turn_seconds: float = 10.0) -> None:
+    def __init__(self, processes: int = 0, *, turn_seconds: float = 10.0, hard_seconds: float | None = None) -> None:
         self.processes = processes
         #: the longest one decision may take in a worker before the game's own policy answers
         self.turn_seconds = turn_seconds
+        #: a hard seat's CPU seconds of search per decision (None: each game's own budget)
+        self.hard_seconds = hard_seconds
         self._executor: Executor | None = None
 
     def start(self) -> None:
@@ -58,9 +63,9 @@ class AIPool:
             return await asyncio.to_thread(spec.ai, view, seat, legal)
         executor = self._executor
         try:
-            call: Awaitable[Action] = (
-                asyncio.get_running_loop().run_in_executor(executor, decide, spec.id, level, view, seat, legal)
-                if executor is not None else asyncio.to_thread(decide, spec.id, level, view, seat, legal))
+            args = (spec.id, level, view, seat, legal, self.hard_seconds)
+            call: Awaitable[Action] = (asyncio.get_running_loop().run_in_executor(executor, decide, *args)
+                                       if executor is not None else asyncio.to_thread(decide, *args))
             return await asyncio.wait_for(call, self.turn_seconds)
         except TimeoutError:
             log.warning("an AI decision (%s, %s) took over %s s; the normal level decides", spec.id, level,

@@ -100,3 +100,11 @@ def test_bad_shard_settings_say_which_and_why(env: dict[str, str], says: str) ->
     with pytest.raises(SettingsError) as caught:
         load_settings(None, env)
     assert says in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_ai_settings_from_the_environment() -> None:
+    s = load_settings(None, {"AI_PROCESSES": "2", "AI_TURN_SECONDS": "5", "AI_HARD_SECONDS": "0.5"})
+    assert (s.ai_processes, s.ai_turn_seconds, s.ai_hard_seconds) == (2, 5.0, 0.5)
+    defaults = load_settings(None, {"AI_HARD_SECONDS": " "})
+    assert (defaults.ai_processes, defaults.ai_hard_seconds) == (1, None)  # each game's own search budget
+    assert load_settings(None, {"AI_HARD_SECONDS": "0"}).ai_hard_seconds == 0.01  # never no search at all

@@ -4,6 +4,7 @@ option). A simulated person usually presses what the AI would choose (so games e
 sensible number of turns) and sometimes a random legal option.
 
     .venv/bin/python -m tests.support.local_driver --game detour --humans 3 --bots 1 --out out/detour
+    .venv/bin/python -m tests.support.local_driver --game rails-and-sails --humans 1 --bots 1 --level hard
 
 Prints the final channel message; writes every image to --out.
 """
@@ -43,7 +44,8 @@ class Driver:
     async def say(self, line: str) -> list[Reply]:
         return await self.table.run_line(line)
 
-    async def setup(self, game: str, humans: int, bots: int, options: str | None, lang: str | None) -> None:
+    async def setup(self, game: str, humans: int, bots: int, options: str | None, lang: str | None,
+                    level: str | None = None) -> None:
         host = NAMES[0]
         extra = f' options:"{options}"' if options else ""
         extra += f" language:{lang}" if lang else ""
@@ -52,7 +54,7 @@ class Driver:
         for name in NAMES[1:humans]:
             await self.say(f"{name} !press {join}")
         if bots:
-            await self.say(f"{host} /game addbot count:{bots}")
+            await self.say(f"{host} /game addbot count:{bots}" + (f" level:{level}" if level else ""))
         await self.say(f"{host} /game start")
 
     async def play(self, max_steps: int = 5000) -> Reply:
@@ -139,17 +141,19 @@ class RecordingTable(LocalTable):
 
 async def play_game(game: str, humans: int, bots: int, *, seed: int = 0, out: Path | None = None,
                     db: Path | None = None, options: str | None = None, lang: str | None = None,
-                    emit: Any = None) -> tuple[Reply, SQLiteStore, int]:
+                    emit: Any = None, level: str | None = None,
+                    settings: Settings | None = None) -> tuple[Reply, SQLiteStore, int]:
+    """A whole game: `humans` driven people and `bots` AI seats (at `level`, default normal)."""
     store = SQLiteStore(db or ":memory:")
     await store.open()
     clock = FakeClock()
-    service = TableService(store, Settings(), clock=clock, render_in_thread=False)
+    service = TableService(store, settings or Settings(), clock=clock, render_in_thread=False)
     service.memories = False  # whole games by the hundred: no summary and timelapse for each
     table = RecordingTable(service, clock, out_dir=out, emit=emit or io.StringIO())
     for name in NAMES[:humans]:
         table.user(name)
     driver = Driver(table, random.Random(seed), game, lang=lang or "en")
-    await driver.setup(game, humans, bots, options, lang)
+    await driver.setup(game, humans, bots, options, lang, level)
     final = await driver.play()
     return final, store, driver.presses
 
@@ -164,13 +168,14 @@ def main() -> None:
     parser.add_argument("--options")
     parser.add_argument("--lang")
     parser.add_argument("--jsonl", help="also write every reply as JSON lines to this file")
+    parser.add_argument("--level", choices=("easy", "normal", "hard"), help="the AI seats' level")
     args = parser.parse_args()
 
     async def run() -> None:
         emit = open(args.jsonl, "w", encoding="utf-8") if args.jsonl else io.StringIO()  # noqa: SIM115
         final, store, presses = await play_game(args.game, args.humans, args.bots, seed=args.seed,
                                                 out=Path(args.out) if args.out else None, options=args.options,
-                                                lang=args.lang, emit=emit)
+                                                lang=args.lang, emit=emit, level=args.level)
         game = await store.last_game(1)
         actions = await store.actions(game.id)
         print(final.text)
