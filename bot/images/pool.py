@@ -38,7 +38,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any, Literal
 
-from bot import games
+from bot import games, memory
 from bot.games import GameSpec
 from bot.i18n import LANGUAGES, Translator
 from bot.images.queue import MEMORY, SIDE, URGENT, Inbox, Job, Waiters, first, settle
@@ -252,15 +252,21 @@ def _warm_steps() -> Iterator[None]:
 
 
 def _worker_main(conn: Connection, warm: bool) -> None:
-    """A render process: warm up, say ready, then draw jobs until the bot closes the pipe."""
+    """A render process: warm up, say ready, then draw jobs until the bot closes the pipe;
+    idle a moment after drawing, it gives the freed memory back to the system (`bot.memory`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the bot, which then stops us
     steps = _warm() if warm else iter(())
     conn.send(("ready", os.getpid()))
+    drawn = True  # the first-stage warm-up
     while True:
         try:
             for _ in steps:  # the rest of the warm-up, a step at a time while no job waits
+                drawn = True
                 if conn.poll(0):
                     break
+            if drawn and not conn.poll(IDLE_BEFORE_TRIM):
+                memory.trim()
+                drawn = False
             job = conn.recv()
         except (EOFError, OSError):
             return  # the bot is gone
@@ -269,12 +275,17 @@ def _worker_main(conn: Connection, warm: bool) -> None:
             continue
         if job is None:
             return
+        drawn = True
         try:
             reply: tuple[str, Any] = ("ok", perform(job))
         except Exception as exc:
             reply = ("error", f"{type(exc).__name__}: {exc}")
         conn.send(reply)
 
+
+#: a worker idle this long after drawing gives its freed memory back (a job arriving meanwhile
+#: is taken at once; under a steady stream of jobs the trim waits for a pause)
+IDLE_BEFORE_TRIM = 0.2
 
 #: jobs a worker holds at once: the one it draws and, behind a turn, the next turn already in
 #: its pipe, so it starts that one the moment it answers instead of waiting for the event loop

@@ -25,6 +25,7 @@ from typing import Any
 
 import discord
 
+from bot import memory
 from bot.adapters.discord.delivery import NETWORK_ERRORS, Delivery, GameComponent
 from bot.adapters.discord.interaction import user_of, where_of
 from bot.adapters.discord.tree import INPUT_ERRORS, CatalogTranslator, CheckedTree, build_commands, catalog_files
@@ -277,6 +278,7 @@ class PassepartoutBot(discord.AutoShardedClient):
                 log.exception("scheduler tick failed")
             finally:
                 self._ticking = False
+            memory.trim()  # what the last minute's work freed goes back to the system
             await asyncio.sleep(self.settings.tick_seconds)
 
     def post_memories_soon(self) -> None:
