@@ -204,7 +204,8 @@ def _warm_views(spec: GameSpec) -> list[tuple[Any, list[dict[str, Any]], Any, st
 
 def _warm() -> Iterator[None]:
     """Import every game and draw one board of each, so the first real turn is not slow; the
-    rest of the warm-up (`_warm_steps`) is returned, for the worker to run while idle."""
+    rest of the warm-up (`_warm_steps` in the first language) is returned, for the worker to
+    run while idle."""
     for line in games.GAMES:
         try:
             spec = _registered(line.id)
@@ -217,18 +218,23 @@ def _warm() -> Iterator[None]:
             draw(RenderJob(spec.id, "board", rules.view(state, None), {s: s for s in seats}, "en"), spec)
         except Exception:  # a game that cannot draw a fresh board shows it on its first real render
             log.warning("render worker: warming %s failed", line.id, exc_info=True)
-    return _warm_steps()
+    return _warm_steps(FIRST_LANGUAGES, sprites=True)
 
 
-def _warm_steps() -> Iterator[None]:
-    """The warm-up in small steps (one picture each): in every language of the catalogs, a
-    fresh board, one a few moves in and a hand of every game, and a renderer's own pictures
+#: the languages a worker warms up in before any job; another language is warmed the first
+#: time a job asks for it (its caches cost about 65 MB a worker: only languages in play pay)
+FIRST_LANGUAGES = ("en",)
+
+
+def _warm_steps(languages: tuple[str, ...], *, sprites: bool = False) -> Iterator[None]:
+    """The warm-up in small steps (one picture each): in each of `languages`, a fresh board,
+    one a few moves in and a hand of every game, and (`sprites`) a renderer's own pictures
     where it has a `warm(players)` (rails: every route sprite). Static layers, palettes,
     label and route pictures, text sprites and the band cache are per process and per
     language, and the first board of a game in a language drawn cold was most of the p95 of
-    a busy bot (rails 38 ms instead of 20). About 6 s of CPU and 180 MB more than the first
-    stage (9.6 s, 395 MB against 3.2 s, 213 MB on the loaded dev machine): so a worker
-    says it is ready after the first stage and runs these between jobs (`_worker_main`)."""
+    a busy bot (rails 38 ms instead of 20). Several seconds of CPU and tens of MB a language:
+    so a worker says it is ready after the first stage and runs these between jobs
+    (`_worker_main`)."""
     for line in games.GAMES:
         try:
             spec = _registered(line.id)
@@ -236,10 +242,10 @@ def _warm_steps() -> Iterator[None]:
             continue
         try:
             prepare = getattr(spec.renderer, "warm", None)
-            if callable(prepare):
+            if sprites and callable(prepare):
                 yield from prepare(spec.rules.max_players)
             views = _warm_views(spec)
-            for lang in LANGUAGES:
+            for lang in languages:
                 t = _translator(line.id, lang)
                 for public, events, own, seat in views:
                     names = {s: s for s in public.get("seats", [])} if isinstance(public, dict) else {}
@@ -255,15 +261,16 @@ def _worker_main(conn: Connection, warm: bool) -> None:
     """A render process: warm up, say ready, then draw jobs until the bot closes the pipe;
     idle a moment after drawing, it gives the freed memory back to the system (`bot.memory`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the bot, which then stops us
-    steps = _warm() if warm else iter(())
+    pending: deque[Iterator[None]] = deque([_warm()] if warm else [])
+    warmed = set(FIRST_LANGUAGES)
     conn.send(("ready", os.getpid()))
     drawn = True  # the first-stage warm-up
     while True:
         try:
-            for _ in steps:  # the rest of the warm-up, a step at a time while no job waits
+            while pending and not conn.poll(0):  # the warm-ups, a step at a time while no job waits
                 drawn = True
-                if conn.poll(0):
-                    break
+                if next(pending[0], _DONE) is _DONE:
+                    pending.popleft()
             if drawn and not conn.poll(IDLE_BEFORE_TRIM):
                 memory.trim()
                 drawn = False
@@ -275,6 +282,10 @@ def _worker_main(conn: Connection, warm: bool) -> None:
             continue
         if job is None:
             return
+        lang = getattr(job, "lang", None)
+        if warm and lang in LANGUAGES and lang not in warmed:  # a language in play: warm it too
+            warmed.add(lang)
+            pending.append(_warm_steps((lang,)))
         drawn = True
         try:
             reply: tuple[str, Any] = ("ok", perform(job))
@@ -282,6 +293,8 @@ def _worker_main(conn: Connection, warm: bool) -> None:
             reply = ("error", f"{type(exc).__name__}: {exc}")
         conn.send(reply)
 
+
+_DONE = object()
 
 #: a worker idle this long after drawing gives its freed memory back (a job arriving meanwhile
 #: is taken at once; under a steady stream of jobs the trim waits for a pause)

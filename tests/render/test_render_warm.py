@@ -1,7 +1,7 @@
 """A render worker warms up: one board per game before it takes work, then, a step at a time
-between jobs, every registered game in every language of the catalogs (boards and hands) and
-the renderer's own pictures where it has a `warm` hook, so no table's first board in a
-language is drawn cold."""
+between jobs, every registered game in its first language (boards and hands) and the
+renderer's own pictures where it has a `warm` hook; another language is warmed the same way
+once a job asks for it, so only the languages in play cost memory."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from bot.i18n import LANGUAGES
 from bot.images import pool as render_pool
 
 
-def test_warm_up_draws_every_game_in_every_language(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_warm_up_draws_every_game_in_the_first_languages(monkeypatch: pytest.MonkeyPatch) -> None:
     drawn: set[tuple[str, str, str]] = set()
     prepared: list[tuple[str, int]] = []
 
@@ -37,9 +37,47 @@ def test_warm_up_draws_every_game_in_every_language(monkeypatch: pytest.MonkeyPa
     assert not prepared
     for _ in steps:
         pass
-    expected = {(line.id, image, lang) for line in games.GAMES for image in ("board", "hand") for lang in LANGUAGES}
+    expected = {(line.id, image, lang) for line in games.GAMES for image in ("board", "hand")
+                for lang in render_pool.FIRST_LANGUAGES}
     assert drawn == expected
     assert prepared == [("rails-and-sails", render_pool._registered("rails-and-sails").rules.max_players)]
+
+
+def test_a_language_in_play_is_warmed_after_its_first_job(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker itself: a German job, then idle time: every game is warmed in German too, and
+    never in a language no job asked for."""
+    import multiprocessing
+    import threading
+
+    drawn: list[tuple[str, str, str]] = []
+
+    def fake_draw(job: render_pool.RenderJob, spec: Any = None, translator: Any = None) -> bytes:
+        drawn.append((job.game_id, job.image, job.lang))
+        return b"png"
+
+    monkeypatch.setattr(render_pool, "draw", fake_draw)
+    for line in games.GAMES:
+        monkeypatch.delattr(render_pool._registered(line.id).renderer, "warm", raising=False)
+    ours, theirs = multiprocessing.Pipe()
+    job = render_pool.RenderJob("detour", "board", {"seats": []}, {}, "de")
+
+    def bot_side() -> None:
+        assert ours.recv()[0] == "ready"
+        ours.send(job)
+        assert ours.recv() == ("ok", b"png")
+        while not any(lang == "de" and game == games.GAMES[-1].id for game, _, lang in drawn):
+            threading.Event().wait(0.01)  # the worker warms German while idle
+        ours.send(None)
+
+    sender = threading.Thread(target=bot_side)
+    sender.start()
+    render_pool._worker_main(theirs, True)
+    sender.join(10)
+    assert not sender.is_alive()
+    others = {lang for _, _, lang in drawn} - {"de", *render_pool.FIRST_LANGUAGES}
+    assert not others, f"warmed languages nobody asked for: {others}"
+    assert {game for game, _, lang in drawn if lang == "de"} == {line.id for line in games.GAMES}
+    assert set(LANGUAGES) > {"de", *render_pool.FIRST_LANGUAGES}  # there was a language left out
 
 
 def test_rails_warm_makes_every_route_sprite() -> None:
