@@ -99,3 +99,31 @@ def test_easy_plays_legal_moves_that_sometimes_differ_from_normal() -> None:
             differ += action != normal(view, seat, legal)
         R.apply(s, seat, action)
     assert 0 < differ < decisions
+
+
+def test_normal_takes_new_tickets_only_while_the_game_will_last() -> None:
+    """Its plan is done (no open ticket): with the opponent far from the end it draws new
+    tickets; with the opponent near it (few pieces left) it does not."""
+    s = started()
+    s.tickets[0] = []
+    s.hands[0] = {}
+    s.trains[0], s.ships[0] = 15, 25
+    s.trains[1], s.ships[1] = 15, 30
+    assert ask(s)["type"] == "tickets"
+    s.trains[1], s.ships[1] = 8, 12
+    assert ask(s)["type"] != "tickets"
+
+
+def test_hard_weighs_only_ticket_decisions() -> None:
+    """Hard's candidates: several ticket sets at the setup, normal's move alone on a turn whose
+    plan still needs cards (a few playouts cannot tell one card from another)."""
+    s = R.new_game(SEATS, 3)
+    legal = R.legal_actions(s, "p1")
+    view = R.view(s, "p1")
+    ranked = levels.shortlist(view, "p1", legal)
+    assert ranked[0][1] == levels.normal(view, "p1", legal) and len(ranked) > 1
+    s = started()
+    s.tickets[0] = ["mumbai-beijing"]
+    s.hands[0] = {}
+    legal = R.legal_actions(s, "p1")
+    assert [a for _, a in levels.shortlist(R.view(s, "p1"), "p1", legal)] == [ask(s)]

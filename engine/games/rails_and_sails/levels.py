@@ -17,8 +17,15 @@ ended games with 16-24 cards in hand and unused ships, hardly ever exchanged pie
   tickets name (harbors score per completed ticket);
 - when any claim will do, claims the one worth most, not the longest.
 
-Measured and left out (each lost games to today): spending spare cards earlier in the game,
+Measured and left out (each lost games to today): spending spare cards earlier in the game
 (it takes pieces later tickets need), a ticket budget from the turns left (kept too few).
+
+Easy is normal with seeded beginner's moves (`easy`): now and then it keeps every ticket offered,
+or plays another sensible move than normal's. Hard searches (see `engine.ai`) only the ticket
+decisions, where moves differ most (`shortlist`): which tickets to keep, and whether to take new
+ones once its plan is done; elsewhere it plays normal's move, as one playout costs 40-120 ms of
+its budget and a handful of them cannot tell one card from another. Its playouts are scored by
+`evaluate`: a win plus the score margin.
 """
 
 from __future__ import annotations
@@ -411,7 +418,8 @@ def shortlist(view: dict[str, Any], seat: str, legal: list[Action]) -> list[tupl
     elif kind != "choose_mix" and not view["drawn"] and view["final_turns_left"] is None:
         tickets = [a for a in legal if a["type"] == "tickets"]
         if tickets and best["type"] != "tickets":
-            out.append((0.5, tickets[0]))
+            if HARD_TICKETS and not _Ctx(view, seat).needed:  # plan done: new tickets or not
+                out.append((0.5, tickets[0]))
         elif tickets:  # normal takes tickets: the alternative is its best claim or draw
             ctx = _Ctx(view, seat)
             claims = [a for a in legal if a["type"] == "claim"]
@@ -435,8 +443,10 @@ def evaluate(rules: Any, state: Any, seat: str) -> float:
 
 
 #: hard: CPU seconds per decision, rounds of sampled worlds, candidates; ticket sets it weighs
-HARD = HardConfig(budget=0.25, rounds=3, candidates=3)
+HARD = HardConfig(budget=0.15, rounds=3, candidates=3)
 HARD_KEEP_OPTIONS = 2
+#: whether hard weighs new tickets against normal's move once its plan is done
+HARD_TICKETS = True
 
 
 #: easy: its chance per turn of another sensible move than normal's, and of keeping every
