@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -61,6 +61,31 @@ async def play(service: TableService, people: list[User], steps: int,
         action = choose(loaded, seat, legal) if choose else loaded.rules.ai_action(loaded.state, seat)
         done.append((user, action, await press(service, user, action)))
     return done
+
+
+@dataclasses.dataclass(frozen=True)
+class Turn:
+    """Who acts now and what they may do."""
+
+    record: Any
+    loaded: Any
+    seat: str
+    user: User
+    legal: list[dict[str, Any]]
+
+
+async def turns(service: TableService, steps: int) -> AsyncIterator[Turn]:
+    """The game's next `steps` turns, one at a time: the loop's body looks around (presses a
+    button, reads a refusal), then the turn's player makes the AI's move."""
+    for _ in range(steps):
+        record = await service.store.active_game(HERE.channel_id)
+        if record is None:
+            return
+        loaded = service.load(record)
+        seat = loaded.rules.to_act(loaded.state)[0]
+        user = next(p for p in PEOPLE if (s := record.seat_of_user(p.id)) is not None and s.seat == seat)
+        yield Turn(record, loaded, seat, user, loaded.rules.legal_actions(loaded.state, seat))
+        await press(service, user, loaded.rules.ai_action(loaded.state, seat))
 
 
 def public_ids(service: TableService, loaded: Any) -> list[str]:
@@ -139,17 +164,10 @@ def menu_labels(reply: Reply) -> list[str]:
 
 async def test_atw_travel_button_says_what_the_leg_needs_and_lists_balloon_journeys(service: TableService) -> None:
     await open_table(service, "around-the-world", PEOPLE[:2], seed=11)
-    store = service.store
     refused: dict[str, str] = {}
     balloons = 0
-    for _ in range(80):
-        record = await store.active_game(HERE.channel_id)
-        if record is None:
-            break
-        loaded = service.load(record)
-        seat = loaded.rules.to_act(loaded.state)[0]
-        user = next(p for p in PEOPLE if (s := record.seat_of_user(p.id)) is not None and s.seat == seat)
-        legal = loaded.rules.legal_actions(loaded.state, seat)
+    async for turn in turns(service, 80):
+        record, loaded, seat, user, legal = turn.record, turn.loaded, turn.seat, turn.user, turn.legal
         travel_button = custom_id(record.id, record.version, "menu", "g=travel;p=0")
         if loaded.state.phase == "travel" and travel_button in public_ids(service, loaded):
             replies = await service.component(user, HERE, travel_button)
@@ -163,8 +181,6 @@ async def test_atw_travel_button_says_what_the_leg_needs_and_lists_balloon_journ
                 shown = menu_labels(replies[0])
                 assert all(loaded.ui.action_label(a, view, t) in shown for a in journeys), shown
                 balloons += sum("balloon" in a for a in journeys)
-        action = loaded.rules.ai_action(loaded.state, seat)
-        await press(service, user, action)
     assert refused and balloons
     for lang, text in refused.items():
         need = {"en": "The next leg, to ", "de": "Die nächste Etappe nach "}[lang]
@@ -177,21 +193,14 @@ async def test_a_public_quick_move_the_presser_cannot_make_is_refused_with_the_g
     await open_table(service, "eighty-days", PEOPLE[:2], seed=3)
     store = service.store
     reasons: list[Reply] = []
-    for _ in range(60):
-        record = await store.active_game(HERE.channel_id)
-        if record is None:
-            break
-        loaded = service.load(record)
-        seat = loaded.rules.to_act(loaded.state)[0]
-        user = next(p for p in PEOPLE if (s := record.seat_of_user(p.id)) is not None and s.seat == seat)
-        legal = loaded.rules.legal_actions(loaded.state, seat)
+    async for turn in turns(service, 60):
+        record, loaded, user, legal = turn.record, turn.loaded, turn.user, turn.legal
         button = custom_id(record.id, record.version, "act", action_hash({"type": "black_market"}))
         if button in public_ids(service, loaded) and {"type": "black_market"} not in legal:
             replies = await service.component(user, HERE, button)
             assert len(replies) == 1 and replies[0].user_id == user.id and replies[0].to == "ephemeral"
             reasons.append(replies[0])
             assert (await store.active_game(HERE.channel_id)).version == record.version  # nothing changed
-        await press(service, user, loaded.rules.ai_action(loaded.state, seat))
     assert reasons
     for reply in reasons:
         assert reply.outcome == "refused" and reply.refusal and reply.refusal.startswith("illegal."), reply
@@ -203,14 +212,8 @@ async def test_days_buy_and_adventure_buttons_say_what_is_missing(service: Table
     await open_table(service, "eighty-days", PEOPLE[:2], seed=3)
     store = service.store
     said: dict[tuple[str, str], str] = {}
-    for _ in range(150):
-        record = await store.active_game(HERE.channel_id)
-        if record is None:
-            break
-        loaded = service.load(record)
-        seat = loaded.rules.to_act(loaded.state)[0]
-        user = next(p for p in PEOPLE if (s := record.seat_of_user(p.id)) is not None and s.seat == seat)
-        legal = loaded.rules.legal_actions(loaded.state, seat)
+    async for turn in turns(service, 150):
+        record, loaded, user, legal = turn.record, turn.loaded, turn.user, turn.legal
         for group in ("buy", "adventure"):
             button = custom_id(record.id, record.version, "menu", f"g={group};p=0")
             if button in public_ids(service, loaded) and not any(loaded.ui.menu_group(a) == group for a in legal):
@@ -219,7 +222,6 @@ async def test_days_buy_and_adventure_buttons_say_what_is_missing(service: Table
                 assert replies[0].outcome == "refused"
                 assert (await store.active_game(HERE.channel_id)).version == record.version
                 said.setdefault((group, user.locale), replies[0].text)
-        await press(service, user, loaded.rules.ai_action(loaded.state, seat))
     assert {g for g, _ in said} == {"buy", "adventure"}, said
     for (group, lang), text in said.items():
         words = {("buy", "en"): ("here", "you have"), ("buy", "de"): ("hier", "du hast"),
