@@ -123,17 +123,23 @@ def test_easy_is_legal_and_sometimes_differs_from_normal() -> None:
     assert 0.03 * choices < differ < 0.5 * choices
 
 
-def test_shortlist_starts_with_normals_choice_and_is_never_absurd() -> None:
+def test_near_best_starts_with_normals_choice_and_is_never_absurd() -> None:
     state = _playing(seed=13)
+    longer = 0
     for _ in range(40):
         seat = RULES.to_act(state)[0]
         legal = RULES.legal_actions(state, seat)
         view = RULES.view(state, seat)
-        short = levels.shortlist(view, seat, legal)
+        short = levels.near_best(view, seat, legal)
         assert short[0][1] == levels.normal(view, seat, legal)
         assert all(a in legal for _, a in short)
         assert len({repr(a) for _, a in short}) == len(short)
+        assert all(a["type"] != "complete" for _, a in short[1:])
+        longer += len(short) > 1
+        # hard's candidates: normal's move alone before period HARD_FROM
+        assert len(levels.shortlist(view, seat, legal)) == 1 or view["period"] >= levels.HARD_FROM
         RULES.push(state, seat, short[0][1])
+    assert longer >= 5
 
 
 def test_hard_stays_within_its_budget() -> None:

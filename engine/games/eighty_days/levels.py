@@ -1,19 +1,32 @@
-"""eighty-days' AI levels (see `engine.ai`): today's greedy planner (`ai.choose`) with its two
-blind spots fixed, plus easy's and hard's hooks.
+"""eighty-days' AI levels (see `engine.ai`): today's greedy planner (`ai.choose`) with its blind
+spots fixed (normal), seeded near-best mistakes (easy) and a late-game search (hard).
 
-Today's AI never gives an item back (a full suitcase makes every purchase worth -9, so it
-buys nothing more for its adventure) and searches only when its card misses 3 items. Normal:
+Today's AI never gives an item back (a full suitcase makes every purchase worth -9, so it buys
+nothing more for its adventure), searches by a fixed rule (3 items missing), values a card with
+too little weight on the items it still needs, and spends its last coins in period V on
+purchases and adventures while one or two lines short of London (-5 a line, no arrival card).
+Normal:
 
-- **give back**: when the best move is a purchase (or the black market) that does not fit,
-  it first gives back the held item its adventure needs least, if that makes room;
-- **search**: it compares the held adventure with the expected best of two cards drawn from
-  the cards it has not seen (each card valued by `card_worth`: points and bonus against the
-  items, coins, market and time it still takes), and pays 2 coins when the draw is worth more.
-  Coins are worth little late in the game (only ties), so it searches more then, often for a
-  card it can complete at once;
-- drafts keep the card with the best `card_worth` (today's `_card_value` misjudged time).
+- **give back**: when the best move is a purchase the held adventure needs that does not fit,
+  it first gives back the spare item (one the adventure does not need) that makes room;
+- **search**: it compares the held adventure with the expected best of the cards a search draws
+  from the cards it has not seen (each valued by `card_worth`: points and bonus against the
+  items, coins, market, supply and time it still takes) and pays 2 coins for a clear gain
+  (`SEARCH_MARGIN`); coins are worth little late, so most of its searches come in period V;
+- **the way home**: in period V, with the adventures to enter London, coins the cheapest way home
+  needs (`coins_home`) are not spent on other purchases, adventures or searches, nor items the
+  next line home costs handed in for an adventure, unless that is worth the points at stake;
+- drafts keep the card with the best `card_worth`.
 
-Everything else is today's choice, so normal stays as fast as today's AI (hard's playouts).
+Everything else is today's choice; normal is about as fast (it runs in hard's playouts).
+
+Easy plays normal's move, except with chance `MISTAKE` another of `near_best` (moves within
+`NEAR` points of the best, never one today's AI values as absurd). Hard searches from period
+`HARD_FROM` on, over `shortlist` (normal's move and its two nearest rivals), each played out
+with normal from the same sampled worlds and scored by `evaluate` (a win plus the score margin:
+the game is won on points, and the margin is less noisy than the win alone). Earlier, a playout
+runs to the end of a long game, few rounds fit the budget and their noise cost more than the
+search found (measured with bench/bench_ai_levels.py), so hard plays normal's move there.
 """
 
 from __future__ import annotations
@@ -21,7 +34,8 @@ from __future__ import annotations
 import heapq
 from typing import Any
 
-from engine.ai import HardConfig
+from engine.ai import HardConfig, view_seed
+from engine.rng import Rng
 
 from . import content as C
 from .ai import COIN, ITEM_VALUE, _decide, _Me, _next_lines, _pass_value, _route, _route_items, _value
@@ -291,7 +305,32 @@ NEAR = 2.5
 MISTAKE = 0.25
 
 
+def easy(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
+    """Normal, except that with chance `MISTAKE` another move of `near_best` (as `engine.ai`'s
+    default easy does with a game's shortlist; here hard's shortlist is narrower)."""
+    best = normal(view, seat, legal)
+    if len(legal) < 2:
+        return best
+    rng = Rng.from_seed(view_seed(view, seat, "easy"))
+    if rng.below(1000) >= int(MISTAKE * 1000):
+        return best
+    others = [a for _, a in near_best(view, seat, legal) if a != best]
+    return others[rng.below(len(others))] if others else best
+
+
+#: hard searches from this period on (earlier, playouts are long, few rounds fit the budget and
+#: their noise costs more than the search finds: it plays normal's move)
+HARD_FROM = 4
+
+
 def shortlist(view: dict[str, Any], seat: str, legal: list[Action]) -> list[tuple[float, Action]]:
+    """Hard's candidates: `near_best` from period `HARD_FROM` on, else normal's move alone."""
+    if view["period"] < HARD_FROM:
+        return [(0.0, normal(view, seat, legal))]
+    return near_best(view, seat, legal)
+
+
+def near_best(view: dict[str, Any], seat: str, legal: list[Action]) -> list[tuple[float, Action]]:
     """Moves normal values within `NEAR` points of its best, best first (easy's mistakes, hard's
     candidates): another main action, another draft card, searching or not. Never an absurd one
     (a move today's AI values at -9, or skipping an adventure normal would complete)."""
@@ -342,4 +381,4 @@ def evaluate(rules: Any, state: Any, seat: str) -> float:
 
 #: evaluate's units per point of score margin
 EVAL_SCALE = 0.05
-HARD = HardConfig(budget=0.25, rounds=12, candidates=3)
+HARD = HardConfig(budget=0.25, rounds=20, candidates=3)
