@@ -6,7 +6,8 @@ the same three strengths and a new game gets them for free:
 - ``normal``: the game's own policy, improved where a game has a ``levels`` module beside its
   ``ai.py`` (``engine/games/<pkg>/levels.py`` exporting ``normal``); today's ``choose`` stays
   the registered policy the equivalence digests and engine tools use. The same module may set
-  ``MISTAKE`` (easy's chance) and ``HARD`` (a `HardConfig`), overriding the tables below.
+  ``MISTAKE`` (easy's chance), ``HARD`` (a `HardConfig`), overriding the tables below, and
+  ``PLAYOUT_STEPS`` (hard's playouts cut after that many moves, for its ``evaluate``).
 - ``easy``: normal with seeded mistakes: with a per-game probability it plays another move
   that normal rates close (a game's ``levels.shortlist``), else another legal move of the same
   type, never an absurd one, so a beginner can win.
@@ -203,6 +204,9 @@ def playout(rules: Rules, state: Any, normal: Policy, limit: int = 10_000) -> An
 def _hard(rules: Rules, normal: Policy, module: ModuleType | None, config: HardConfig) -> Policy:
     evaluate: Callable[[Rules, Any, str], float] = getattr(module, "evaluate", _outcome)
     playout_policy: Policy = getattr(module, "playout_policy", normal)
+    #: a game whose whole playouts cost too much for its budget may cut them after this many
+    #: moves; its `evaluate` then scores a state that may not be finished
+    steps: int = getattr(module, "PLAYOUT_STEPS", 10_000)
 
     def choose(view: View, seat: str, legal: list[Action]) -> Action:
         """The candidate with the best mean playout result over the same sampled worlds."""
@@ -226,7 +230,7 @@ def _hard(rules: Rules, normal: Policy, module: ModuleType | None, config: HardC
                     break  # the next playout would likely overrun the budget
                 state = rules.determinize(view, seat, world_seed)
                 rules.push(state, seat, action)
-                playout(rules, state, playout_policy)
+                playout(rules, state, playout_policy, steps)
                 scores.append(evaluate(rules, state, seat))
                 done += 1
             if len(scores) < len(cands):
