@@ -22,7 +22,7 @@ Everything else is today's choice; normal is about as fast (it runs in hard's pl
 
 Easy plays normal's move, except with chance `MISTAKE` another of `near_best` (moves within
 `NEAR` points of the best, never one today's AI values as absurd). Hard searches from period
-`HARD_FROM` on, over `shortlist` (normal's move and its two nearest rivals), each played out
+`HARD_FROM` on, over `shortlist` (normal's move and its three nearest rivals, 0.23 s CPU), each played out
 with normal from the same sampled worlds and scored by `evaluate` (a win plus the score margin:
 the game is won on points, and the margin is less noisy than the win alone). Earlier, a playout
 runs to the end of a long game, few rounds fit the budget and their noise cost more than the
@@ -381,4 +381,4 @@ def evaluate(rules: Any, state: Any, seat: str) -> float:
 
 #: evaluate's units per point of score margin
 EVAL_SCALE = 0.05
-HARD = HardConfig(budget=0.25, rounds=20, candidates=3)
+HARD = HardConfig(budget=0.23, rounds=20, candidates=4)
