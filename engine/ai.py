@@ -6,7 +6,7 @@ the same three strengths and a new game gets them for free:
 - ``normal``: the game's own policy, improved where a game has a ``levels`` module beside its
   ``ai.py`` (``engine/games/<pkg>/levels.py`` exporting ``normal``); today's ``choose`` stays
   the registered policy the equivalence digests and engine tools use. The same module may set
-  ``MISTAKE`` (easy's chance), ``HARD`` (a `HardConfig`), overriding the tables below, and
+  ``MISTAKE`` (easy's chance), ``HARD`` (a `HardConfig`), overriding the defaults below, and
   ``PLAYOUT_STEPS`` (hard's playouts cut after that many moves, for its ``evaluate``).
 - ``easy``: normal with seeded mistakes: with a per-game probability it plays another move
   that normal rates close (a game's ``levels.shortlist``), else another legal move of the same
@@ -53,16 +53,10 @@ class HardConfig:
     candidates: int
 
 
-#: easy's chance per decision to play a different move than normal, per game
-MISTAKE = {"detour": 0.35, "around-the-world": 0.3, "rails-and-sails": 0.15, "eighty-days": 0.08}
-HARD = {
-    "detour": HardConfig(budget=0.05, rounds=6, candidates=4),
-    "around-the-world": HardConfig(budget=0.25, rounds=20, candidates=4),
-    "rails-and-sails": HardConfig(budget=0.25, rounds=2, candidates=3),
-    # its search lost to normal (5 % of 20 heads-up games): until it is stronger, hard plays
-    # normal's move here (one candidate: no search), never a weaker one
-    "eighty-days": HardConfig(budget=0.1, rounds=3, candidates=1),
-}
+#: easy's chance per decision to play a different move than normal, for a game whose levels
+#: module sets no `MISTAKE`
+DEFAULT_MISTAKE = 0.3
+#: hard's settings for a game whose levels module sets no `HARD`
 DEFAULT_HARD = HardConfig(budget=0.1, rounds=3, candidates=3)
 #: mean playout result an alternative must gain over normal's choice to be played instead: few
 #: samples are noisy, and normal's choice is the better bet when they barely differ
@@ -126,9 +120,9 @@ def thinking(game_id: str, seconds: float) -> Policy:
 
 
 def hard_config(game_id: str, module: ModuleType | None = None) -> HardConfig:
-    """The game's search settings: its ``levels.HARD`` when it sets one, else the table above."""
+    """The game's search settings: its ``levels.HARD`` when it sets one, else the default."""
     own: HardConfig | None = getattr(module, "HARD", None)
-    return own if own is not None else HARD.get(game_id, DEFAULT_HARD)
+    return own if own is not None else DEFAULT_HARD
 
 
 def normal_policy(rules: Rules, module: ModuleType | None = None) -> Policy:
@@ -142,7 +136,7 @@ def normal_policy(rules: Rules, module: ModuleType | None = None) -> Policy:
 
 
 def _easy(rules: Rules, normal: Policy, module: ModuleType | None) -> Policy:
-    chance: float = getattr(module, "MISTAKE", MISTAKE.get(rules.id, 0.3))
+    chance: float = getattr(module, "MISTAKE", DEFAULT_MISTAKE)
     shortlist: Shortlist | None = getattr(module, "shortlist", None)
 
     def choose(view: View, seat: str, legal: list[Action]) -> Action:

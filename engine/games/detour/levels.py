@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.ai import view_seed
+from engine.ai import HardConfig, view_seed
 from engine.rng import Rng
 
 from .ai import THREAT_AHEAD, _Ctx, _pawn_index
@@ -24,6 +24,8 @@ NEAR = 0.6
 AHEAD_2P = 1.0
 #: with 3-4 players, today's threat weights scaled: hitting one opponent helps the others
 THREAT_MANY = 0.3
+#: hard: a quick game, searched briefly over normal's shortlist
+HARD = HardConfig(budget=0.05, rounds=6, candidates=4)
 
 
 class _Ctx2(_Ctx):
