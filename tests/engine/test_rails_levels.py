@@ -127,3 +127,29 @@ def test_hard_weighs_only_ticket_decisions() -> None:
     s.hands[0] = {}
     legal = R.legal_actions(s, "p1")
     assert [a for _, a in levels.shortlist(R.view(s, "p1"), "p1", legal)] == [ask(s)]
+
+
+def test_hard_evaluation_of_an_unfinished_state_ranks_the_better_position_higher() -> None:
+    """Hard's playouts stop early: its estimate of the final margin must prefer my ticket done
+    with my own routes (and their points) to the same routes in the opponent's hands, and a
+    ticket already done to the same ticket open with too few pieces left to finish it."""
+    done = started()
+    done.tickets[0] = ["mumbai-beijing"]
+    done.tickets[1] = []
+    for rid in ("mumbai-lahore-train-1", "beijing-lahore-train"):
+        done.claimed[rid] = 0
+    done.scores = [5, 0]
+    blocked = copy.deepcopy(done)
+    for rid in ("mumbai-lahore-train-1", "beijing-lahore-train"):
+        blocked.claimed[rid] = 1
+    blocked.scores = [0, 5]
+    assert R.result(done) is None and R.result(blocked) is None
+    assert levels.evaluate(R, done, "p1") > levels.evaluate(R, blocked, "p1") + 0.2
+    assert levels.evaluate(R, blocked, "p2") > levels.evaluate(R, done, "p2")
+
+    short = copy.deepcopy(done)
+    for rid in ("mumbai-lahore-train-1", "beijing-lahore-train"):
+        del short.claimed[rid]
+    short.trains[0], short.ships[0] = 1, 2  # three pieces: the 4 spaces cannot be built
+    done.trains[0], done.ships[0] = 1, 2
+    assert levels.evaluate(R, done, "p1") > levels.evaluate(R, short, "p1") + 0.2
