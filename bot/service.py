@@ -16,8 +16,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any
 
 from bot import games, wiring
-from bot.adapters.commands import GAME_COMMANDS
 from bot.ai.pool import AIPool
+from bot.commands import GAME_COMMANDS
 from bot.gameui import GameUI
 from bot.i18n import LANGUAGES, Translator
 from bot.images.pool import RenderPool

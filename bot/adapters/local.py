@@ -39,8 +39,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot import games
-from bot.adapters.commands import BY_NAME, GAME_COMMANDS, Option
 from bot.adapters.stopping import Stopped, StopRequest
+from bot.commands import BY_NAME, GAME_COMMANDS, Option
 from bot.gameui import Param
 from bot.i18n import LANGUAGES, Translator
 from bot.images.pool import pool_for
@@ -249,7 +249,7 @@ class LocalTable:
 
     async def _game(self, user: User, sub: str, typed: dict[str, str]) -> list[Reply]:
         """`/game <sub> option:value …`, read and dispatched by the declaration both adapters
-        share (`bot.adapters.commands`); options it does not declare are ignored, as before."""
+        share (`bot.commands`); options it does not declare are ignored, as before."""
         entry = BY_NAME.get(sub)
         if entry is None:  # `/game` alone is help; else the closest commands
             return await self.service.unknown_command(user, self.where, sub)

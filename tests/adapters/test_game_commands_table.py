@@ -1,4 +1,4 @@
-"""`/game` declared once (`bot.adapters.commands`): the Discord group is built from the table,
+"""`/game` declared once (`bot.commands`): the Discord group is built from the table,
 the local table reads and dispatches `/game` lines from it, and both call the service method
 the table names with the keywords it names."""
 
@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from discord import app_commands
 
-from bot.adapters.commands import BY_NAME, GAME_COMMANDS, GameCommand
 from bot.adapters.local import FakeClock, LocalTable, user_id_for
+from bot.commands import BY_NAME, GAME_COMMANDS, GameCommand
 from bot.replies import Reply, ThreadTarget, User, Where
 from bot.service import TableService
 from bot.settings import Settings

@@ -4,7 +4,7 @@ database); and no module imports itself back through others, at any depth, inclu
 hidden inside functions or made through `importlib.import_module("…")`. Inside the bot:
 the store knows nothing of the table, the features or the adapters; the table's parts know
 no feature and no adapter; a feature knows no other feature and no adapter; only the wiring
-(and the facade over it) names them all."""
+(and the facade over it) names them all, and neither knows the adapters above them."""
 
 from __future__ import annotations
 
@@ -82,6 +82,9 @@ BOT_RULES = [
     ("bot.store", ("bot.table", "bot.features", "bot.adapters", "bot.service", "bot.wiring")),
     ("bot.table", ("bot.features", "bot.adapters", "bot.service", "bot.wiring")),
     ("bot.features", ("bot.adapters", "bot.service", "bot.wiring")),
+    ("bot.wiring", ("bot.adapters", "bot.service")),
+    ("bot.service", ("bot.adapters",)),
+    ("bot.commands", ("bot.adapters",)),
 ]
 
 

@@ -273,7 +273,7 @@ async def test_a_typed_value_matching_several_moves_lists_them_numbered_and_whol
 
 # -- 4. /game help lists the commands, one line each; an unknown command names the closest -------------
 async def test_help_lists_every_command_with_one_line_in_the_users_language(service: TableService) -> None:
-    from bot.adapters.commands import GAME_COMMANDS
+    from bot.commands import GAME_COMMANDS
 
     await open_table(service, "detour", PEOPLE[:2])
     for user, game, line in ((PEOPLE[0], "/game", "`/game status` — "), (PEOPLE[1], "/spiel", "`/spiel stand` — "),

@@ -1,5 +1,5 @@
 """The slash commands as Discord sees them: `/game` built from the table in
-`bot.adapters.commands`, one group per game built from its `GameUI`, their texts from the
+`bot.commands`, one group per game built from its `GameUI`, their texts from the
 catalogs (`CatalogTranslator`), and the tree that checks a payload's options before any handler.
 
 Every option is declared through discord.py's public means: a callback whose signature is
@@ -21,8 +21,8 @@ import discord
 from discord import app_commands
 
 from bot import games
-from bot.adapters.commands import GAME_COMMANDS, ChoiceSource, GameCommand, Option
 from bot.adapters.discord.interaction import user_of, where_of
+from bot.commands import GAME_COMMANDS, ChoiceSource, GameCommand, Option
 from bot.gameui import Command, GameUI, Param
 from bot.i18n import LANGUAGES, Translator, normalise_language
 from bot.replies import Reply, ThreadTarget, User, Where
