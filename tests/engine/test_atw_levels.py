@@ -4,6 +4,7 @@ same view the same way; easy plays other, legal, moves now and then."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from engine import registry
@@ -11,7 +12,7 @@ from engine.ai import policy
 from engine.games.around_the_world import data as D
 from engine.games.around_the_world.ai import _Ctx
 from engine.games.around_the_world.ai import choose as today
-from engine.games.around_the_world.levels import normal, take_scores
+from engine.games.around_the_world.levels import evaluate, normal, take_scores, win_chances
 from engine.games.around_the_world.rules import State
 
 R = registry.get("around-the-world")
@@ -173,3 +174,42 @@ def test_normal_wins_heads_up_against_today_more_often_than_not() -> None:
         assert result is not None
         score += mine in result["winners"]
     assert score > games // 2
+
+
+def _mid_race(seed: int = 11) -> State:
+    """A heads-up game of normal against itself, a few rounds in (not finished)."""
+    st = R.new_game(["p1", "p2"], seed, {})
+    for _ in range(30):
+        seat = R.to_act(st)[0]
+        legal = R.legal_actions(st, seat)
+        R.push(st, seat, normal(R.view(st, seat), seat, legal))
+    assert R.result(st) is None
+    return st
+
+
+def test_hard_evaluates_an_unfinished_race_by_who_leads_it() -> None:
+    """`evaluate` scores an unfinished state (a playout cut by ``PLAYOUT_STEPS``): two legs ahead,
+    fewer days, a hand that pays the next legs cheaply or more gold each rank a seat higher,
+    and the chances of both seats sum to one."""
+    base = _mid_race()
+    for k in (0, 1):
+        base.progress[k] = LOC("suez")
+        base.days[k] = 20
+        base.gold[k] = 1
+        base.hand[k] = sorted(["ship:6", "ship:6", "train:4"])
+        base.events[k] = []
+    even = evaluate(R, base, "p1")
+    assert abs(sum(win_chances(base)) - 1.0) < 1e-9
+    assert abs(win_chances(base)[0] - 0.5) < 1e-9
+
+    def better(change: Any) -> None:
+        st = copy.deepcopy(base)
+        change(st)
+        assert evaluate(R, st, "p1") > even + 0.02
+        assert evaluate(R, st, "p2") < even - 0.02
+
+    better(lambda st: st.progress.__setitem__(0, LOC("calcutta")))
+    better(lambda st: st.days.__setitem__(0, 12))
+    better(lambda st: st.hand.__setitem__(0, sorted(["ship:4", "ship:4", "ship:4", "train:2"])))
+    better(lambda st: st.hand.__setitem__(1, ["train:6"]))  # p2 cannot pay Suez -> Bombay
+    better(lambda st: st.gold.__setitem__(0, 5))

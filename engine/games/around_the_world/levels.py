@@ -19,11 +19,14 @@ Easy is normal playing, with the chance `MISTAKE`, another move within `NEAR` da
 (`near`). Hard is `engine.ai`'s search over this module's `shortlist` (the display card,
 travel / stay / buy, an event draw) with `evaluate`; it switches from normal's move only on a
 clear lead (`SCALE`): at 0.14 s a decision the few sampled worlds are noisy, and an eager
-search lost to normal.
+search lost to normal. `evaluate` can also score an unfinished race (`win_chances`) for
+playouts cut short (`engine.ai`'s ``PLAYOUT_STEPS``), which this module does not set: cut
+playouts measured no better than whole ones (see `SCALE`).
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from typing import Any
 
@@ -32,6 +35,7 @@ from engine.rng import Rng
 
 from . import data as D
 from .ai import (
+    LOOKAHEAD_WEIGHTS,
     PAR,
     _action_bonus,
     _best_set,
@@ -416,13 +420,9 @@ def shortlist(view: dict[str, Any], seat: str, legal: list[Action]) -> list[tupl
     return []
 
 
-def evaluate(rules: Any, state: Any, seat: str) -> float:
-    """A finished playout's worth to `seat`: a win (shared when tied), then the rank, then a
-    little for the margin (legs ahead of the best other seat, days fewer), so that worlds
-    with the same winner still tell candidates apart."""
-    result = rules.result(state)
-    if result is None:
-        return 0.0
+def _finished(result: dict[str, Any], state: Any, seat: str) -> float:
+    """A finished game's worth to `seat`: a win (shared when tied), then the rank, then a
+    little for the margin (legs ahead of the best other seat, days fewer)."""
     rows = result["ranking"]
     n = len(rows)
     rank = next((r["rank"] for r in rows if r["seat"] == seat), n)
@@ -432,15 +432,71 @@ def evaluate(rules: Any, state: Any, seat: str) -> float:
     others = [j for j in range(n) if j != k]
     legs = state.progress[k] - max(state.progress[j] for j in others)
     days = min(state.days[j] for j in others) - state.days[k]
-    margin = MARGIN_LEGS * max(-3, min(3, legs)) / 3 + MARGIN_DAYS * max(-10, min(10, days)) / 10
-    return (SCALE if n == 2 else SCALE_MANY) * (score + margin)
+    return score + MARGIN_LEGS * max(-3, min(3, legs)) / 3 + MARGIN_DAYS * max(-10, min(10, days)) / 10
 
 
-#: the margin's weights in `evaluate` (a win counts 1), and the scale of its result: `engine.ai`
-#: plays an alternative to normal's move when its mean beats normal's by `MARGIN` (0.05), so
-#: 0.5 asks for a tenth of a win. Measured against normal (hard's seats, seeded games): at scale
-#: 3 (a sixtieth of a win) noise steered the search, 38 % over 50 heads-up games and 33 % over 30
-#: with 4 players; at 0.5, 62 % and 50 % over the same games
+#: par days of the legs still to travel from each progress, and of the next three legs weighted
+#: as `ai.plan_cost` weighs them (what an average hand would cost)
+_PAR_LEFT = [float(sum(PAR[p:D.HOME])) for p in range(D.HOME + 1)]
+_PAR_NEXT = [sum(PAR[p + k] * w for k, w in enumerate(LOOKAHEAD_WEIGHTS) if p + k < D.HOME)
+             for p in range(D.HOME + 1)]
+
+
+def race_features(state: Any, k: int) -> tuple[float, ...]:
+    """Seat `k`'s standing in the race (see `RACE_2P`): legs left, days used, par days of the
+    legs left, days its hand saves on the next legs against par, gold, event cards, whether it
+    cannot pay its next leg, days it is expected to finish over 80, home."""
+    p = state.progress[k]
+    days = state.days[k]
+    if p >= D.HOME:
+        return (0.0, days, 0.0, 0.0, 0.0, 0.0, 0.0, max(0.0, days - D.TARGET_DAYS), 1.0)
+    hand = state.hand[k]
+    saves = _PAR_NEXT[p] - _plan_cost(hand, p)
+    stuck = p != D.ELEPHANT_LEG and state.gold[k] < D.BUY_COST and _best_set(hand, p)[1] is None
+    over = max(0.0, days + _PAR_LEFT[p] - saves - D.TARGET_DAYS)
+    return (float(D.HOME - p), days, _PAR_LEFT[p], saves, float(min(state.gold[k], 6)),
+            float(len(state.events[k])), float(stuck), over, 0.0)
+
+
+def win_chances(state: Any) -> list[float]:
+    """Each seat's chance to win from an unfinished state: a softmax over `race_features`
+    weighed by `RACE_2P` (heads-up) or `RACE_MANY`, fitted to normal's self-play."""
+    weights = RACE_2P if len(state.seats) == 2 else RACE_MANY
+    scores = [sum(w * x for w, x in zip(weights, race_features(state, k), strict=True))
+              for k in range(len(state.seats))]
+    top = max(scores)
+    exp = [math.exp(s - top) for s in scores]
+    total = sum(exp)
+    return [e / total for e in exp]
+
+
+def evaluate(rules: Any, state: Any, seat: str) -> float:
+    """A playout's worth to `seat`: a finished game by `_finished`; an unfinished one (hard's
+    playouts stop after `PLAYOUT_STEPS` moves) by the seat's chance to win (`win_chances`),
+    counted as a win is, with the rank's share."""
+    result = rules.result(state)
+    n = len(state.seats)
+    if result is not None:
+        score = _finished(result, state, seat)
+    else:
+        score = 1.25 * win_chances(state)[state.seats.index(seat)]
+    return (SCALE if n == 2 else SCALE_MANY) * score
+
+
+#: `race_features`' weights (a logit per unit), fitted by a softmax regression on the winners
+#: of normal's self-play (800 heads-up games and 200 with 4 players, a third of their states)
+RACE_2P = (-0.239, -0.074, -0.106, 0.12, 0.118, -0.069, -0.37, -0.018, -0.266)
+RACE_MANY = (-0.62, -0.17, -0.115, 0.041, 0.15, 0.07, -0.36, -0.12, 0.45)
+#: the margin's weights in `_finished` (a win counts 1), and the scale of `evaluate`'s result:
+#: `engine.ai` plays an alternative to normal's move when its mean beats normal's by `MARGIN`
+#: (0.05), so 0.5 asks for a tenth of a win. Measured against normal (hard's seats, seeded
+#: games): at scale 3 (a sixtieth of a win) noise steered the search, 38 % over 50 heads-up
+#: games and 33 % over 30 with 4 players; at 0.5, 62 % and 50 % over the same games.
+#: Playouts cut after 10 moves (``PLAYOUT_STEPS = 10``, scale 1, budget 0.17 s, 80 rounds:
+#: about five times the worlds) scored 56.5 % over 100 heads-up games (seed 1000) where these
+#: whole playouts scored 67 % over the same games in the same session, so they are not used.
+#: The rate of one setting varies from run to run (hard's rounds stop at the CPU budget): the
+#: same whole-playout setting scored 45 % over the first 40 of those games in another run
 MARGIN_LEGS = 0.3
 MARGIN_DAYS = 0.1
 SCALE = 0.5
