@@ -6,7 +6,8 @@ the same three strengths and a new game gets them for free:
 - ``normal``: the game's own policy, improved where a game has a ``levels`` module beside its
   ``ai.py`` (``engine/games/<pkg>/levels.py`` exporting ``normal``); today's ``choose`` stays
   the registered policy the equivalence digests and engine tools use. The same module may set
-  ``MISTAKE`` (easy's chance), ``HARD`` (a `HardConfig`), overriding the defaults below, and
+  ``MISTAKE`` (easy's chance), ``mistakes`` (easy's near-best moves, when they are not hard's
+  ``shortlist``), ``HARD`` (a `HardConfig`), overriding the defaults below, and
   ``PLAYOUT_STEPS`` (hard's playouts cut after that many moves, for its ``evaluate``).
 - ``easy``: normal with seeded mistakes: with a per-game probability it plays another move
   that normal rates close (a game's ``levels.shortlist``), else another legal move of the same
@@ -137,7 +138,8 @@ def normal_policy(rules: Rules, module: ModuleType | None = None) -> Policy:
 
 def _easy(rules: Rules, normal: Policy, module: ModuleType | None) -> Policy:
     chance: float = getattr(module, "MISTAKE", DEFAULT_MISTAKE)
-    shortlist: Shortlist | None = getattr(module, "shortlist", None)
+    # easy's alternatives: a game's own `mistakes` list when hard's `shortlist` is narrower
+    shortlist: Shortlist | None = getattr(module, "mistakes", None) or getattr(module, "shortlist", None)
 
     def choose(view: View, seat: str, legal: list[Action]) -> Action:
         """Normal, except that now and then a near-best move instead of the best."""

@@ -30,8 +30,7 @@ import math
 from collections import Counter
 from typing import Any
 
-from engine.ai import HardConfig, view_seed
-from engine.rng import Rng
+from engine.ai import HardConfig
 
 from . import data as D
 from .ai import (
@@ -381,17 +380,8 @@ def near(view: dict[str, Any], seat: str, legal: list[Action]) -> list[tuple[flo
     return [(s, a) for s, a in ranked if s >= top - NEAR]
 
 
-def easy(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
-    """Normal, except that with the chance `MISTAKE` another of the moves `near` the best
-    (`engine.ai`'s easy over this game's `near`)."""
-    best = normal(view, seat, legal)
-    if len(legal) < 2:
-        return best
-    rng = Rng.from_seed(view_seed(view, seat, "easy"))
-    if rng.below(1000) >= int(MISTAKE * 1000):
-        return best
-    others = [a for _, a in near(view, seat, legal) if a != best]
-    return others[rng.below(len(others))] if others else best
+#: easy plays, with the chance `MISTAKE`, another of the moves `near` the best (`engine.ai`)
+mistakes = near
 
 
 def shortlist(view: dict[str, Any], seat: str, legal: list[Action]) -> list[tuple[float, Action]]:

@@ -34,8 +34,7 @@ from __future__ import annotations
 import heapq
 from typing import Any
 
-from engine.ai import HardConfig, view_seed
-from engine.rng import Rng
+from engine.ai import HardConfig
 
 from . import content as C
 from .ai import COIN, ITEM_VALUE, _decide, _Me, _next_lines, _pass_value, _route, _route_items, _value
@@ -305,19 +304,6 @@ NEAR = 2.5
 MISTAKE = 0.25
 
 
-def easy(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
-    """Normal, except that with chance `MISTAKE` another move of `near_best` (as `engine.ai`'s
-    default easy does with a game's shortlist; here hard's shortlist is narrower)."""
-    best = normal(view, seat, legal)
-    if len(legal) < 2:
-        return best
-    rng = Rng.from_seed(view_seed(view, seat, "easy"))
-    if rng.below(1000) >= int(MISTAKE * 1000):
-        return best
-    others = [a for _, a in near_best(view, seat, legal) if a != best]
-    return others[rng.below(len(others))] if others else best
-
-
 #: hard searches from this period on (earlier, playouts are long, few rounds fit the budget and
 #: their noise costs more than the search finds: it plays normal's move)
 HARD_FROM = 4
@@ -363,6 +349,11 @@ def near_best(view: dict[str, Any], seat: str, legal: list[Action]) -> list[tupl
     top = max(v for v, _ in scored) if scored else 0.0
     out = [(top + 1.0, best)] + [(v, a) for v, a in scored if a != best and v >= top - NEAR]
     return out
+
+
+#: easy plays, with the chance `MISTAKE`, another move of `near_best` (`engine.ai`; hard's
+#: shortlist is narrower)
+mistakes = near_best
 
 
 def evaluate(rules: Any, state: Any, seat: str) -> float:
