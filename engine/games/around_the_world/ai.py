@@ -12,6 +12,7 @@ behind, under time pressure or when the detective sits here.
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable
 from typing import Any
 
 from . import data as D
@@ -140,7 +141,11 @@ def _travel_cost(ctx: _Ctx, action: Action) -> float:
     return cost
 
 
-def _best_travel(ctx: _Ctx) -> tuple[float, Action | None]:
+#: what the rest of a hand costs over the next legs (`plan_cost`, or a memoised one)
+PlanCost = Callable[[list[str], int, int], float]
+
+
+def _best_travel(ctx: _Ctx, plan: PlanCost = plan_cost) -> tuple[float, Action | None]:
     best: tuple[float, Action | None] = (1e9, None)
     for a in ctx.legal:
         if a["type"] != "travel":
@@ -148,7 +153,7 @@ def _best_travel(ctx: _Ctx) -> tuple[float, Action | None]:
         rest = list(ctx.hand)
         for c in a["cards"]:
             rest.remove(c)
-        cost = _travel_cost(ctx, a) + 0.35 * plan_cost(rest, ctx.progress + 1, 2)
+        cost = _travel_cost(ctx, a) + 0.35 * plan(rest, ctx.progress + 1, 2)
         if cost < best[0]:
             best = (cost, a)
     return best
@@ -360,9 +365,9 @@ def _choose_travel_phase(ctx: _Ctx) -> Action | None:
     return _find(legal, type="stay") or _find(legal, type="done") or legal[0]
 
 
-def _travel_at_par(ctx: _Ctx, events: list[Action], par: float) -> Action | None:
+def _travel_at_par(ctx: _Ctx, events: list[Action], par: float, plan: PlanCost = plan_cost) -> Action | None:
     """A booster worth playing before travelling, else the best travel if it is at par."""
-    cost, best = _best_travel(ctx)
+    _, best = _best_travel(ctx, plan)
     fixed = _travel_cost(ctx, best) if best else 1e9
     booster = _booster(ctx, events, best, fixed, par)
     if booster is not None:

@@ -38,9 +38,9 @@ from .ai import (
     PAR,
     _action_bonus,
     _best_set,
-    _booster,
     _Ctx,
     _find,
+    _travel_at_par,
     _travel_cost,
     plan_cost,
 )
@@ -88,34 +88,6 @@ def _plan_cost(hand: list[str], progress: int, legs: int = 3) -> float:
             _PLANS.clear()
         cost = _PLANS[key] = plan_cost(hand, progress, legs)
     return cost
-
-
-def _best_travel(ctx: _Ctx) -> tuple[float, Action | None]:
-    """`ai._best_travel` (the same choice) over the memoised plan costs."""
-    best: tuple[float, Action | None] = (1e9, None)
-    for a in ctx.legal:
-        if a["type"] != "travel":
-            continue
-        rest = list(ctx.hand)
-        for c in a["cards"]:
-            rest.remove(c)
-        cost = _travel_cost(ctx, a) + 0.35 * _plan_cost(rest, ctx.progress + 1, 2)
-        if cost < best[0]:
-            best = (cost, a)
-    return best
-
-
-def _travel_at_par(ctx: _Ctx, events: list[Action], par: float) -> Action | None:
-    """`ai._travel_at_par` over `_best_travel`: a booster worth playing before travelling, else
-    the best travel if it is at par."""
-    _, best = _best_travel(ctx)
-    fixed = _travel_cost(ctx, best) if best else 1e9
-    booster = _booster(ctx, events, best, fixed, par)
-    if booster is not None:
-        return booster
-    if best is not None and fixed <= par:
-        return best
-    return None
 
 
 def _heads_up(view: dict[str, Any]) -> bool:
@@ -295,7 +267,7 @@ def _travel(ctx: _Ctx) -> Action | None:
             return buy
     if can_travel:
         events = [a for a in legal if a["type"] == "event"]
-        return _travel_at_par(ctx, events, _par(ctx))
+        return _travel_at_par(ctx, events, _par(ctx), _plan_cost)
     return None
 
 
