@@ -359,15 +359,16 @@ def _card_value(card: str | None, def_t: dict[str, int], def_s: dict[str, int], 
 
 def _pick_draw(
     draws: list[Action], needed: set[str], hand: dict[str, int], view: dict[str, Any],
-    wanted: dict[str, float] | None = None,
+    wanted: dict[str, float] | None = None, *, prefer: str | None = None, full: tuple[bool, bool] = (False, False),
 ) -> Action | None:
+    """A face-up card worth taking, else a blind card of the `prefer`red kind (by default the
+    kind with the larger deficit); a kind whose pieces are `full` (trains, ships) is worth only
+    what `wanted` says of it."""
     if not draws:
         return None
     wanted = wanted or {}
     def_t, def_s, any_t, any_s = _deficits(needed, hand)
-    t_def = sum(def_t.values()) + any_t
-    s_def = sum(def_s.values()) + any_s
-    prefer = "train" if t_def >= s_def and t_def > 0 else "ship"
+    prefer = prefer or ("train" if 0 < sum(def_t.values()) + any_t >= sum(def_s.values()) + any_s else "ship")
     face_up = view["face_up"]
     best = None
     best_v = 1.0
@@ -375,7 +376,10 @@ def _pick_draw(
         if a["source"] != "face_up":
             continue
         card = face_up[a["slot"]]
-        v = max(_card_value(card, def_t, def_s, any_t, any_s), wanted.get(card or "", 0.0))
+        if card and card != WILD and ((card[0] == "t" and full[0]) or (card[0] == "s" and full[1])):
+            v = wanted.get(card, 0.0)  # no pieces left for it: only a route it completes counts
+        else:
+            v = max(_card_value(card, def_t, def_s, any_t, any_s), wanted.get(card or "", 0.0))
         if a["refill"] == prefer:
             v += 0.01
         if v > best_v:

@@ -47,7 +47,6 @@ from .ai import (
     HARBOR_CITIES,
     Planner,
     _best_claim,
-    _card_value,
     _choose_mix,
     _deficits,
     _exchange_choice,
@@ -57,6 +56,7 @@ from .ai import (
     _last_resort,
     _open_tickets,
 )
+from .ai import _pick_draw as today_pick_draw
 from .board import END_PIECES, HARBOR_POINTS, UNBUILT_HARBOR_PENALTY
 from .mapdata import COLOURS, ROUTE_POINTS, ROUTES, ROUTES_BY_ID, TICKETS_BY_ID, WILD
 from .network import components, network, ticket_points, ticket_status
@@ -237,29 +237,7 @@ def _pick_draw(ctx: _Ctx, draws: list[Action], wanted: dict[str, float]) -> Acti
     t_full = t_cards >= ctx.trains + 2
     s_full = s_cards >= ctx.ships + 2
     prefer = _prefer(ctx, sum(def_t.values()) + any_t, sum(def_s.values()) + any_s, t_cards, s_cards)
-    face_up = ctx.view["face_up"]
-    best, best_v = None, 1.0
-    for a in draws:
-        if a["source"] != "face_up":
-            continue
-        card = face_up[a["slot"]]
-        v = max(_card_value(card, def_t, def_s, any_t, any_s), wanted.get(card or "", 0.0))
-        if card and card != WILD and ((card[0] == "t" and t_full) or (card[0] == "s" and s_full)):
-            v = wanted.get(card, 0.0)
-        if a["refill"] == prefer:
-            v += 0.01
-        if v > best_v:
-            best, best_v = a, v
-    if best is not None:
-        return best
-    for a in draws:
-        if a["source"] == f"{prefer}_deck":
-            return a
-    for a in draws:
-        if a["source"] != "face_up":
-            return a
-    non_wild = [a for a in draws if face_up[a["slot"]] != WILD]
-    return non_wild[0] if non_wild else draws[0]
+    return today_pick_draw(draws, ctx.needed, hand, ctx.view, wanted, prefer=prefer, full=(t_full, s_full))
 
 
 def _want_tickets(ctx: _Ctx) -> bool:
