@@ -15,6 +15,7 @@ Drafts keep the card with the best points for what is still missing. Determinist
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from typing import Any
 
 from . import content as C
@@ -148,6 +149,12 @@ def _line_weight(me: _Me, line: str) -> float:
 
 def _route(me: _Me) -> dict[str, float]:
     """Weighted distance of every city to the arrival London (Dijkstra, a 25-city map)."""
+    return distances_home(lambda line, _other: _line_weight(me, line))
+
+
+def distances_home(weight: Callable[[str, str], float]) -> dict[str, float]:
+    """Every city's distance to the arrival London, a line from `other` weighing
+    `weight(line, other)` (Dijkstra over the 25-city map)."""
     dist = {C.ARRIVAL: 0.0}
     todo = [(0.0, C.ARRIVAL)]
     while todo:
@@ -155,7 +162,7 @@ def _route(me: _Me) -> dict[str, float]:
         if d > dist[city]:
             continue
         for line, other in C.NEIGHBOURS[city]:
-            nd = d + _line_weight(me, line)
+            nd = d + weight(line, other)
             if nd < dist.get(other, 1e9):
                 dist[other] = nd
                 heapq.heappush(todo, (nd, other))

@@ -31,13 +31,12 @@ search found (measured with bench/bench_ai_levels.py), so hard plays normal's mo
 
 from __future__ import annotations
 
-import heapq
 from typing import Any
 
 from engine.ai import HardConfig
 
 from . import content as C
-from .ai import COIN, ITEM_VALUE, _decide, _Me, _next_lines, _pass_value, _route, _route_items, _value
+from .ai import COIN, ITEM_VALUE, _decide, _Me, _next_lines, _pass_value, _route, _route_items, _value, distances_home
 from .packing import suitcase
 
 Action = dict[str, Any]
@@ -171,24 +170,18 @@ def coins_home(me: _Me) -> float:
     the line leaves (if its market sells it; else the black market's gamble, dearer)."""
     areas = me.view["areas"]
     surcharge = HOME_SURCHARGE[min(4, len(me.view["seats"]))]
-    dist = {C.ARRIVAL: 0.0}
-    todo = [(0.0, C.ARRIVAL)]
-    while todo:
-        d, city = heapq.heappop(todo)
-        if d > dist[city]:
-            continue
-        for line, other in C.NEIGHBOURS[city]:
-            cost = me.line_costs[line]
-            w = areas[C.LINES[line][2]]["next_cost"] + surcharge
-            if cost:
-                if cost["kind"] == "coins":
-                    w += cost["coins"]
-                elif me.usable[C.ITEM_INDEX[cost["item"]]] == 0:
-                    w += ITEM_COINS if _sold_in(other, C.ITEM_INDEX[cost["item"]]) else 3 * ITEM_COINS
-            nd = d + w
-            if nd < dist.get(other, 1e9):
-                dist[other] = nd
-                heapq.heappush(todo, (nd, other))
+
+    def weight(line: str, other: str) -> float:
+        cost = me.line_costs[line]
+        w = areas[C.LINES[line][2]]["next_cost"] + surcharge
+        if cost:
+            if cost["kind"] == "coins":
+                w += cost["coins"]
+            elif me.usable[C.ITEM_INDEX[cost["item"]]] == 0:
+                w += ITEM_COINS if _sold_in(other, C.ITEM_INDEX[cost["item"]]) else 3 * ITEM_COINS
+        return float(w)
+
+    dist = distances_home(weight)
     return dist.get(me.me["city"], 99.0)
 
 
