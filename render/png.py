@@ -35,6 +35,8 @@ from collections.abc import Callable, Iterable
 
 from PIL import Image
 
+from render import budget
+
 Box = tuple[int, int, int, int]
 
 #: rows per deflated band: small enough that a moved pawn or a new route touches few bands,
@@ -49,8 +51,8 @@ BAND_ROWS = 16
 LEVEL = 3
 STRATEGY = zlib.Z_RLE
 #: bands kept (a digest as key, the deflated rows as value: about 4 KB each): the bands a
-#: worker's tables draw turn after turn (headers, panels, legends), several hundred tables
-CACHE_BANDS = 6000
+#: worker's tables draw turn after turn (headers, panels, legends), within the `bands` part
+#: of the render budget (`render.budget`)
 
 #: (row width, digest of the band's bytes) -> (its deflated rows, the Adler-32 and length of
 #: those rows before deflating); the width is part of the key, as the same bytes cut into rows
@@ -58,9 +60,10 @@ CACHE_BANDS = 6000
 _bands: OrderedDict[tuple[int, bytes], tuple[bytes, int, int]] = OrderedDict()
 _BASE = 65521
 _lock = threading.Lock()
+_bands_bytes = 0
 #: the bands `_inflate` gave last, by the identity of their deflated bytes (the entry holds
-#: those bytes, so the id is not reused while it stands): about 600 bands of a full-width board
-INFLATED_BYTES = 16 << 20
+#: those bytes, so the id is not reused while it stands), within the `inflated` part of the
+#: render budget: 6 MB hold about 200 bands of a full-width board
 _inflated: OrderedDict[int, tuple[bytes, bytes]] = OrderedDict()
 _inflated_bytes = 0
 
@@ -68,11 +71,11 @@ _inflated_bytes = 0
 def _after_fork() -> None:
     """A forked render worker starts with its own empty cache and an unheld lock (the parent's
     lock may have been held by another thread at the moment of the fork)."""
-    global _lock, _inflated_bytes
+    global _lock, _inflated_bytes, _bands_bytes
     _lock = threading.Lock()
     _bands.clear()
     _inflated.clear()
-    _inflated_bytes = 0
+    _inflated_bytes = _bands_bytes = 0
 
 
 os.register_at_fork(after_in_child=_after_fork)
@@ -92,7 +95,7 @@ def _deflate(band: bytes, width: int) -> tuple[bytes, int, int]:
 
 def _inflate(deflated: bytes, width: int) -> bytes:
     """The band's bytes again from its deflated rows (`_deflate` undone, filter bytes dropped).
-    The last ones inflated are kept a while (`INFLATED_BYTES`): a table's next board derives
+    The last ones inflated are kept a while (`_inflated`): a table's next board derives
     from its last layer and touches the same bands again."""
     key = id(deflated)
     with _lock:
@@ -117,7 +120,8 @@ def _keep_inflated(deflated: bytes, band: bytes) -> None:
             _inflated_bytes -= len(old[1])
         _inflated[key] = (deflated, band)
         _inflated_bytes += len(band)
-        while _inflated_bytes > INFLATED_BYTES:
+        limit = budget.limit("inflated")
+        while _inflated_bytes > limit:
             _, (_, dropped) = _inflated.popitem(last=False)
             _inflated_bytes -= len(dropped)
 
@@ -142,11 +146,16 @@ def _band(band: bytes, width: int) -> tuple[bytes, int, int]:
         if stored is not None:
             _bands.move_to_end(key)
             return stored
+    global _bands_bytes
     stored = _deflate(band, width)
     with _lock:
-        _bands[key] = stored
-        if len(_bands) > CACHE_BANDS:
-            _bands.popitem(last=False)
+        if key not in _bands:
+            _bands[key] = stored
+            _bands_bytes += len(stored[0]) + 120  # the key and the entry's objects
+            limit = budget.limit("bands")
+            while _bands_bytes > limit:
+                _, (dropped, _a, _n) = _bands.popitem(last=False)
+                _bands_bytes -= len(dropped) + 120
     return stored
 
 
@@ -252,6 +261,8 @@ class StaticLayer:
         self._deflated: list[tuple[bytes, int, int] | None] = [None] * len(self.bands)
         #: bands this layer changed from the one it was derived from (kept deflated only)
         self._own: set[int] = set()
+        #: this layer cut to fewer rows, by height (`top`)
+        self._tops: dict[int, StaticLayer] = {}
 
     def _raw(self, b: int) -> bytes:
         band = self.bands[b]
@@ -283,6 +294,7 @@ class StaticLayer:
         new.bands = list(self.bands)
         new._deflated = list(self._deflated)
         new._own = set(self._own)
+        new._tops = {}
         dirty: dict[int, bytearray] = {}
         for (left, top, right, bottom), image in parts:
             part = image.quantize(palette=self.palette, dither=Image.Dither.NONE).tobytes()
@@ -292,6 +304,34 @@ class StaticLayer:
             new._deflated[b] = None
             new._own.add(b)
         return new
+
+    def top(self, height: int) -> StaticLayer:
+        """This layer's first `height` rows (a board with fewer players than the one the layer
+        was made for), sharing its bands, raw and deflated: one layer serves every height."""
+        if height >= self.height:
+            return self
+        found = self._tops.get(height)
+        if found is not None:
+            return found
+        whole, rest = divmod(height, BAND_ROWS)
+        for b in range(whole):
+            self._static_band(b)  # deflated once, here, for every height
+        new = object.__new__(StaticLayer)
+        new.width, new.height, new.palette, new.palette_rgb = self.width, height, self.palette, self.palette_rgb
+        new.bands = [self._raw(b) for b in range(whole)]
+        new._deflated = list(self._deflated[:whole])
+        if rest:
+            new.bands.append(self._raw(whole)[: rest * self.width])
+            new._deflated.append(None)
+        new._own = set()
+        new._tops = {}
+        self._tops[height] = new
+        return new
+
+    def nbytes(self) -> int:
+        """Bytes of the bands this layer holds, raw and deflated (shared ones too)."""
+        raw = sum(len(b) for b in self.bands if b is not None)
+        return raw + sum(len(d[0]) for d in self._deflated if d is not None)
 
     def compact(self) -> None:
         """Drop the raw bytes of the bands this layer changed whose deflated form it has:

@@ -517,7 +517,7 @@ async def _open_table(args: argparse.Namespace, db: str) -> LocalTable:
     except BaseException:
         await store.close()
         raise
-    pool = pool_for(settings.render_processes) if _wants_pool() else None
+    pool = pool_for(settings.render_processes, settings.render_cache_mb) if _wants_pool() else None
     if pool is not None:
         await pool.start()  # workers warm up while the table opens
     service = TableService(store, Settings(**{**settings.__dict__, "discord_token": None}), clock=clock,

@@ -42,6 +42,7 @@ from bot import games, memory
 from bot.games import GameSpec
 from bot.i18n import LANGUAGES, Translator
 from bot.images.queue import MEMORY, SIDE, URGENT, Inbox, Job, Waiters, first, settle
+from render import budget
 
 log = logging.getLogger("passepartout.render")
 
@@ -257,10 +258,13 @@ def _warm_steps(languages: tuple[str, ...], *, sprites: bool = False) -> Iterato
             log.warning("render worker: warming %s failed", line.id, exc_info=True)
 
 
-def _worker_main(conn: Connection, warm: bool) -> None:
-    """A render process: warm up, say ready, then draw jobs until the bot closes the pipe;
-    idle a moment after drawing, it gives the freed memory back to the system (`bot.memory`)."""
+def _worker_main(conn: Connection, warm: bool, cache_mb: float | None = None) -> None:
+    """A render process: its caches bounded (`cache_mb`, `render.budget`), warm up, say ready,
+    then draw jobs until the bot closes the pipe; idle a moment after drawing, it gives the
+    freed memory back to the system (`bot.memory`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the bot, which then stops us
+    if cache_mb is not None:
+        budget.configure(cache_mb)
     pending: deque[Iterator[None]] = deque([_warm()] if warm else [])
     warmed = set(FIRST_LANGUAGES)
     conn.send(("ready", os.getpid()))
@@ -328,10 +332,12 @@ class RenderPool:
     a worker drawing a turn gets the next turn of its slot in its pipe (`DEPTH`). See also
     the module's docstring."""
 
-    def __init__(self, processes: int, *, timeout: float = RENDER_TIMEOUT, warm: bool = True) -> None:
+    def __init__(self, processes: int, *, timeout: float = RENDER_TIMEOUT, warm: bool = True,
+                 cache_mb: float | None = None) -> None:
         if processes < 1:
             raise ValueError("a render pool needs at least one process")
         self.processes = processes
+        self.cache_mb = cache_mb  # each worker's picture caches (`render.budget`); None: the default
         self.timeout = timeout
         self.warm = warm
         self._ctx = multiprocessing.get_context("spawn")
@@ -496,7 +502,7 @@ class RenderPool:
         """Start the worker of `slot` (it takes jobs once warm); a system that cannot start
         processes (out of memory or file descriptors) counts as a start failure."""
         parent, child = self._ctx.Pipe()
-        process = self._ctx.Process(target=_worker_main, args=(child, self.warm), daemon=True,
+        process = self._ctx.Process(target=_worker_main, args=(child, self.warm, self.cache_mb), daemon=True,
                                     name="passepartout-render")
         try:
             process.start()
@@ -651,9 +657,15 @@ def _stop(idle: list[_Worker], busy: list[_Worker]) -> None:
             worker.process.join(5)
 
 
-def pool_for(processes: int) -> RenderPool | None:
-    """The pool a `RENDER_PROCESSES` setting asks for (0: none, render in threads)."""
-    return RenderPool(processes) if processes > 0 else None
+def pool_for(processes: int, cache_mb: float | None = None) -> RenderPool | None:
+    """The pool a `RENDER_PROCESSES` setting asks for (0: none, render in threads, whose
+    caches `RENDER_CACHE_MB` bounds in the bot's own process), each worker's caches bounded
+    by `cache_mb`."""
+    if processes > 0:
+        return RenderPool(processes, cache_mb=cache_mb)
+    if cache_mb is not None:
+        budget.configure(cache_mb)
+    return None
 
 
 __all__ = ["MemoryRender", "RenderFailed", "RenderJob", "RenderPool", "RenderUnavailable", "draw", "focus_wanted",

@@ -180,19 +180,20 @@ def _count_decompressions(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 def test_inflated_bands_are_kept_a_while_within_their_byte_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     """A band inflated again soon (a table's next board) is not decompressed twice; the kept
-    bands stay within `INFLATED_BYTES`, the oldest dropped first."""
+    bands stay within the `inflated` part of the render budget, the oldest dropped first."""
     width = 50
     bands = [bytes((k * 7 + i) % 251 for i in range(width * png.BAND_ROWS)) for k in range(3)]
     deflated = [png._deflate(band, width)[0] for band in bands]
     _fresh_inflated(monkeypatch)
-    monkeypatch.setattr(png, "INFLATED_BYTES", 2 * len(bands[0]))
+    limit = png.budget.limit
+    monkeypatch.setattr(png.budget, "limit", lambda name: 2 * len(bands[0]) if name == "inflated" else limit(name))
     made = _count_decompressions(monkeypatch)
     assert png._inflate(deflated[0], width) == bands[0]
     assert png._inflate(deflated[0], width) == bands[0]
     assert len(made) == 1
     assert png._inflate(deflated[1], width) == bands[1]
     assert png._inflate(deflated[2], width) == bands[2]  # over budget: band 0 goes
-    assert png._inflated_bytes <= png.INFLATED_BYTES and len(made) == 3
+    assert png._inflated_bytes <= 2 * len(bands[0]) and len(made) == 3
     assert png._inflate(deflated[2], width) == bands[2] and len(made) == 3
     assert png._inflate(deflated[0], width) == bands[0] and len(made) == 4
 
@@ -264,3 +265,18 @@ def test_a_forked_render_worker_starts_with_empty_caches() -> None:
             child = pool.apply_async(_encode_in_child, (raw,))
             result = child.get(timeout=60)
     assert result == parent
+
+
+def test_deflated_bands_are_kept_within_their_byte_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The band cache drops its oldest bands once they hold more than the `bands` budget."""
+    width = 64
+    bands = [bytes((k * 11 + i) % 253 for i in range(width * png.BAND_ROWS)) for k in range(40)]
+    limit = png.budget.limit
+    monkeypatch.setattr(png.budget, "limit", lambda name: 6000 if name == "bands" else limit(name))
+    monkeypatch.setattr(png, "_bands", type(png._bands)())
+    monkeypatch.setattr(png, "_bands_bytes", 0)
+    for band in bands:
+        png._band(band, width)
+    assert png._bands_bytes <= 6000
+    assert 0 < len(png._bands) < len(bands)
+    assert (width, png.hashlib.sha256(bands[-1]).digest()) in png._bands  # the newest stay

@@ -332,8 +332,8 @@ def test_the_local_table_stops_its_pool_at_the_end(tmp_path: Path, monkeypatch: 
 
     pools: list[Recording] = []
 
-    def cold_pool(processes: int) -> RenderPool:
-        pools.append(Recording(processes, warm=False))
+    def cold_pool(processes: int, cache_mb: float | None = None) -> RenderPool:
+        pools.append(Recording(processes, warm=False, cache_mb=cache_mb))
         return pools[-1]
 
     monkeypatch.setattr(bot.adapters.local, "pool_for", cold_pool)

@@ -69,7 +69,8 @@ class PassepartoutBot(discord.AutoShardedClient):
         self.settings = settings
         self.store = store or store_from_url(settings.database_url, durable=settings.durable_commits,
                                             pool_size=settings.database_pool_size)
-        self.render_pool = pool_for(settings.render_processes)  # started in setup_hook, or at the first render
+        # started in setup_hook, or at the first render
+        self.render_pool = pool_for(settings.render_processes, settings.render_cache_mb)
         self.ai_pool = AIPool(settings.ai_processes, turn_seconds=settings.ai_turn_seconds,  # started in setup_hook
                               hard_seconds=settings.ai_hard_seconds)
         # the service learns from `delivery` which channel messages Discord accepted
