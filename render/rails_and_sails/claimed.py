@@ -29,16 +29,18 @@ from dataclasses import dataclass, field
 
 from PIL import Image
 
+from render import budget
 from render.common import Draw, player_style
+from render.packed import Sprites
 from render.png import Box, StaticLayer, _merged
 from render.rails_and_sails import highlight
 from render.rails_and_sails.geometry import HEIGHT, WIDTH, _edge_crossings, _twins, geometry
 from render.rails_and_sails.sprites import _blocked_sprite, _claimed_sprite, _wrap_arrow
 
-#: layers kept (about 100-300 KB each: the bands that differ from the static layer, deflated):
-#: the tables a render worker of a busy bot draws in turn (256 and more), with room for a few
-#: tables' older layers (an undo)
-KEEP = 320
+#: layers are kept (about 100-300 KB each: the bands that differ from the static layer,
+#: deflated) within the `kept.rails-and-sails` part of the render budget (`render.budget`):
+#: 8 MB hold the tables a worker of a busy bot draws in turn (several dozen)
+BUDGET = "kept.rails-and-sails"
 #: new boxes up to which a layer is grown box by box; more (a table first seen mid-game) are
 #: drawn in merged rectangles
 GROW = 8
@@ -63,8 +65,11 @@ class Claimed:
 #: iterating an `OrderedDict` looks each key up again, hashing these long keys (2 us a layer,
 #: a millisecond per claim turn on a worker keeping hundreds)
 _kept: dict[tuple[Hashable, tuple[Item, ...]], Claimed] = {}
+#: each kept layer's bytes when kept, the newest's measured again once its board compacted it
+_sizes: dict[tuple[Hashable, tuple[Item, ...]], int] = {}
+_newest: list[tuple[Hashable, tuple[Item, ...]] | None] = [None]
 #: (route, player) -> its wrap arrows as pieces (empty for a route that does not wrap)
-_ARROWS: dict[tuple[str, int], Pieces] = {}
+_ARROWS: Sprites[tuple[str, int]] = Sprites("rails.arrows")
 
 
 def items(claimed: dict[str, str], idx: dict[str, int], blocked_twins: bool) -> tuple[Item, ...]:
@@ -113,26 +118,24 @@ def _arrow_pieces(route_id: str, player: int) -> Pieces:
         box = canvas.getbbox()
         if box is not None:
             pieces.append((box[0], box[1], canvas.crop(box)))
-    _ARROWS[key] = pieces
-    return pieces
+    return _ARROWS.put(key, pieces)
 
 
 def boxes(item: Item) -> list[Box]:
     """Where an item draws (its pasted pieces, its arrows)."""
-    return [box for box, _sprite in _placed(item)]
+    return list(_placed(item))
 
 
-#: item -> its pieces with the box each covers (see `_placed`)
-_PLACED: dict[Item, list[tuple[Box, Image.Image]]] = {}
+#: item -> the box each of its pieces covers (see `_placed`)
+_PLACED: dict[Item, list[Box]] = {}
 
 
-def _placed(item: Item) -> list[tuple[Box, Image.Image]]:
-    """`_pieces` of an item, each with the box it covers, kept (every board tests every
-    claimed route's pieces against the rectangles it maps: 130 routes x 5 players at most)."""
+def _placed(item: Item) -> list[Box]:
+    """The boxes `_pieces` of an item cover, in order, kept (every board tests every claimed
+    route's pieces against the rectangles it maps: 130 routes x 5 players at most)."""
     found = _PLACED.get(item)
     if found is None:
-        found = _PLACED[item] = [((x0, y0, x0 + sprite.width, y0 + sprite.height), sprite)
-                                 for x0, y0, sprite in _pieces(item)]
+        found = _PLACED[item] = [(x0, y0, x0 + sprite.width, y0 + sprite.height) for x0, y0, sprite in _pieces(item)]
     return found
 
 
@@ -176,10 +179,10 @@ def paste_into(board: Image.Image, regions: list[Box], drawn: tuple[Item, ...]) 
     """On `board` (the base), the routes right inside `regions`: every piece that touches one
     pasted once, in order (outside the regions the board may differ from the layer)."""
     for item in drawn:
-        for box, sprite in _placed(item):
-            left, top, right, bottom = box
+        for i, (left, top, right, bottom) in enumerate(_placed(item)):
             for r_left, r_top, r_right, r_bottom in regions:  # `touches`, inlined: the hot loop
                 if left < r_right and r_left < right and top < r_bottom and r_top < bottom:
+                    sprite = _pieces(item)[i][2]
                     board.paste(sprite, (left, top), sprite)
                     break
 
@@ -228,11 +231,23 @@ def layer(key: Hashable, base: Image.Image, base_layer: StaticLayer, drawn: tupl
         start = Claimed((), base_layer)
     made, image = _grown(start, base, drawn, labels)
     if start.items:
-        _kept.pop((key, start.items), None)
+        _forget((key, start.items))
+    newest = _newest[0]
+    if newest is not None and newest in _kept:  # compacted since it was kept: measured anew
+        _sizes[newest] = _kept[newest].layer.own_bytes()
+    _forget((key, drawn))
     _kept[(key, drawn)] = made
-    while len(_kept) > KEEP:
-        del _kept[next(iter(_kept))]
+    _sizes[(key, drawn)] = made.layer.own_bytes()
+    _newest[0] = (key, drawn)
+    limit = budget.limit(BUDGET)
+    while len(_kept) > 1 and sum(_sizes.get(k, 0) for k in _kept) > limit:
+        _forget(next(iter(_kept)))
     return made, image
+
+
+def _forget(entry: tuple[Hashable, tuple[Item, ...]]) -> None:
+    _kept.pop(entry, None)
+    _sizes.pop(entry, None)
 
 
 def warm(players: int) -> Iterator[None]:

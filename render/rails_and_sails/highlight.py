@@ -16,6 +16,7 @@ from functools import lru_cache
 from PIL import Image
 
 from render.common import Draw
+from render.packed import Sprites
 from render.rails_and_sails.geometry import HEIGHT, HIGHLIGHT, WIDTH, geometry
 from render.rails_and_sails.sprites import _shifts, _space_outline
 
@@ -23,7 +24,7 @@ Outline = list[tuple[float, float]]
 Pieces = list[tuple[int, int, Image.Image]]
 
 #: route -> the pieces of its frames, in drawing order (see the module)
-_PIECES: dict[str, Pieces] = {}
+_PIECES: Sprites[str] = Sprites("rails.highlight")
 
 
 @lru_cache(maxsize=1024)
@@ -67,8 +68,7 @@ def pieces(route_id: str) -> Pieces:
         box = canvas.getbbox()
         if box is not None:
             made.append((box[0], box[1], canvas.crop(box)))
-    _PIECES[route_id] = made
-    return made
+    return _PIECES.put(route_id, made)
 
 
 def paste(board: Image.Image, route_id: str) -> None:

@@ -9,6 +9,7 @@ import math
 from PIL import Image, ImageDraw
 
 from render.common import INK, Draw, font, player_style
+from render.packed import Sprites
 from render.rails_and_sails.geometry import (
     COLOUR_ORDER,
     HARBOR_BLUE,
@@ -109,7 +110,8 @@ def _wrap_arrow(draw: ImageDraw.ImageDraw, x: float, y: float, direction: int, c
 # ---------------------------------------------------------------------------
 # Per-turn drawing: claimed routes (cached sprites), harbors, highlight, panels
 # ---------------------------------------------------------------------------
-_SPRITES: dict[tuple[str, int], list[tuple[int, int, Image.Image]]] = {}
+#: (route, player) -> its claimed sprite (deflated: `render.packed`)
+_SPRITES: Sprites[tuple[str, int]] = Sprites("rails.claimed")
 
 
 #: width of the bar joining a claimed route's spaces: a claimed route is one unbroken chain, an
@@ -130,7 +132,7 @@ def _links(spaces: list[Space], dx: float, dy: float) -> list[tuple[tuple[float,
 
 def _claimed_sprite(route_id: str, player: int) -> list[tuple[int, int, Image.Image]]:
     """The route's spaces in the player's colour with the player's letter, as RGBA pieces
-    (one per side of the map for routes that wrap). Cached: 130 routes x 5 players at most."""
+    (one per side of the map for routes that wrap). Kept: 130 routes x 5 players at most."""
     key = (route_id, player)
     cached = _SPRITES.get(key)
     if cached is not None:
@@ -172,11 +174,11 @@ def _claimed_sprite(route_id: str, player: int) -> list[tuple[int, int, Image.Im
             d1.text((cx, cy), letter, font=f, fill=(255, 255, 255, 255), anchor="mm", stroke_width=2,
                     stroke_fill=(20, 20, 20, 255))
         pieces.append((x0, y0, img))
-    _SPRITES[key] = pieces
-    return pieces
+    return _SPRITES.put(key, pieces)
 
 
-_BLOCKED: dict[str, list[tuple[int, int, Image.Image]]] = {}
+#: route -> the veil over it as a blocked twin (deflated: `render.packed`)
+_BLOCKED: Sprites[str] = Sprites("rails.blocked")
 
 
 def draw_veil(draw: ImageDraw.ImageDraw, sp: Space, kind: str, fill: tuple[int, ...]) -> None:
@@ -210,8 +212,7 @@ def _blocked_sprite(route_id: str) -> list[tuple[int, int, Image.Image]]:
             local = Space(sp.x + shift - x0, sp.y - y0, sp.angle, sp.length, sp.rough)
             draw_veil(draw, local, g.kind, (235, 232, 225, 215))
         pieces.append((x0, y0, img))
-    _BLOCKED[route_id] = pieces
-    return pieces
+    return _BLOCKED.put(route_id, pieces)
 
 
 def _draw_card_back(img: Image.Image, x: float, y: float, kind: str, w: int, h: int) -> None:

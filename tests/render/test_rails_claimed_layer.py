@@ -70,13 +70,19 @@ def test_boards_from_kept_layers_equal_fresh_boards(players: int, seed: int) -> 
 
 
 def test_layers_kept_are_bounded_and_keyed_by_routes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Many tables: at most `KEEP` layers; each holds exactly the routes it was made for."""
-    monkeypatch.setattr(claimed, "KEEP", 4)
+    """Many tables: the kept layers stay within their part of the render budget, the oldest
+    dropped first; each holds exactly the routes it was made for."""
     names = {f"p{i + 1}": f"P{i + 1}" for i in range(4)}
     claimed._kept.clear()
-    for seed in range(claimed.KEEP + 3):
-        render_board(_views(4, 100 + seed, 1000)[-1], names=names, translator=T)
-    assert len(claimed._kept) == claimed.KEEP
+    render_board(_views(4, 100, 1000)[-1], names=names, translator=T)
+    render_board(_views(4, 101, 1000)[-1], names=names, translator=T)  # the first one compacted
+    one = max(claimed._sizes[k] for k in claimed._kept)
+    limit = claimed.budget.limit
+    monkeypatch.setattr(claimed.budget, "limit", lambda name: 3 * one if name == claimed.BUDGET else limit(name))
+    for seed in range(102, 110):
+        render_board(_views(4, seed, 1000)[-1], names=names, translator=T)
+    assert 2 <= len(claimed._kept) < 10  # of the 10 tables drawn
+    assert sum(claimed._sizes[k] for k in claimed._kept) <= 3 * one
     for (_key, items), layer in claimed._kept.items():
         assert layer.items == items
 
