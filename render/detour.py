@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 from PIL import Image, ImageDraw, ImageFont
 
 from engine.games.detour import mapdata as M
+from render import budget
 from render.common import (
     INK,
     MUTED,
@@ -443,18 +444,16 @@ def render_board(view: dict[str, Any], *, names: dict[str, str], translator: Tra
     return _layer(translator, len(view["pawns"]), image.height).encode(image, boxes)
 
 
-#: static layers mapped onto their palettes, by (static texts, pawns, height), like `_PALETTES`
-_LAYERS: dict[tuple[StaticTexts, int, int], StaticLayer] = {}
-
-
 def _layer(tr: Translator, pawns: int, height: int) -> StaticLayer:
     """The static layer of a board of `height` mapped onto its palette, once per language and
     number of pawns."""
-    texts = static_texts(tr)
-    key = (texts, pawns, height)
-    if key not in _LAYERS:
-        _LAYERS[key] = StaticLayer(_static_board(texts, height), _board_palette(tr, pawns))
-    return _LAYERS[key]
+    return _mapped(static_texts(tr), pawns, height, tr)
+
+
+@budget.memoized("layers", by=lambda texts, pawns, height, tr: (texts, pawns, height))
+def _mapped(texts: StaticTexts, pawns: int, height: int, tr: Translator) -> StaticLayer:
+    """`_layer`, kept by its static texts (the translator stands for them: not in the key)."""
+    return StaticLayer(_static_board(texts, height), _board_palette(tr, pawns))
 
 
 def _sample_pawn(i: int, space: int, **fields: Any) -> dict[str, Any]:
@@ -496,7 +495,10 @@ def _sample_palette(tr: Translator, pawns: int) -> Image.Image:
     both = Image.new("RGB", (a.width, a.height + b.height))
     both.paste(a, (0, 0))
     both.paste(b, (0, a.height))
-    return both.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    sampled = both.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    palette = Image.new("P", (1, 1))  # the colours alone: the sample's pixels are not needed
+    palette.putpalette(sampled.getpalette() or [])
+    return palette
 
 
 def board_image(view: dict[str, Any], *, names: dict[str, str], translator: Translator,

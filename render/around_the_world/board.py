@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from PIL import Image, ImageDraw, ImageFont
 
+from render import budget
 from render.around_the_world.geometry import (
     ARRIVALS_AT,
     CHIT_R,
@@ -702,7 +703,7 @@ def board_top(view: dict, *, names: dict[str, str], translator: Translator, even
     group = (texts, legs_key, json.dumps(locations), height, _head_texts(t))
     layer, base = _layer(*group)
     board_sprites(texts.days_unit)
-    img = base.copy()
+    img = base.crop((0, 0, W, height))
     index = _seat_index(view)
     boxes: list[Box] = [(0, 0, W, HEADER_H + 4)]
     d = Draw(img)
@@ -721,12 +722,23 @@ def _head_texts(t: Translator) -> tuple[str, ...]:
         _t(t, "arrived", n=1), _t(t, "rank", n=1), _t(t, "top_card", name="\0"), _t(t, "first_mark"))
 
 
-@lru_cache(maxsize=8)
 def _layer(texts: StaticTexts, legs_key: str, locations_key: str, height: int,
            head: tuple[str, ...]) -> tuple[StaticLayer, Image.Image]:
     """The static layer on a board of `height` (it grows with the players), with the panel
     headings (`head`, the words they show), and mapped onto the fixed palette once: a turn
-    maps only the boxes it drew in."""
+    maps only the boxes it drew in. One layer as tall as the most players' board serves
+    every height (`StaticLayer.top`; the image is cut by the caller)."""
+    layer, img = _tall_layer(texts, legs_key, locations_key, max(height, TALLEST), head)
+    return layer.top(height), img
+
+
+#: the height of the board with the most players (6): a layer is made this tall
+TALLEST = PANEL_TOP + PANEL_HEAD_H + ROW_H * 6 + 14
+
+
+@budget.memoized("layers")
+def _tall_layer(texts: StaticTexts, legs_key: str, locations_key: str, height: int,
+                head: tuple[str, ...]) -> tuple[StaticLayer, Image.Image]:
     img = Image.new("RGB", (W, height), PAPER)
     img.paste(_static_board(texts, legs_key, locations_key), (0, 0))
     _draw_panel_head(img, head)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
+from render import budget
 from render.around_the_world.board import (
     DECKS_X,
     PANEL_HEAD_BG,
@@ -45,10 +46,11 @@ from render.around_the_world.texts import Translator, _t, city_name, event_card_
 from render.common import PAPER, Draw
 from render.png import Box, StaticLayer
 
-#: layers kept (one per table in play: a table's new board replaces the layer it started from);
-#: about 1.7 MB each (the bands of the chits and below the map), so a worker holds the last 16
-#: tables it drew; a table older than that starts afresh, at the cost of a table's first board
-KEEP = 16
+#: layers are kept (one per table in play: a table's new board replaces the layer it started
+#: from; 0.3-1.7 MB each, the bands of the chits and below the map) within the
+#: `kept.around-the-world` part of the render budget (`render.budget`); a table whose layer
+#: went starts afresh, at the cost of a table's first board
+BUDGET = "kept.around-the-world"
 
 
 class _Dirty:
@@ -71,6 +73,8 @@ class Kept:
 
 
 _kept: OrderedDict[int, Kept] = OrderedDict()
+#: each kept layer's bytes when kept, the newest's measured again once its board compacted it
+_sizes: dict[int, int] = {}
 _next = [0]
 _lock = threading.Lock()
 
@@ -111,16 +115,23 @@ def keep(replaced: int | None, group: Hashable, keys: dict[str, Hashable], dirty
     with _lock:
         if replaced is not None:
             _kept.pop(replaced, None)
+            _sizes.pop(replaced, None)
+        if _next[0] in _kept:  # the newest, compacted since it was kept: measured anew
+            _sizes[_next[0]] = _kept[_next[0]].layer.own_bytes()
         _next[0] += 1
         _kept[_next[0]] = made
-        while len(_kept) > KEEP:
-            _kept.popitem(last=False)
+        _sizes[_next[0]] = layer.own_bytes()
+        limit = budget.limit(BUDGET)
+        while len(_kept) > 1 and sum(_sizes.get(k, 0) for k in _kept) > limit:
+            number, _ = _kept.popitem(last=False)
+            _sizes.pop(number, None)
 
 
 def clear() -> None:
     """Forgets every kept layer (tests)."""
     with _lock:
         _kept.clear()
+        _sizes.clear()
 
 
 def _after_fork() -> None:

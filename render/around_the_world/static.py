@@ -88,9 +88,9 @@ def _land() -> dict[str, list[list[float]]]:
     return json.loads((ASSETS / "land.json").read_text())
 
 
-@lru_cache(maxsize=2)
 def _map_base() -> Image.Image:
-    """Sea, land and graticule at 2x, scaled down (language independent)."""
+    """Sea, land and graticule at 2x, scaled down (language independent; not kept: the
+    layers made from it, `board._tall_layer`, are)."""
     k = 2
     img = Image.new("RGB", (W * k, MAP_H * k), SEA)
     d = Draw(img)
@@ -111,8 +111,8 @@ def _map_base() -> Image.Image:
     return img.resize((W, MAP_H), Image.Resampling.LANCZOS)
 
 
-@lru_cache(maxsize=6)
 def _static_board(texts: StaticTexts, legs_key: str, locations_key: str) -> Image.Image:
+    """The map with its legs, cities and names (not kept: the layers made from it are)."""
     legs = json.loads(legs_key)
     locations = json.loads(locations_key)
     names = dict(texts.cities)

@@ -7,16 +7,16 @@ language (`bot/games/eighty_days/locales`); the renderer holds no texts of its o
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from PIL import Image
 
+from render import budget
 from render.common import Translator, encode_png
 from render.eighty_days.focus import focus_places, render_focus
 from render.png import StaticLayer
 
-from .board import PANEL_TOP, board_image, board_layers, labels
+from .board import PANEL_H, PANEL_TOP, ROW_H, TABLE_HEAD, board_image, board_layers, labels
 from .geometry import HEADER_H, PAPER, WIDTH
 from .hand import hand_image
 from .static import Cities, Labels, Lines, map_keys, palette, static_layer
@@ -34,10 +34,19 @@ def render_board(view: dict[str, Any], *, names: dict[str, str], translator: Tra
     return layer.encode(image, [(0, 0, WIDTH, HEADER_H), *boxes, (0, PANEL_TOP, WIDTH, image.height)])
 
 
-@lru_cache(maxsize=12)
 def _layer(labels: Labels, cities: Cities, lines: Lines, height: int) -> StaticLayer:
     """The static layer on a board of `height` (it grows with the players) mapped onto its
-    palette once; below the map everything is drawn, and mapped, every turn."""
+    palette once; below the map everything is drawn, and mapped, every turn. One layer as
+    tall as the most players' board serves every height (`StaticLayer.top`)."""
+    return _tall_layer(labels, cities, lines, max(height, TALLEST)).top(height)
+
+
+#: the height of the board with the most players (4): a layer is made this tall
+TALLEST = PANEL_TOP + PANEL_H + TABLE_HEAD + 4 * ROW_H + 14
+
+
+@budget.memoized("layers")
+def _tall_layer(labels: Labels, cities: Cities, lines: Lines, height: int) -> StaticLayer:
     image = Image.new("RGB", (WIDTH, height), PAPER)
     image.paste(static_layer(labels, cities, lines), (0, 0))
     return StaticLayer(image, palette(labels, cities, lines))

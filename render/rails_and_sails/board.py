@@ -6,11 +6,11 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Callable, Hashable
-from functools import lru_cache
 from typing import Any, TypeVar
 
 from PIL import Image, ImageChops, ImageDraw
 
+from render import budget
 from render.common import INK, MUTED, Draw, advance, draw_text, draw_token, font, text_length
 from render.png import Box, StaticLayer, regions
 from render.rails_and_sails import claimed, highlight
@@ -579,7 +579,7 @@ class _Words:
         return self.words[key]
 
 
-@lru_cache(maxsize=4)
+@budget.memoized("layers")
 def _base(labels: Labels, legend: tuple[tuple[str, str], ...]) -> tuple[Image.Image, StaticLayer]:
     """What every board of a language starts from, and what it is outside the boxes a turn
     draws in, mapped onto the palette once: the static layer with the legend (its words do

@@ -95,9 +95,9 @@ def _label_sprites(labels: Labels) -> list[tuple[int, int, Image.Image]]:
     return out
 
 
-@lru_cache(maxsize=4)
 def _static(labels: Labels) -> Image.Image:
-    """The map with unclaimed routes, cities and their labels (one per language's names)."""
+    """The map with unclaimed routes, cities and their labels (one per language's names; not
+    kept: what is made from it, `board._base` and `_palette`, is)."""
     geom = geometry()
     md = _mapdata()
     s = SS

@@ -15,8 +15,8 @@ from PIL import Image, ImageChops, ImageStat
 from bot.i18n import load_catalog
 from engine import registry
 from render import around_the_world as R
-from render import for_game
-from render.around_the_world.board import _layer
+from render import budget, for_game
+from render.around_the_world import board as board_module
 from render.common import PLAYER_COLOURS
 from tests.support.render_support import locales, translator
 
@@ -130,7 +130,7 @@ def test_rendering_is_deterministic(rules):
     state, events = play(rules, 6, seed=21, steps=150)
     view = rules.view(state, None)
     first = R.render_board(view, names=NAMES, events=events, translator=EN)
-    R._static_board.cache_clear()
+    budget.configure(budget.DEFAULT_MB)  # empty caches: drawn afresh
     R.icon.cache_clear()
     assert R.render_board(copy.deepcopy(view), names=NAMES, events=events, translator=EN) == first
     hand_view = rules.view(state, "p3")
@@ -138,14 +138,19 @@ def test_rendering_is_deterministic(rules):
             "p3", names=NAMES, translator=EN)
 
 
-def test_static_layer_is_cached(rules):
+def test_static_layer_is_cached(rules, monkeypatch):
     state, _ = play(rules, 3, seed=2, steps=10)
     view = rules.view(state, None)
+    drawn: list[object] = []
+    static_board = board_module._static_board
+    monkeypatch.setattr(board_module, "_static_board", lambda *a: drawn.append(a) or static_board(*a))
+    budget.configure(budget.DEFAULT_MB)  # empty caches
     R.render_board(view, names=NAMES, translator=EN)
-    drawn, hits = R._static_board.cache_info().misses, _layer.cache_info().hits
+    assert len(drawn) == 1
     R.render_board(view, names=NAMES, translator=EN)
-    assert R._static_board.cache_info().misses == drawn  # the static layer is not drawn again
-    assert _layer.cache_info().hits == hits + 1  # nor mapped onto the palette again
+    fewer = rules.view(play(rules, 2, seed=2, steps=10)[0], None)
+    R.render_board(fewer, names=NAMES, translator=EN)
+    assert len(drawn) == 1  # not drawn again, nor for a board of another height
 
 
 def test_state_changes_show_on_the_board(rules):
