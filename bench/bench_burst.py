@@ -105,12 +105,17 @@ class MemoryWatch:
     def __init__(self, every: float = 0.05) -> None:
         self.every = every
         self.peak_rss = self.peak_pss = 0.0
+        #: the peak PSS of the bot's own process, and of its workers together
+        self.peak_main_pss = self.peak_workers_pss = 0.0
         self._task: asyncio.Task[None] | None = None
 
     async def _watch(self) -> None:
         while True:
             rss, pss = await asyncio.to_thread(tree_memory, [os.getpid(), *children_of(os.getpid())])
             self.peak_rss, self.peak_pss = max(self.peak_rss, rss), max(self.peak_pss, pss)
+            _, main_pss = await asyncio.to_thread(tree_memory, [os.getpid()])
+            self.peak_main_pss = max(self.peak_main_pss, main_pss)
+            self.peak_workers_pss = max(self.peak_workers_pss, pss - main_pss)
             await asyncio.sleep(self.every)
 
     def __enter__(self) -> MemoryWatch:
@@ -305,7 +310,8 @@ async def bursts(args: argparse.Namespace, store: SQLiteStore, service: TableSer
             "loop_cpu_ms_per_turn": loop_cpu * 1000 / turns,
             "render_cpu_ms_per_turn": render_ms, "idle_2core_turns_per_s": capacity,
             "turns_with_image_pct": 100 * images / turns,
-            "peak_rss_mb": watch.peak_rss, "peak_pss_mb": watch.peak_pss}
+            "peak_rss_mb": watch.peak_rss, "peak_pss_mb": watch.peak_pss,
+            "peak_main_pss_mb": watch.peak_main_pss, "peak_workers_pss_mb": watch.peak_workers_pss}
 
 
 def main() -> None:
@@ -329,7 +335,8 @@ def main() -> None:
               f" p50 {figures['p50_s']:.2f} s, p95 {figures['p95_s']:.2f} s, max {figures['max_s']:.2f} s")
         print(f"  {figures['turns_with_image_pct']:.0f} % of the turns carried a board image")
         print(f"  memory of the whole bot (its process and every worker): peak RSS {figures['peak_rss_mb']:.0f} MB,"
-              f" peak PSS {figures['peak_pss_mb']:.0f} MB")
+              f" peak PSS {figures['peak_pss_mb']:.0f} MB (bot process {figures.get('peak_main_pss_mb', 0):.0f} MB,"
+              f" workers {figures.get('peak_workers_pss_mb', 0):.0f} MB)")
         print(f"  CPU per turn: bot process {figures['main_cpu_ms_per_turn']:.1f} ms (event loop thread"
               f" {figures['loop_cpu_ms_per_turn']:.1f} ms, other threads: the store), render processes"
               f" {figures['render_cpu_ms_per_turn']:.1f} ms -> on two idle cores at most"
