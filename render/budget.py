@@ -29,13 +29,16 @@ from PIL import Image
 #: - bands: deflated bands of the PNG encoder (about 4 KB each: headers, panels, legends that
 #:   tables share); inflated: bands a table's next board derives from, kept inflated
 #: - sprites: recently pasted sprites whole (their deflated copies stay: `render.packed`)
+#: - text: rasterised texts (names, numbers, labels: about 0.75 KB each), which come back
+#:   every turn
 DEFAULTS_MB: dict[str, float] = {
     "layers": 56.0,
     "kept.rails-and-sails": 8.0,
     "kept.around-the-world": 10.0,
-    "bands": 8.0,
+    "bands": 6.0,
     "inflated": 6.0,
-    "sprites": 6.0,
+    "sprites": 4.0,
+    "text": 4.0,
 }
 #: a render process's picture caches together, by default (MB)
 DEFAULT_MB = sum(DEFAULTS_MB.values())
@@ -128,6 +131,9 @@ def nbytes(value: Any) -> int:
     layer's bands (`render.png.StaticLayer.nbytes`), summed over tuples and lists."""
     if isinstance(value, Image.Image):
         return value.width * value.height * _PIXEL_BYTES.get(value.mode, 4)
+    size, mode = getattr(value, "size", None), getattr(value, "mode", None)
+    if isinstance(size, tuple) and isinstance(mode, str):  # a picture's core (a text's mask)
+        return int(size[0]) * int(size[1]) * _PIXEL_BYTES.get(mode, 4)
     if isinstance(value, bytes | bytearray):
         return len(value)
     if isinstance(value, tuple | list):

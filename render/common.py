@@ -23,6 +23,8 @@ from typing import Any, Literal, Protocol
 
 from PIL import Image, ImageDraw, ImageFont
 
+from render import budget
+
 Weight = Literal["regular", "semibold", "bold"]
 
 
@@ -368,13 +370,13 @@ def draw_text(draw: ImageDraw.ImageDraw, xy: tuple[float, float], text: str, *, 
     return total
 
 
-@lru_cache(maxsize=8192)
+@budget.memoized("text")
 def _text_mask(f: ImageFont.FreeTypeFont, text: str, mode: str, stroke_width: float, anchor: str, ink: int,
                start: tuple[float, float]) -> tuple[Any, tuple[int, int]]:
     """One rasterised text, kept: FreeType rasterising was 40-60 % of a board's drawing and most
     texts (labels, numbers, names) come back every turn. Fonts are cached objects, so the font
     itself keys it; the sub-pixel `start` keys it too, so a cached mask is the very one Pillow
-    would rasterise at that spot. Bounded, and per process (nothing shared after a fork)."""
+    would rasterise at that spot. Bounded in bytes (`render.budget`), and per process."""
     return f.getmask2(text, mode, None, None, None, stroke_width, anchor, ink, start, stroke_filled=True)
 
 

@@ -167,9 +167,22 @@ def _arrow_head(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[floa
     draw.polygon([b, p1, p2], fill=colour)
 
 
-@lru_cache(maxsize=8)
+#: pawns at most: the tallest board, whose static layer serves every height
+MOST_PAWNS = 4
+
+
+def _tallest() -> int:
+    return PANEL_TOP + MOST_PAWNS * PANEL_ROW_H + 20
+
+
 def _static_board(texts: StaticTexts, height: int) -> Image.Image:
-    """Everything that never changes during a game (per set of texts and image height)."""
+    """Everything that never changes during a game, at least `height` tall (one picture per
+    set of texts serves every height: nothing in it depends on the players below the map)."""
+    return _tall_board(texts, max(height, _tallest()))
+
+
+@budget.memoized("layers")
+def _tall_board(texts: StaticTexts, height: int) -> Image.Image:
     img = Image.new("RGB", (WIDTH, height), PAPER)
     d = Draw(img)
     _draw_map_cards(d, texts)
@@ -447,12 +460,13 @@ def render_board(view: dict[str, Any], *, names: dict[str, str], translator: Tra
 def _layer(tr: Translator, pawns: int, height: int) -> StaticLayer:
     """The static layer of a board of `height` mapped onto its palette, once per language and
     number of pawns."""
-    return _mapped(static_texts(tr), pawns, height, tr)
+    return _mapped(static_texts(tr), pawns, max(height, _tallest()), tr).top(height)
 
 
 @budget.memoized("layers", by=lambda texts, pawns, height, tr: (texts, pawns, height))
 def _mapped(texts: StaticTexts, pawns: int, height: int, tr: Translator) -> StaticLayer:
-    """`_layer`, kept by its static texts (the translator stands for them: not in the key)."""
+    """`_layer` as tall as the tallest board, kept by its static texts (the translator stands
+    for them: not in the key)."""
     return StaticLayer(_static_board(texts, height), _board_palette(tr, pawns))
 
 
@@ -514,7 +528,7 @@ def board_layers(view: dict[str, Any], *, names: dict[str, str], translator: Tra
     arrows, the pawns and the players' panel (outside them it is the static layer exactly)."""
     tr = translator
     height = PANEL_TOP + _panel_height(view)
-    img = _static_board(static_texts(tr), height).copy()
+    img = _static_board(static_texts(tr), height).crop((0, 0, WIDTH, height))
     boxes: list[Box] = [(0, 0, WIDTH, HEADER_H + 4), (0, PANEL_TOP - 4, WIDTH, height)]
     d = Draw(img)
     # header
