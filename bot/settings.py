@@ -33,7 +33,7 @@ class Settings:
     render_processes: int = 0
     #: RENDER_CACHE_MB: the picture caches one drawing process (each render worker, or the bot
     #: when it draws in threads) may hold, in MB (`render.budget`: static layers of about 27 MB a
-    #: language in play, tables' kept layers, PNG bands, sprites); None: the default (94)
+    #: language in play, tables' kept layers, PNG bands, sprites); None: the default (166)
     render_cache_mb: float | None = None
     #: processes AI seats decide in (0 = threads of the bot's process); `load_settings` defaults
     #: to one; `AI_TURN_SECONDS` caps one decision there (the game's own policy answers after it)
@@ -72,6 +72,12 @@ def _float(value: str | None, default: float) -> float:
         return float(value) if value not in (None, "") else default
     except ValueError:
         return default
+
+
+def _megabytes(value: str | None) -> float | None:
+    """RENDER_CACHE_MB: a size in MB (at least 1), or None (unset or unreadable: the default)."""
+    number = _float(value, -1.0)
+    return max(1.0, number) if number >= 0 else None
 
 
 _DIGITS = re.compile(r"[0-9]{1,6}")
@@ -153,8 +159,7 @@ def load_settings(env_file: str | Path | None = ".env", environ: dict[str, str] 
         shard_ids=_shard_ids(environ.get("SHARD_IDS"), shard_count),
         database_pool_size=max(1, int(_float(environ.get("DATABASE_POOL_SIZE"), 10.0))),
         render_processes=_processes(environ.get("RENDER_PROCESSES")),
-        render_cache_mb=(max(1.0, _float(environ.get("RENDER_CACHE_MB"), 94.0))
-                         if environ.get("RENDER_CACHE_MB", "").strip() else None),
+        render_cache_mb=_megabytes(environ.get("RENDER_CACHE_MB")),
         ai_processes=max(0, int(_float(environ.get("AI_PROCESSES"), 1.0))),
         ai_turn_seconds=max(0.1, _float(environ.get("AI_TURN_SECONDS"), 10.0)),
         ai_hard_seconds=(max(0.01, _float(environ.get("AI_HARD_SECONDS"), 0.25))

@@ -19,10 +19,11 @@ from PIL import Image
 
 #: each cache's bytes by default (MB), where each saves the most CPU per byte on the mix of
 #: the burst benchmark (bench/bench_burst.py --game mix); `RENDER_CACHE_MB` scales them all
-#: - layers: the static layers (map, routes, names) of every game in a language, whole: about
-#:   27 MB a language (around-the-world 12, rails-and-sails 10, eighty-days 3, detour 1.5);
-#:   every board starts from one and rebuilding one costs 0.2-1 s, so the default holds two
-#:   languages (a third in play evicts the least used: budget more for more languages)
+#: - layers: the static layers (map, routes, names, panel chrome) of every game in a
+#:   language, whole: about 42 MB a language (around-the-world 12, eighty-days 12.5,
+#:   rails-and-sails 10, detour 7); every board starts from one and rebuilding one costs
+#:   0.2-1 s, so the default holds the three languages the bot speaks (a budget below what
+#:   the languages in play need rebuilds layers all the time: boards get slow)
 #: - kept.<game>: the tables' kept layers (claimed routes, panels: only the bands they
 #:   changed, deflated: 0.1-1.7 MB a table); a table whose layer went draws its next board
 #:   afresh (its first board's cost)
@@ -32,7 +33,7 @@ from PIL import Image
 #: - text: rasterised texts (names, numbers, labels: about 0.75 KB each), which come back
 #:   every turn
 DEFAULTS_MB: dict[str, float] = {
-    "layers": 56.0,
+    "layers": 128.0,
     "kept.rails-and-sails": 8.0,
     "kept.around-the-world": 10.0,
     "bands": 6.0,

@@ -81,6 +81,18 @@ def _after_fork() -> None:
 os.register_at_fork(after_in_child=_after_fork)
 
 
+def _emptied() -> None:
+    """The band caches emptied when the render budget is set anew (`render.budget.configure`)."""
+    global _inflated_bytes, _bands_bytes
+    with _lock:
+        _bands.clear()
+        _inflated.clear()
+        _inflated_bytes = _bands_bytes = 0
+
+
+budget.on_configure(_emptied)
+
+
 def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 

@@ -128,10 +128,13 @@ def keep(replaced: int | None, group: Hashable, keys: dict[str, Hashable], dirty
 
 
 def clear() -> None:
-    """Forgets every kept layer (tests)."""
+    """Forgets every kept layer (the render budget set anew, tests)."""
     with _lock:
         _kept.clear()
         _sizes.clear()
+
+
+budget.on_configure(clear)
 
 
 def _after_fork() -> None:

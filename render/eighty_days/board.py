@@ -10,6 +10,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from render import budget
 from render.common import SpriteDraw, Translator, draw_text, draw_token, font, player_style
 
 from .geometry import GOLD, HEADER_H, INK, ITEM_COLOUR, KIND_COLOUR, MAP_H, MAP_TOP, MUTED, PANEL, PAPER, WIDTH, city_xy
@@ -246,7 +247,7 @@ def _chrome_texts(t: Translator) -> ChromeTexts:
             *(t(f"market.{market}").capitalize() for market in MARKETS), *(t(key) for _x, key in COLUMNS))
 
 
-@lru_cache(maxsize=8)
+@budget.memoized("layers")
 def _panel_chrome(texts: ChromeTexts) -> Image.Image:
     """The panels and the table head without anything that changes during a game: boxes,
     titles, the travel kinds and the markets. Drawn once per language where the board has

@@ -10,6 +10,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from render import budget
 from render.common import Draw, draw_text, fixed_palette, font, ramp
 
 from .geometry import INK, KIND_COLOUR, MAP_H, MAP_TOP, MARKET_COLOUR, MUTED, PAPER, SEA, WIDTH, city_xy, line_offset
@@ -95,7 +96,7 @@ def map_keys(map_view: dict[str, Any]) -> tuple[Cities, Lines]:
     return cities, lines
 
 
-@lru_cache(maxsize=8)
+@budget.memoized("layers")
 def static_layer(labels: Labels, cities: Cities, lines: Lines) -> Image.Image:
     """The board without anything that changes during a game."""
     map_view: dict[str, list[dict[str, Any]]] = {

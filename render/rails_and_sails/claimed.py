@@ -250,6 +250,16 @@ def _forget(entry: tuple[Hashable, tuple[Item, ...]]) -> None:
     _sizes.pop(entry, None)
 
 
+def clear() -> None:
+    """Forgets every kept layer (the render budget set anew, tests)."""
+    _kept.clear()
+    _sizes.clear()
+    _newest[0] = None
+
+
+budget.on_configure(clear)
+
+
 def warm(players: int) -> Iterator[None]:
     """Make every route's sprites (claimed by each of `players` seats, blocked, and the last
     claim's frames, `highlight`) ahead, a route per step: a table first drawn mid-game needs
