@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench_playouts import TARGETS, playout_line  # noqa: E402
+from bench_playouts import FLOORS, playout_line  # noqa: E402
 from bench_playouts import random_game as playout_game  # noqa: E402
 
 from engine import Rng, registry  # noqa: E402
@@ -193,9 +193,9 @@ def playout_bounds(games: int = 40, repetitions: int = 5) -> None:
                 if name:
                     delattr(rules, name)
             rates[name].append(rate)
-    target = TARGETS["rails-and-sails"]
+    floor = FLOORS["rails-and-sails"]
     print(f"rails-and-sails random 4-player playouts, {games} seeded games ({steps / games:.0f} steps/game), "
-          f"{repetitions} interleaved repetitions (target ≥ {target}):")
+          f"{repetitions} interleaved repetitions (floor {floor}):")
     for name, label in labels.items():
         median = statistics.median(rates[name])
         print(f"  {label:>20}: {median:6,.0f} games/s  {1e6 / (median * steps / games):5.1f} µs/step  "
