@@ -60,6 +60,8 @@ class Suitcase:
                             table.setdefault(m & -m, []).append(m)
             self.by_low.append(table)
         self._cache: dict[tuple[int, ...], Packing | None] = {}
+        #: placement -> its cells, as `cells_of` finds them (every view lists every packing)
+        self._cells: dict[int, tuple[tuple[int, int], ...]] = {}
 
     def pack(self, counts: tuple[int, ...]) -> Packing | None:
         """A packing of these item counts, or None if they do not fit (cached)."""
@@ -100,15 +102,18 @@ class Suitcase:
         return None
 
     def cells_of(self, mask: int) -> list[list[int]]:
-        """A placement's cells as [row, col] pairs, for drawing."""
-        out = []
-        bit = 0
-        while mask:
-            if mask & 1:
-                out.append([bit // self.cols, bit % self.cols])
-            mask >>= 1
-            bit += 1
-        return out
+        """A placement's cells as [row, col] pairs, for drawing (a new list each time)."""
+        found = self._cells.get(mask)
+        if found is None:
+            out = []
+            bit, rest = 0, mask
+            while rest:
+                if rest & 1:
+                    out.append((bit // self.cols, bit % self.cols))
+                rest >>= 1
+                bit += 1
+            found = self._cells[mask] = tuple(out)
+        return [[r, c] for r, c in found]
 
     def layout(self) -> dict[str, object]:
         return {"rows": self.rows, "cols": self.cols, "cells": [[r, c] for r, c in self.cells]}

@@ -14,19 +14,27 @@ from . import flow as F
 from .packing import packing_view, suitcase
 from .state import SETUP, DaysState
 
+#: the map's fixed parts, built once and shared by every view (views are read-only: nothing
+#: writes into one, see docs/architecture.md): the cities (market, position, distance to the
+#: arrival London), and side A's lines with their printed costs
+_CITIES: list[dict[str, Any]] = [{"id": cid, "market": mk, "x": x, "y": y, "distance": C.DISTANCE[cid]}
+                                 for cid, (mk, x, y) in C.CITIES.items()]
+_LINES_A: list[dict[str, Any]] = [{"id": lid, "a": a, "b": b, "kind": kind, "cost": C.cost_info(cost), "tile": None,
+                                   "tile_space": False} for lid, (a, b, kind, cost, _space) in C.LINES.items()]
+
 
 def map_view(state: DaysState) -> dict[str, Any]:
     """Cities (market, position, distance to the arrival London) and lines with what they
-    cost on this side (side B: the line tile on the line)."""
-    cities = [{"id": cid, "market": mk, "x": x, "y": y, "distance": C.DISTANCE[cid]}
-              for cid, (mk, x, y) in C.CITIES.items()]
-    lines = []
-    for lid, (a, b, kind, _cost, space) in C.LINES.items():
-        tile = state.line_tiles.get(lid) if state.options["side"] == "B" else None
-        lines.append({"id": lid, "a": a, "b": b, "kind": kind, "cost": C.cost_info(F.line_cost(state, lid)),
-                      "tile": tile, "tile_space": space and state.options["side"] == "B"})
-    return {"side": state.options["side"], "start": C.START, "arrival": C.ARRIVAL, "cities": cities,
-            "lines": lines}
+    cost on this side (side B: the line tile on the line, if any: see `flow.line_cost`)."""
+    side = state.options["side"]
+    if side == "A":
+        lines = _LINES_A
+    else:
+        tiles = state.line_tiles
+        lines = [{"id": lid, "a": a, "b": b, "kind": kind, "cost": C.cost_info(C.LINE_TILES[tile] if tile else None),
+                  "tile": tile, "tile_space": space}
+                 for lid, (a, b, kind, _cost, space) in C.LINES.items() for tile in (tiles.get(lid),)]
+    return {"side": side, "start": C.START, "arrival": C.ARRIVAL, "cities": _CITIES, "lines": lines}
 
 
 def _pending_public(entry: dict[str, Any]) -> dict[str, Any]:
