@@ -1,13 +1,14 @@
 """Burst: many channels press a move at the same moment. How fast does the table keep up?
 
     .venv/bin/python bench/bench_burst.py [--channels 200] [--game rails-and-sails|mix] [--rounds 2]
-        [--warmup 4] [--drawn 2] [--processes N] [--ai-seats N] [--rev REV [--ab-rounds 4]] [--profile FILE]
+        [--warmup 4] [--drawn 2] [--processes N] [--ai-seats N [--ai-level hard]] [--rev REV [--ab-rounds 4]]
+        [--profile FILE]
 
 `--game mix` is a real server's mix: the four games in turn (detour, around-the-world,
 rails-and-sails, eighty-days), 2-4 people per table with names of their own, each table 10-30
 moves into its game before the clock starts (some tables further than others), and with
-`--ai-seats N` N AI seats at every table (the person's press then waits for the AIs' replies,
-decided off the event loop). The memory of the whole bot — its process and every render and
+`--ai-seats N` N AI seats at every table, at `--ai-level` (the person's press then waits for
+the AIs' replies, decided off the event loop). The memory of the whole bot — its process and every render and
 AI worker — is sampled during the timed bursts: the peak of the summed RSS and PSS.
 
 Through the table service as the Discord adapter drives it (SQLite in a temp dir, images from
@@ -241,7 +242,7 @@ async def set_up(args: argparse.Namespace, service: TableService, store: SQLiteS
         for other in others:
             await service.join(other, where)
         if args.ai_seats:
-            await service.addbot(first, where, args.ai_seats)
+            await service.addbot(first, where, args.ai_seats, args.ai_level)
         await service.start(first, where)
     for _ in range(args.warmup):  # past the set-up's secret choices, which post no board
         await burst(service, store, places)
@@ -326,6 +327,8 @@ def main() -> None:
                         help="render processes (default: one per core; 0: threads)")
     parser.add_argument("--profile", help="write a cProfile of the timed bursts to this file")
     parser.add_argument("--ai-seats", type=int, default=0, help="AI seats at every table (their replies are timed)")
+    parser.add_argument("--ai-level", default="normal", choices=("easy", "normal", "hard"),
+                        help="the AI seats' level (hard: each decision searches its CPU budget)")
     parser.add_argument("--ai-processes", type=int, default=1, help="processes AI seats decide in (0: threads)")
     add_ab_arguments(parser)
     args = parser.parse_args()
