@@ -33,7 +33,7 @@ from bot.table.shared import (
     ASK_LIMIT,
     ASK_WINDOW,
     MAX_AI_STEPS,
-    RENDER_CACHE_SIZE,
+    RENDER_CACHE_BYTES,
     STAND_IN_MAX_ACTIONS,
     Loaded,
     Refusal,
@@ -302,7 +302,7 @@ class TableService:
 
 
 __all__ = [
-    "AI_NAMES", "AI_USER_BASE", "ASK_LIMIT", "ASK_WINDOW", "MAX_AI_STEPS", "PREFIX", "RENDER_CACHE_SIZE",
+    "AI_NAMES", "AI_USER_BASE", "ASK_LIMIT", "ASK_WINDOW", "MAX_AI_STEPS", "PREFIX", "RENDER_CACHE_BYTES",
     "STAND_IN_MAX_ACTIONS", "Loaded", "Refusal", "TableService", "action_hash", "custom_id", "menu_payload",
     "early_replies", "parse_custom_id", "parse_options", "rules_embeds",
 ]

@@ -14,8 +14,12 @@ from collections.abc import Awaitable, Callable, Hashable
 
 
 class RenderCache:
-    def __init__(self, size: int = 64) -> None:
-        self.size = size
+    """Images by key, holding at most `max_bytes` of PNG bytes (0: none kept, only shared
+    while being made)."""
+
+    def __init__(self, max_bytes: int = 16 << 20) -> None:
+        self.max_bytes = max_bytes
+        self._bytes = 0
         self._done: OrderedDict[Hashable, bytes] = OrderedDict()
         self._pending: dict[Hashable, asyncio.Future[bytes]] = {}
         self.hits = 0
@@ -43,8 +47,9 @@ class RenderCache:
         finally:
             self._pending.pop(key, None)
         future.set_result(data)
-        if self.size > 0:
+        if len(data) <= self.max_bytes and key not in self._done:
             self._done[key] = data
-            while len(self._done) > self.size:
-                self._done.popitem(last=False)
+            self._bytes += len(data)
+            while self._bytes > self.max_bytes:
+                self._bytes -= len(self._done.popitem(last=False)[1])
         return data

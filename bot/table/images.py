@@ -13,7 +13,7 @@ from bot.games import GameSpec
 from bot.i18n import Translator
 from bot.images.cache import RenderCache
 from bot.images.pool import RenderJob, RenderPool, RenderUnavailable, draw, poolable
-from bot.table.shared import RENDER_CACHE_SIZE, Loaded
+from bot.table.shared import RENDER_CACHE_BYTES, Loaded
 
 log = logging.getLogger("passepartout.service")
 
@@ -23,7 +23,7 @@ class Images:
         self.render_in_thread = render_in_thread
         #: render processes (started and closed by the adapter that made them); None: threads
         self.render_pool = render_pool
-        self.cache = RenderCache(RENDER_CACHE_SIZE)
+        self.cache = RenderCache(RENDER_CACHE_BYTES)
         # renders someone asked to look at (status, hand) queue here, one at a time, so they
         # never crowd out the renders of moves
         self.side_renders = asyncio.Semaphore(1)

@@ -20,7 +20,8 @@ AI_USER_BASE = -1000  # AI seats get negative user ids, never a Discord user
 MAX_AI_STEPS = 20_000
 #: a stand-in plays one turn for an absent player; no turn of any game takes more moves
 STAND_IN_MAX_ACTIONS = 25
-RENDER_CACHE_SIZE = 64  # boards and hands people asked to see (~0.1-0.3 MB each)
+#: bytes of the boards and hands people asked to see, kept (0.1-0.3 MB each: 50-150 of them)
+RENDER_CACHE_BYTES = 16 << 20
 ASK_LIMIT, ASK_WINDOW = 6, 30.0  # status/hand images per user per this many seconds
 
 

@@ -13,6 +13,7 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import aiohttp
 import discord
+from cachetools import LRUCache
 
 from bot.i18n import Translator
 from bot.replies import Button, Reply, Select
@@ -23,6 +24,8 @@ T = TypeVar("T")
 _EMBED_COLOUR = discord.Colour(0x2B6CB0)  # the blue of the boards' headers
 #: Discord lets a bot edit its private reply while the interaction's token lives (15 minutes)
 EDITABLE_SECONDS = 14 * 60
+#: games whose newest version a process remembers (the ones posted to lately)
+NEWEST_GAMES = 10_000
 
 _STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -124,8 +127,9 @@ class Delivery:
         #: not hold a channel's messages, nor the scheduler)
         self.timeout = timeout
         self._channel_locks: dict[int, asyncio.Lock] = {}
-        #: the newest version of each game this process saw Discord accept
-        self._newest: dict[int, int] = {}
+        #: the newest version of each game this process saw Discord accept (the games posted
+        #: to lately: an old game's entry goes first)
+        self._newest: LRUCache[int, int] = LRUCache(maxsize=NEWEST_GAMES)
         #: private replies whose buttons work only at one version of a game (an Undo), by game:
         #: (sent at, that version, the message), taken away when the game shows a later one
         self._offers: dict[int, list[tuple[float, int, discord.WebhookMessage]]] = {}
