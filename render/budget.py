@@ -46,7 +46,11 @@ DEFAULT_MB = sum(DEFAULTS_MB.values())
 
 _total_bytes = int(DEFAULT_MB * (1 << 20))
 _caches: dict[str, LRUCache[Any, Any]] = {}
-_resized: list[Callable[[], None]] = []
+#: the emptying functions of the caches kept outside this module, by their part's name
+_emptiers: dict[str, list[Callable[[], None]]] = {}
+#: the parts that hold what a table drew (its kept layers, its bands, its sprites): what a
+#: warm-up's sample tables leave there pays for no real table (`forget`)
+TABLES = ("kept.rails-and-sails", "kept.around-the-world", "inflated", "sprites")
 
 T = TypeVar("T")
 
@@ -58,8 +62,18 @@ def configure(megabytes: float) -> None:
     _total_bytes = max(1, int(megabytes * (1 << 20)))
     for name in list(_caches):
         _caches[name] = _new(name)
-    for hook in _resized:
-        hook()
+    for hooks in _emptiers.values():
+        for hook in hooks:
+            hook()
+
+
+def forget(names: tuple[str, ...] = TABLES) -> None:
+    """Empties the caches of these parts (by default what tables drew: after the warm-up)."""
+    for name in names:
+        if name in _caches:
+            _caches[name].clear()
+        for hook in _emptiers.get(name, []):
+            hook()
 
 
 def total_bytes() -> int:
@@ -71,10 +85,10 @@ def limit(name: str) -> int:
     return max(1, int(_total_bytes * DEFAULTS_MB[name] / DEFAULT_MB))
 
 
-def on_configure(hook: Callable[[], None]) -> None:
-    """Calls `hook` whenever the budget changes (a cache kept outside this module re-reads its
-    `limit`)."""
-    _resized.append(hook)
+def emptied_by(name: str, hook: Callable[[], None]) -> None:
+    """`hook` empties a cache of the part `name` kept outside this module: called when the
+    budget is set anew (`configure`) and when that part is emptied (`forget`)."""
+    _emptiers.setdefault(name, []).append(hook)
 
 
 def _new(name: str) -> LRUCache[Any, Any]:

@@ -81,16 +81,22 @@ def _after_fork() -> None:
 os.register_at_fork(after_in_child=_after_fork)
 
 
-def _emptied() -> None:
-    """The band caches emptied when the render budget is set anew (`render.budget.configure`)."""
-    global _inflated_bytes, _bands_bytes
+def _forget_bands() -> None:
+    global _bands_bytes
     with _lock:
         _bands.clear()
+        _bands_bytes = 0
+
+
+def _forget_inflated() -> None:
+    global _inflated_bytes
+    with _lock:
         _inflated.clear()
-        _inflated_bytes = _bands_bytes = 0
+        _inflated_bytes = 0
 
 
-budget.on_configure(_emptied)
+budget.emptied_by("bands", _forget_bands)
+budget.emptied_by("inflated", _forget_inflated)
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:

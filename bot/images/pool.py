@@ -219,7 +219,14 @@ def _warm() -> Iterator[None]:
             draw(RenderJob(spec.id, "board", rules.view(state, None), {s: s for s in seats}, "en"), spec)
         except Exception:  # a game that cannot draw a fresh board shows it on its first real render
             log.warning("render worker: warming %s failed", line.id, exc_info=True)
-    return _warm_steps(FIRST_LANGUAGES, sprites=True)
+    return _then_forget(_warm_steps(FIRST_LANGUAGES, sprites=True))
+
+
+def _then_forget(steps: Iterator[None]) -> Iterator[None]:
+    """`steps`, then what their sample tables left in the caches (kept layers, inflated
+    bands, sprites pasted last) is dropped: it pays for no real table (`render.budget.forget`)."""
+    yield from steps
+    budget.forget()
 
 
 #: the languages a worker warms up in before any job; another language is warmed the first

@@ -134,7 +134,7 @@ def clear() -> None:
         _sizes.clear()
 
 
-budget.on_configure(clear)
+budget.emptied_by(BUDGET, clear)
 
 
 def _after_fork() -> None:

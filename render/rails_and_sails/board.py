@@ -462,6 +462,17 @@ def _panel_bottom(view: dict[str, Any]) -> int:
 _canvases = threading.local()
 
 
+def _forget_drawn() -> None:
+    """What boards left behind in this thread and for the bases: the canvas, the parts cut
+    from a base, the fixed words drawn (made again by the next board, a few ms)."""
+    _canvases.board = None
+    _PARTS.clear()
+    _FIXED.clear()
+
+
+budget.emptied_by("kept.rails-and-sails", _forget_drawn)
+
+
 def _canvas(base: Image.Image, mapped: list[Box]) -> Image.Image:
     """An image the board's size that is `base` inside the rectangles `mapped` (the PNG reads
     the board only there, `render.png.regions`), to draw a board on: elsewhere it holds what

@@ -257,7 +257,7 @@ def clear() -> None:
     _newest[0] = None
 
 
-budget.on_configure(clear)
+budget.emptied_by(BUDGET, clear)
 
 
 def warm(players: int) -> Iterator[None]:

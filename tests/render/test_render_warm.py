@@ -88,3 +88,30 @@ def test_rails_warm_makes_every_route_sprite() -> None:
     for route_id in geometry().routes:
         assert (route_id, 0) in sprites._SPRITES and (route_id, 1) in sprites._SPRITES
         assert route_id in sprites._BLOCKED
+
+
+def test_what_the_warm_up_tables_leave_is_dropped_and_boards_stay_the_same() -> None:
+    """The warm-up's sample tables leave kept layers, inflated bands, pasted sprites and the
+    rails canvas behind; none of it pays for a real table, so it goes (`budget.forget`), and
+    a board drawn afterwards is the very board drawn before."""
+    from engine import registry
+    from render import budget, png
+    from render.around_the_world import kept
+    from render.rails_and_sails import board as rails_board
+    from render.rails_and_sails import claimed
+
+    rules = registry.get("rails-and-sails")
+    state = rules.new_game(["p1", "p2", "p3"], 7, {})
+    for _ in range(40):
+        seat = rules.to_act(state)[0]
+        rules.apply(state, seat, rules.legal_actions(state, seat)[0])
+    job = render_pool.RenderJob("rails-and-sails", "board", rules.view(state, None), {"p1": "A", "p2": "B", "p3": "C"},
+                                "en")
+    before = render_pool.draw(job)
+    assert claimed._kept and getattr(rails_board._canvases, "board", None) is not None
+    for _ in render_pool._warm():
+        pass
+    assert not claimed._kept and not kept._kept and not png._inflated and not budget.cache("sprites")
+    assert getattr(rails_board._canvases, "board", None) is None
+    assert budget.cache("layers")  # the static layers stay: every board starts from one
+    assert render_pool.draw(job) == before
