@@ -34,7 +34,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import cProfile
+import ctypes
+import gc
 import os
 import statistics
 import tempfile
@@ -86,6 +89,13 @@ def tree_memory(pids: list[int]) -> tuple[float, float]:
         except OSError:
             continue
     return rss / 1024, pss / 1024
+
+
+def trim() -> None:
+    """glibc's `malloc_trim(0)` in this process (as `bot.memory.trim`, which an older revision
+    measured with --rev may not have)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
 def children_of(pid: int) -> list[int]:
@@ -264,6 +274,11 @@ async def bursts(args: argparse.Namespace, store: SQLiteStore, service: TableSer
         await pool.ready()
     for _ in range(args.drawn):  # tables in progress: the workers have drawn their boards before
         await burst(service, store, places)
+    gc.collect()
+    trim()
+    await asyncio.sleep(0.5)  # the workers trim once idle too
+    _rss, idle_pss = tree_memory([os.getpid(), *children_of(os.getpid())])
+    _rss, idle_main = tree_memory([os.getpid()])
     mode = f"{pool.processes} render processes" if pool is not None else "renders in threads"
     rates: list[float] = []
     latencies: list[float] = []
@@ -312,7 +327,8 @@ async def bursts(args: argparse.Namespace, store: SQLiteStore, service: TableSer
             "render_cpu_ms_per_turn": render_ms, "idle_2core_turns_per_s": capacity,
             "turns_with_image_pct": 100 * images / turns,
             "peak_rss_mb": watch.peak_rss, "peak_pss_mb": watch.peak_pss,
-            "peak_main_pss_mb": watch.peak_main_pss, "peak_workers_pss_mb": watch.peak_workers_pss}
+            "peak_main_pss_mb": watch.peak_main_pss, "peak_workers_pss_mb": watch.peak_workers_pss,
+            "idle_pss_mb": idle_pss, "idle_main_pss_mb": idle_main}
 
 
 def main() -> None:
@@ -339,7 +355,8 @@ def main() -> None:
         print(f"  {figures['turns_with_image_pct']:.0f} % of the turns carried a board image")
         print(f"  memory of the whole bot (its process and every worker): peak RSS {figures['peak_rss_mb']:.0f} MB,"
               f" peak PSS {figures['peak_pss_mb']:.0f} MB (bot process {figures.get('peak_main_pss_mb', 0):.0f} MB,"
-              f" workers {figures.get('peak_workers_pss_mb', 0):.0f} MB)")
+              f" workers {figures.get('peak_workers_pss_mb', 0):.0f} MB); with every table in play and no press,"
+              f" PSS {figures.get('idle_pss_mb', 0):.0f} MB (bot process {figures.get('idle_main_pss_mb', 0):.0f} MB)")
         print(f"  CPU per turn: bot process {figures['main_cpu_ms_per_turn']:.1f} ms (event loop thread"
               f" {figures['loop_cpu_ms_per_turn']:.1f} ms, other threads: the store), render processes"
               f" {figures['render_cpu_ms_per_turn']:.1f} ms -> on two idle cores at most"
