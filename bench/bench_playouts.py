@@ -109,23 +109,23 @@ def view_share(game_id: str, seconds: float, players: int = 4) -> tuple[float, f
     choose = _policy(game_id, "normal")
     spent = {"view": 0.0, "legal": 0.0}
 
+    def timed(name: str, call: Any) -> Any:
+        def run(*args: Any) -> Any:
+            t = time.perf_counter()
+            try:
+                return call(*args)
+            finally:
+                spent[name] += time.perf_counter() - t
+        return run
+
     class Timed:
+        """The game's rules, with the time spent in `view` and `legal_actions` counted."""
+
+        view = staticmethod(timed("view", rules.view))
+        legal_actions = staticmethod(timed("legal", rules.legal_actions))
+
         def __getattr__(self, name: str) -> Any:
             return getattr(rules, name)
-
-        def view(self, state: Any, seat: Any) -> Any:
-            t = time.perf_counter()
-            try:
-                return rules.view(state, seat)
-            finally:
-                spent["view"] += time.perf_counter() - t
-
-        def legal_actions(self, state: Any, seat: str) -> Any:
-            t = time.perf_counter()
-            try:
-                return rules.legal_actions(state, seat)
-            finally:
-                spent["legal"] += time.perf_counter() - t
 
     seats = [f"p{i + 1}" for i in range(players)]
     t0, games = time.perf_counter(), 0
