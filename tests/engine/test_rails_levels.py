@@ -114,9 +114,10 @@ def test_normal_takes_new_tickets_only_while_the_game_will_last() -> None:
     assert ask(s)["type"] != "tickets"
 
 
-def test_hard_weighs_only_ticket_decisions() -> None:
+def test_hard_weighs_ticket_decisions_and_turns_only_near_the_end() -> None:
     """Hard's candidates: several ticket sets at the setup, normal's move alone on a turn whose
-    plan still needs cards (a few playouts cannot tell one card from another)."""
+    plan still needs cards (a few playouts cannot tell one card from another), but near the
+    end (a seat with `HARD_ENDGAME` pieces or fewer) a draw or another claim too."""
     s = R.new_game(SEATS, 3)
     legal = R.legal_actions(s, "p1")
     view = R.view(s, "p1")
@@ -127,6 +128,32 @@ def test_hard_weighs_only_ticket_decisions() -> None:
     s.hands[0] = {}
     legal = R.legal_actions(s, "p1")
     assert [a for _, a in levels.shortlist(R.view(s, "p1"), "p1", legal)] == [ask(s)]
+    s.trains[1], s.ships[1] = 4, levels.HARD_ENDGAME - 4
+    s.hands[0] = {"t:red": 4, "t:black": 3, "s:blue": 4, "s:green:2": 2}
+    legal = R.legal_actions(s, "p1")
+    ranked = levels.shortlist(R.view(s, "p1"), "p1", legal)
+    assert ranked[0][1] == ask(s) and len(ranked) > 1
+    assert all(a in legal for _, a in ranked)
+
+
+def test_hard_planner_plans_as_today() -> None:
+    """Hard's faster, memoised `Planner` gives today's plans (normal's moves depend on them)
+    on the boards of a played game, asked twice."""
+    from engine.games.rails_and_sails.ai import Planner as TodayPlanner
+
+    s = R.new_game(SEATS, 21)
+    checked = 0
+    while not R.is_over(s):
+        seat = R.to_act(s)[0]
+        legal = R.legal_actions(s, seat)
+        view = R.view(s, seat)
+        if view["phase"] == "play" and view["turn"] % 5 == 0:
+            tickets = [t["id"] for t in view["private"]["tickets"]] + ["mumbai-beijing", "bangkok-tokyo"]
+            for _ in range(2):
+                assert levels.Planner(view, seat).plan(tickets) == TodayPlanner(view, seat).plan(tickets)
+            checked += 1
+        R.apply(s, seat, levels.normal(view, seat, legal))
+    assert checked > 5
 
 
 def test_hard_evaluation_of_an_unfinished_state_ranks_the_better_position_higher() -> None:

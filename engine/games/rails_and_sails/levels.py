@@ -21,31 +21,51 @@ Measured and left out (each lost games to today): spending spare cards earlier i
 (it takes pieces later tickets need), a ticket budget from the turns left (kept too few).
 
 Easy is normal with seeded beginner's moves (`easy`): now and then it keeps every ticket offered,
-or plays another sensible move than normal's. Hard searches (see `engine.ai`) only the ticket
-decisions, where moves differ most (`shortlist`): which tickets to keep, and whether to take new
-ones once its plan is done, in 2-player games; elsewhere it plays normal's move. A whole playout
-costs 40-120 ms, so its playouts stop after `PLAYOUT_STEPS` moves and `evaluate` estimates the
-final margin of the unfinished state (`_seat_estimate`: points so far, tickets done, open
-tickets by the chance that their cheapest chain fits the pieces left, harbors), which buys
-6 rounds instead of 1-3 within a 0.12 s budget. Measured against normal over 100 heads-up
-games (bench seeds 1000+): 56 % (5 ms a decision on average, 180 ms worst); with 8 rounds 57-58 %
-there and 51 % on seeds 5000+: about the 54-55 % of the whole playouts it replaced, short of the
-60 % asked. Weighing turn moves too (another planned claim, a draw instead of a claim, a claim
-for points, harbors) with these cut playouts lost badly (18 % of 100 games), probably as the
-estimate gives cards and pieces in hand no worth.
+or plays another sensible move than normal's.
+
+Hard searches (see `engine.ai`) in 2-player games, where moves differ most (`shortlist`); in
+bigger games it plays normal's move. It weighs which tickets to keep, whether to take new ones
+once its plan is done, and near the end (`HARD_ENDGAME`: a seat with 14 pieces or fewer, or the
+last round) a draw and the longest other claims against normal's move. A whole playout costs
+30-100 ms, so playouts stop after `PLAYOUT_STEPS` moves and `evaluate` estimates the final
+margin of the unfinished state (`_seat_estimate`: points so far, tickets done, open tickets by
+the chance that their cheapest chain fits the pieces left, harbors), except near the end,
+where it plays on to the end (at most `HARD_FINISH_STEPS` more moves) and scores the result,
+which gives the cards in hand their worth. `Planner` answers as today's, faster (each route's
+cost worked out once per planner): normal's moves are the same, and hard gets up to 10 rounds
+of 4 candidates out of 0.07 s. Measured against normal over 100 heads-up games: 58 % [48 %,
+67 %] on bench seeds 1000+ (7 ms a decision on average, 215 ms worst) and 58 % [48 %, 67 %] on
+seeds 5000+ (7 ms, 187 ms worst), under a load of 5-8 on 2 cores: better than the 56 % / 51 %
+of searching tickets alone, still short of the 60 % asked. In 4-player games it plays normal's
+moves (43 % [34 %, 53 %] of 100 games, seed 1000+: the seats' luck).
+
+Tried and rejected (hard against normal, 2 players, 100 games on seeds 1000+ / 5000+): today's
+hard (tickets only, 6 rounds of 3 candidates, 0.12 s): 56 % / 51 % (54 % of 300 on 20000+);
+with the endgame search but 6 rounds of 3: 64 % / 49 % (56 % of 300 on 20000+); 10 rounds of 4
+with plans memoised across boards, in 0.12 s, 0.09 s, 0.08 s: 62 % / 51 %, 61 % / 49 %, 61 % /
+52 %, but 240-267 ms worst under load (the budget is overrun by a playout and by the garbage
+collector's pauses, which the memo made longer: 241 against 211 ms worst); the piece mix
+searched too,
+the endgame from 22 pieces (54-55 % of 300 on 20000+); weighing every turn move with cut
+playouts (18 %: the estimate gives cards in hand no worth). A stronger base than normal for
+hard found nothing (each variant against normal, 600-800 games): normal's constants moved
+(ticket reserve 24-36 pieces, cost weight 0.4-0.8, ticket-drawing thresholds: 45-51 %), harbor
+cards wanted more (50-53 %), payments sparing harbor cards (50 %).
 """
 
 from __future__ import annotations
 
+import heapq
 import math
 from typing import Any
 
-from engine.ai import HardConfig, view_seed
+from engine.ai import HardConfig, playout, view_seed
 from engine.rng import Rng
 
 from .ai import (
+    ADJ,
     HARBOR_CITIES,
-    Planner,
+    SCARCE,
     _best_claim,
     _choose_mix,
     _deficits,
@@ -56,6 +76,7 @@ from .ai import (
     _last_resort,
     _open_tickets,
 )
+from .ai import Planner as TodayPlanner
 from .ai import _pick_draw as today_pick_draw
 from .board import END_PIECES, HARBOR_POINTS, UNBUILT_HARBOR_PENALTY
 from .mapdata import COLOURS, ROUTE_POINTS, ROUTES, ROUTES_BY_ID, TICKETS_BY_ID, WILD
@@ -80,6 +101,60 @@ HARBOR_BONUS = 6.0
 #: new tickets only with this many pieces and the opponents' fewest pieces at least this
 TICKETS_MIN_PIECES = 22
 TICKETS_MIN_OTHERS = {2: 34, 3: 30, 4: 28, 5: 28}
+
+
+class Planner(TodayPlanner):
+    """Today's planner with the same answers, faster: each route's cost is worked out once per
+    planner instead of per step of every search. Normal's moves are unchanged; hard's playouts
+    get more rounds out of their budget. (Memoising plans across boards was faster still but
+    kept enough objects alive to make the garbage collector's pauses hard's worst decisions.)"""
+
+    _costs: dict[str, float | None] | None = None
+
+    def _route_costs(self) -> dict[str, float | None]:
+        """`edge_cost` of every route outside any plan: 0 for my own, None when not usable."""
+        costs: dict[str, float | None] = {}
+        for r in ROUTES:
+            if self.claimed.get(r.id) == self.seat:
+                costs[r.id] = 0.0
+            elif not self.usable(r.id):
+                costs[r.id] = None
+            else:
+                have = self.trains if r.kind == "train" else self.ships
+                costs[r.id] = float(r.length + r.rough + (SCARCE * r.length if have < r.length else 0))
+        self._costs = costs
+        return costs
+
+    def path(self, a: str, b: str, planned: set[str]) -> tuple[float, list[str]] | None:
+        """Today's Dijkstra (the same order, the same ties) on the precomputed route costs."""
+        costs = self._costs or self._route_costs()
+        dist = {a: 0.0}
+        prev: dict[str, tuple[str, str]] = {}
+        heap = [(0.0, a)]
+        pop, push = heapq.heappop, heapq.heappush
+        while heap:
+            d, node = pop(heap)
+            if node == b:
+                break
+            if d > dist[node]:
+                continue
+            for nb, rid in ADJ[node]:
+                c = 0.0 if rid in planned else costs[rid]
+                if c is None:
+                    continue
+                nd = d + c
+                if nd < dist.get(nb, 1e18):
+                    dist[nb] = nd
+                    prev[nb] = (node, rid)
+                    push(heap, (nd, nb))
+        if b not in dist:
+            return None
+        routes = []
+        node = b
+        while node != a:
+            node, rid = prev[node]
+            routes.append(rid)
+        return dist[b], routes
 
 
 class _Ctx:
@@ -393,10 +468,11 @@ def _alternatives(view: dict[str, Any], seat: str, legal: list[Action]) -> list[
 
 def shortlist(view: dict[str, Any], seat: str, legal: list[Action]) -> list[tuple[float, Action]]:
     """Hard's candidates, best first: normal's move, and where a choice weighs most (which
-    tickets to keep, whether to take new ones) the close alternatives; elsewhere, and in games
-    of more than `HARD_MAX_PLAYERS`, normal's move alone (a few playouts cannot tell one card
-    from another, and with more players a playout takes most of the budget: 4-player search
-    lost to normal, 44 % of 100 games)."""
+    tickets to keep, whether to take new ones; near the end, a draw or another claim,
+    `_end_alternatives`) the close alternatives; elsewhere, and in games of more than
+    `HARD_MAX_PLAYERS`, normal's move alone (a few playouts cannot tell one card from another,
+    and with more players a playout takes most of the budget: 4-player search lost to normal,
+    44 % of 100 games)."""
     best = normal(view, seat, legal)
     out: list[tuple[float, Action]] = [(1.0, best)]
     kind = legal[0]["type"]
@@ -407,6 +483,8 @@ def shortlist(view: dict[str, Any], seat: str, legal: list[Action]) -> list[tupl
         top = max(abs(max(scores)), 1.0)
         ranked = sorted(range(len(legal)), key=lambda i: -scores[i])
         out += [(scores[i] / top, legal[i]) for i in ranked if legal[i] != best][:HARD_KEEP_OPTIONS]
+    elif kind != "choose_mix" and not view["drawn"] and _endgame(view):
+        out += [(0.5, a) for a in _end_alternatives(view, seat, legal, best)]
     elif kind != "choose_mix" and not view["drawn"] and view["final_turns_left"] is None:
         tickets = [a for a in legal if a["type"] == "tickets"]
         if tickets and best["type"] != "tickets":
@@ -419,6 +497,33 @@ def shortlist(view: dict[str, Any], seat: str, legal: list[Action]) -> list[tupl
             other = _best_spend(ctx, claims) if claims else _pick_draw(ctx, draws, {})
             if other is not None:
                 out.append((0.5, other))
+    return out
+
+
+def _endgame(view: dict[str, Any]) -> bool:
+    """The last round, or some seat has `HARD_ENDGAME` pieces or fewer: playouts to the end
+    are short enough to play whole."""
+    if view["final_turns_left"] is not None:
+        return True
+    return min((p["trains"] + p["ships"] for p in view["pieces"].values() if p is not None), default=60) <= HARD_ENDGAME
+
+
+def _end_alternatives(view: dict[str, Any], seat: str, legal: list[Action], best: Action) -> list[Action]:
+    """Near the end, the moves hard weighs against normal's: a draw (normal's pick), and the
+    longest claims of other routes (fewest wilds, fewest cards)."""
+    out: list[Action] = []
+    draws = [a for a in legal if a["type"] == "draw"]
+    if best["type"] != "draw" and draws:
+        draw = _pick_draw(_Ctx(view, seat), draws, {})
+        if draw is not None:
+            out.append(draw)
+    routes = {best.get("route")}
+    claims = sorted((a for a in legal if a["type"] == "claim"),
+                    key=lambda a: (-ROUTES_BY_ID[a["route"]].length, a["cards"].count(WILD), len(a["cards"])))
+    for a in claims:
+        if a["route"] not in routes:
+            routes.add(a["route"])
+            out.append(a)
     return out
 
 
@@ -492,6 +597,9 @@ def evaluate(rules: Any, state: Any, seat: str) -> float:
     after `PLAYOUT_STEPS` moves) counts the expected final scores (`_seat_estimate`) and the
     chance of a win that their margin gives."""
     result = rules.result(state)
+    if result is None and (state.final_left is not None
+                           or min(t + s for t, s in zip(state.trains, state.ships, strict=True)) <= HARD_ENDGAME):
+        result = rules.result(playout(rules, state, normal, HARD_FINISH_STEPS))  # near the end: play on
     if result is None:
         horizon = min(t + s for t, s in zip(state.trains, state.ships, strict=True)) - END_PIECES
         i = state.seats.index(seat)
@@ -506,13 +614,21 @@ def evaluate(rules: Any, state: Any, seat: str) -> float:
     return win + (mine - max(scores.values(), default=0)) / 100.0
 
 
-#: hard: CPU seconds per decision, rounds of sampled worlds, candidates; ticket sets it weighs
-HARD = HardConfig(budget=0.12, rounds=6, candidates=3)
-HARD_KEEP_OPTIONS = 2
+#: hard: CPU seconds per decision, rounds of sampled worlds, candidates (0.08-0.12 s made worst
+#: decisions of 240-267 ms under load, 0.07 s 215 ms: a playout and a garbage collection may
+#: overrun it); ticket sets it weighs
+HARD = HardConfig(budget=0.07, rounds=10, candidates=4)
+HARD_KEEP_OPTIONS = 3
 #: whether hard weighs new tickets against normal's move once its plan is done
 HARD_TICKETS = True
 #: hard searches games of at most this many players (else it plays normal's moves)
 HARD_MAX_PLAYERS = 2
+#: from when some seat has this many pieces or fewer (or the last round), hard also weighs
+#: turn moves (`_end_alternatives`), and its playouts are played to the end
+HARD_ENDGAME = 14
+#: playouts near the end go on for at most this many more moves (a stalled end would overrun
+#: the budget); then `evaluate` estimates
+HARD_FINISH_STEPS = 30
 #: hard's playouts stop after this many moves; `evaluate` estimates the rest
 PLAYOUT_STEPS = 24
 #: the estimate of an unfinished state: pieces a seat may place beyond the fewest left less
