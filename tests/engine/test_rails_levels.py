@@ -5,10 +5,12 @@ way; easy plays legal moves that now and then differ from normal's."""
 from __future__ import annotations
 
 import copy
+import heapq
 
 from engine import registry
 from engine.ai import policy
 from engine.games.rails_and_sails import levels
+from engine.games.rails_and_sails.ai import ADJ, SCARCE, Planner
 from engine.games.rails_and_sails.mapdata import ROUTES_BY_ID
 from engine.games.rails_and_sails.state import RSState
 
@@ -136,11 +138,46 @@ def test_hard_weighs_ticket_decisions_and_turns_only_near_the_end() -> None:
     assert all(a in legal for _, a in ranked)
 
 
-def test_hard_planner_plans_as_today() -> None:
-    """Hard's faster, memoised `Planner` gives today's plans (normal's moves depend on them)
-    on the boards of a played game, asked twice."""
-    from engine.games.rails_and_sails.ai import Planner as TodayPlanner
+def _step_cost(planner: Planner, rid: str, planned: set[str]) -> float | None:
+    """A route's cost as a search asking at every step would work it out."""
+    if planner.claimed.get(rid) == planner.seat or rid in planned:
+        return 0.0
+    if not planner.usable(rid):
+        return None
+    r = ROUTES_BY_ID[rid]
+    have = planner.trains if r.kind == "train" else planner.ships
+    return float(r.length + r.rough + (SCARCE * r.length if have < r.length else 0))
 
+
+class _StepPlanner(Planner):
+    """The planner searching with `_step_cost` (the reference for `route_costs`)."""
+
+    def path(self, a: str, b: str, planned: set[str]) -> tuple[float, list[str]] | None:
+        dist, prev, heap = {a: 0.0}, {}, [(0.0, a)]
+        while heap:
+            d, node = heapq.heappop(heap)
+            if node == b:
+                break
+            if d > dist[node]:
+                continue
+            for nb, rid in ADJ[node]:
+                c = _step_cost(self, rid, planned)
+                if c is not None and d + c < dist.get(nb, 1e18):
+                    dist[nb], prev[nb] = d + c, (node, rid)
+                    heapq.heappush(heap, (d + c, nb))
+        if b not in dist:
+            return None
+        routes, node = [], b
+        while node != a:
+            node, rid = prev[node]
+            routes.append(rid)
+        return dist[b], routes
+
+
+def test_the_planner_costs_each_route_once_and_plans_as_costing_it_per_step() -> None:
+    """`Planner.route_costs` is worked out once per planner; its plans are those of a search
+    that costs every route at every step (free when planned or mine, never when not usable),
+    on the boards of a played game, asked twice."""
     s = R.new_game(SEATS, 21)
     checked = 0
     while not R.is_over(s):
@@ -149,8 +186,9 @@ def test_hard_planner_plans_as_today() -> None:
         view = R.view(s, seat)
         if view["phase"] == "play" and view["turn"] % 5 == 0:
             tickets = [t["id"] for t in view["private"]["tickets"]] + ["mumbai-beijing", "bangkok-tokyo"]
+            planner = Planner(view, seat)
             for _ in range(2):
-                assert levels.Planner(view, seat).plan(tickets) == TodayPlanner(view, seat).plan(tickets)
+                assert planner.plan(tickets) == _StepPlanner(view, seat).plan(tickets)
             checked += 1
         R.apply(s, seat, levels.normal(view, seat, legal))
     assert checked > 5

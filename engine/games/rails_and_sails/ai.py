@@ -36,6 +36,7 @@ class Planner:
         pieces = view["pieces"].get(seat) or {"trains": 25, "ships": 35}
         self.trains = pieces["trains"]
         self.ships = pieces["ships"]
+        self._costs: dict[str, float | None] | None = None
 
     def usable(self, rid: str) -> bool:
         if rid in self.claimed:
@@ -45,38 +46,45 @@ class Planner:
             return not (self.few or self.claimed[twin] == self.seat)
         return True
 
-    def edge_cost(self, rid: str, planned: set[str]) -> float | None:
-        owner = self.claimed.get(rid)
-        if owner == self.seat or rid in planned:
-            return 0.0
-        if not self.usable(rid):
-            return None
-        r = ROUTES_BY_ID[rid]
-        cost = r.length + r.rough
-        have = self.trains if r.kind == "train" else self.ships
-        if have < r.length:
-            cost += SCARCE * r.length
-        return float(cost)
+    def route_costs(self) -> dict[str, float | None]:
+        """Each route's cost outside any plan, worked out once per planner (a plan's searches
+        ask for it at every step): 0 for my own, None when not usable, else its spaces (a
+        rough one counts twice) and `SCARCE` more a space when my pieces of its kind are short."""
+        if self._costs is None:
+            costs: dict[str, float | None] = {}
+            for r in ROUTES:
+                if self.claimed.get(r.id) == self.seat:
+                    costs[r.id] = 0.0
+                elif not self.usable(r.id):
+                    costs[r.id] = None
+                else:
+                    have = self.trains if r.kind == "train" else self.ships
+                    costs[r.id] = float(r.length + r.rough + (SCARCE * r.length if have < r.length else 0))
+            self._costs = costs
+        return self._costs
 
     def path(self, a: str, b: str, planned: set[str]) -> tuple[float, list[str]] | None:
+        """The cheapest chain of routes from `a` to `b` (Dijkstra; `planned` routes are free)."""
+        costs = self.route_costs()
         dist = {a: 0.0}
         prev: dict[str, tuple[str, str]] = {}
         heap = [(0.0, a)]
+        pop, push = heapq.heappop, heapq.heappush
         while heap:
-            d, node = heapq.heappop(heap)
+            d, node = pop(heap)
             if node == b:
                 break
             if d > dist[node]:
                 continue
             for nb, rid in ADJ[node]:
-                c = self.edge_cost(rid, planned)
+                c = 0.0 if rid in planned else costs[rid]
                 if c is None:
                     continue
                 nd = d + c
                 if nd < dist.get(nb, 1e18):
                     dist[nb] = nd
                     prev[nb] = (node, rid)
-                    heapq.heappush(heap, (nd, nb))
+                    push(heap, (nd, nb))
         if b not in dist:
             return None
         routes = []

@@ -56,7 +56,6 @@ cards wanted more (50-53 %), payments sparing harbor cards (50 %).
 
 from __future__ import annotations
 
-import heapq
 import math
 from typing import Any
 
@@ -64,9 +63,8 @@ from engine.ai import HardConfig, playout, view_seed
 from engine.rng import Rng
 
 from .ai import (
-    ADJ,
     HARBOR_CITIES,
-    SCARCE,
+    Planner,
     _best_claim,
     _choose_mix,
     _deficits,
@@ -77,7 +75,6 @@ from .ai import (
     _last_resort,
     _open_tickets,
 )
-from .ai import Planner as TodayPlanner
 from .ai import _pick_draw as today_pick_draw
 from .board import END_PIECES, HARBOR_POINTS, UNBUILT_HARBOR_PENALTY
 from .mapdata import COLOURS, ROUTE_POINTS, ROUTES, ROUTES_BY_ID, TICKETS_BY_ID, WILD
@@ -102,60 +99,6 @@ HARBOR_BONUS = 6.0
 #: new tickets only with this many pieces and the opponents' fewest pieces at least this
 TICKETS_MIN_PIECES = 22
 TICKETS_MIN_OTHERS = {2: 34, 3: 30, 4: 28, 5: 28}
-
-
-class Planner(TodayPlanner):
-    """Today's planner with the same answers, faster: each route's cost is worked out once per
-    planner instead of per step of every search. Normal's moves are unchanged; hard's playouts
-    get more rounds out of their budget. (Memoising plans across boards was faster still but
-    kept enough objects alive to make the garbage collector's pauses hard's worst decisions.)"""
-
-    _costs: dict[str, float | None] | None = None
-
-    def _route_costs(self) -> dict[str, float | None]:
-        """`edge_cost` of every route outside any plan: 0 for my own, None when not usable."""
-        costs: dict[str, float | None] = {}
-        for r in ROUTES:
-            if self.claimed.get(r.id) == self.seat:
-                costs[r.id] = 0.0
-            elif not self.usable(r.id):
-                costs[r.id] = None
-            else:
-                have = self.trains if r.kind == "train" else self.ships
-                costs[r.id] = float(r.length + r.rough + (SCARCE * r.length if have < r.length else 0))
-        self._costs = costs
-        return costs
-
-    def path(self, a: str, b: str, planned: set[str]) -> tuple[float, list[str]] | None:
-        """Today's Dijkstra (the same order, the same ties) on the precomputed route costs."""
-        costs = self._costs or self._route_costs()
-        dist = {a: 0.0}
-        prev: dict[str, tuple[str, str]] = {}
-        heap = [(0.0, a)]
-        pop, push = heapq.heappop, heapq.heappush
-        while heap:
-            d, node = pop(heap)
-            if node == b:
-                break
-            if d > dist[node]:
-                continue
-            for nb, rid in ADJ[node]:
-                c = 0.0 if rid in planned else costs[rid]
-                if c is None:
-                    continue
-                nd = d + c
-                if nd < dist.get(nb, 1e18):
-                    dist[nb] = nd
-                    prev[nb] = (node, rid)
-                    push(heap, (nd, nb))
-        if b not in dist:
-            return None
-        routes = []
-        node = b
-        while node != a:
-            node, rid = prev[node]
-            routes.append(rid)
-        return dist[b], routes
 
 
 class _Ctx:
