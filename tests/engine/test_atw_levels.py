@@ -5,14 +5,23 @@ same view the same way; easy plays other, legal, moves now and then."""
 from __future__ import annotations
 
 import copy
+import random
 from typing import Any
 
 from engine import registry
-from engine.ai import policy
+from engine.ai import HardConfig, policy
 from engine.games.around_the_world import data as D
-from engine.games.around_the_world.ai import _Ctx
+from engine.games.around_the_world.ai import _best_set, _Ctx
 from engine.games.around_the_world.ai import choose as today
-from engine.games.around_the_world.levels import evaluate, normal, take_scores, win_chances
+from engine.games.around_the_world.levels import (
+    Hard,
+    _fast_set,
+    evaluate,
+    normal,
+    playout_view,
+    take_scores,
+    win_chances,
+)
 from engine.games.around_the_world.rules import State
 
 R = registry.get("around-the-world")
@@ -213,3 +222,25 @@ def test_hard_evaluates_an_unfinished_race_by_who_leads_it() -> None:
     better(lambda st: st.hand.__setitem__(0, sorted(["ship:4", "ship:4", "ship:4", "train:2"])))
     better(lambda st: st.hand.__setitem__(1, ["train:6"]))  # p2 cannot pay Suez -> Bombay
     better(lambda st: st.gold.__setitem__(0, 5))
+
+
+def test_fast_card_sets_and_playout_views_are_the_rules_own() -> None:
+    """Hard's playouts use `_fast_set` for `ai._best_set` and `playout_view` for `R.view`: the
+    same card sets and days, and normal's same moves."""
+    rng = random.Random(3)
+    deck = D.travel_deck()
+    for _ in range(20000):
+        hand = sorted(rng.sample(deck, rng.randint(0, 9)))
+        leg = rng.randrange(D.HOME)
+        assert _fast_set(hand, leg) == _best_set(hand, leg)
+    for view, seat, legal in _decisions(2, 31) + _decisions(4, 32):
+        st = R.determinize(view, seat, 1)
+        assert normal(playout_view(st, seat), seat, legal) == normal(R.view(st, seat), seat, legal)
+
+
+def test_hard_plays_legal_moves_and_answers_the_same_view_the_same_way() -> None:
+    quick = Hard(HardConfig(budget=0.05, rounds=4, candidates=3))
+    unhurried = Hard(HardConfig(budget=60.0, rounds=6, candidates=3))
+    for view, seat, legal in _decisions(2, 33)[:40:4]:
+        assert quick(view, seat, legal) in legal
+        assert unhurried(view, seat, legal) == unhurried(view, seat, legal)
