@@ -8,7 +8,9 @@ the same three strengths and a new game gets them for free:
   the registered policy the equivalence digests and engine tools use. The same module may set
   ``MISTAKE`` (easy's chance), ``mistakes`` (easy's near-best moves, when they are not hard's
   ``shortlist``), ``HARD`` (a `HardConfig`), overriding the defaults below, and
-  ``PLAYOUT_STEPS`` (hard's playouts cut after that many moves, for its ``evaluate``).
+  ``PLAYOUT_STEPS`` (hard's playouts cut after that many moves, for its ``evaluate``), or
+  ``Hard`` (a class built from the `HardConfig`: the game's own search, played instead of the
+  generic one below).
 - ``easy``: normal with seeded mistakes: with a per-game probability it plays another move
   that normal rates close (a game's ``levels.shortlist``), else another legal move of the same
   type, never an absurd one, so a beginner can win.
@@ -24,6 +26,7 @@ deterministic as long as its rounds finish within the budget, which they do on a
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import importlib
 import json
@@ -108,7 +111,25 @@ def policy(game_id: str, level: str, *, budget: float | None = None, rounds: int
     if budget is not None or rounds is not None:
         config = HardConfig(budget=config.budget if budget is None else budget,
                             rounds=config.rounds if rounds is None else rounds, candidates=config.candidates)
-    return _hard(rules, normal, module, config)
+    own_hard: Callable[[HardConfig], Policy] | None = getattr(module, "Hard", None)
+    return collector_waits(own_hard(config) if own_hard is not None else _hard(rules, normal, module, config))
+
+
+def collector_waits(search: Policy) -> Policy:
+    """`search` with Python's cyclic collector held off until it returns: a collection of the
+    whole process (tens of milliseconds) landing inside a decision was hard's worst case, and
+    its playouts make no reference cycles, so waiting costs no memory."""
+    def choose(view: View, seat: str, legal: list[Action]) -> Action:
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return search(view, seat, legal)
+        finally:
+            if collecting:
+                gc.enable()
+
+    choose.__name__ = getattr(search, "__name__", "hard")
+    return choose
 
 
 def thinking(game_id: str, seconds: float) -> Policy:

@@ -4,7 +4,6 @@ same view the same way; easy plays other, legal, moves now and then."""
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
@@ -13,15 +12,7 @@ from engine.ai import HardConfig, policy
 from engine.games.around_the_world import data as D
 from engine.games.around_the_world.ai import _best_set, _Ctx
 from engine.games.around_the_world.ai import choose as today
-from engine.games.around_the_world.levels import (
-    Hard,
-    _fast_set,
-    evaluate,
-    normal,
-    playout_view,
-    take_scores,
-    win_chances,
-)
+from engine.games.around_the_world.levels import Hard, _fast_set, normal, playout_view, take_scores
 from engine.games.around_the_world.rules import State
 
 R = registry.get("around-the-world")
@@ -39,7 +30,8 @@ def seat_to_act(st: State) -> tuple[int, str]:
     return i, st.seats[i]
 
 
-def travel_phase(st: State, hand: list[str], progress: int, gold: int, events: list[str] = ()) -> tuple[int, str]:
+def travel_phase(st: State, hand: list[str], progress: int, gold: int,
+                 events: tuple[str, ...] = ()) -> tuple[int, str]:
     """The seat to act has taken its display card (gold) and is to travel or stay."""
     i, seat = seat_to_act(st)
     st.hand[i] = sorted(hand)
@@ -141,7 +133,7 @@ def _decisions(players: int, seed: int, limit: int = 400) -> list[tuple[dict[str
     """The first `limit` real decisions of a seeded game of normal against itself."""
     seats = [f"p{k + 1}" for k in range(players)]
     st = R.new_game(seats, seed, {})
-    out = []
+    out: list[tuple[dict[str, Any], str, list[dict[str, Any]]]] = []
     while not R.is_over(st) and len(out) < limit:
         seat = R.to_act(st)[0]
         legal = R.legal_actions(st, seat)
@@ -185,45 +177,6 @@ def test_normal_wins_heads_up_against_today_more_often_than_not() -> None:
     assert score > games // 2
 
 
-def _mid_race(seed: int = 11) -> State:
-    """A heads-up game of normal against itself, a few rounds in (not finished)."""
-    st = R.new_game(["p1", "p2"], seed, {})
-    for _ in range(30):
-        seat = R.to_act(st)[0]
-        legal = R.legal_actions(st, seat)
-        R.push(st, seat, normal(R.view(st, seat), seat, legal))
-    assert R.result(st) is None
-    return st
-
-
-def test_hard_evaluates_an_unfinished_race_by_who_leads_it() -> None:
-    """`evaluate` scores an unfinished state (a playout cut by ``PLAYOUT_STEPS``): two legs ahead,
-    fewer days, a hand that pays the next legs cheaply or more gold each rank a seat higher,
-    and the chances of both seats sum to one."""
-    base = _mid_race()
-    for k in (0, 1):
-        base.progress[k] = LOC("suez")
-        base.days[k] = 20
-        base.gold[k] = 1
-        base.hand[k] = sorted(["ship:6", "ship:6", "train:4"])
-        base.events[k] = []
-    even = evaluate(R, base, "p1")
-    assert abs(sum(win_chances(base)) - 1.0) < 1e-9
-    assert abs(win_chances(base)[0] - 0.5) < 1e-9
-
-    def better(change: Any) -> None:
-        st = copy.deepcopy(base)
-        change(st)
-        assert evaluate(R, st, "p1") > even + 0.02
-        assert evaluate(R, st, "p2") < even - 0.02
-
-    better(lambda st: st.progress.__setitem__(0, LOC("calcutta")))
-    better(lambda st: st.days.__setitem__(0, 12))
-    better(lambda st: st.hand.__setitem__(0, sorted(["ship:4", "ship:4", "ship:4", "train:2"])))
-    better(lambda st: st.hand.__setitem__(1, ["train:6"]))  # p2 cannot pay Suez -> Bombay
-    better(lambda st: st.gold.__setitem__(0, 5))
-
-
 def test_fast_card_sets_and_playout_views_are_the_rules_own() -> None:
     """Hard's playouts use `_fast_set` for `ai._best_set` and `playout_view` for `R.view`: the
     same card sets and days, and normal's same moves."""
@@ -239,8 +192,11 @@ def test_fast_card_sets_and_playout_views_are_the_rules_own() -> None:
 
 
 def test_hard_plays_legal_moves_and_answers_the_same_view_the_same_way() -> None:
+    """The game's own search is the hard level (`engine.ai` plays `Hard`), legal and the same
+    for the same view when its rounds all fit."""
     quick = Hard(HardConfig(budget=0.05, rounds=4, candidates=3))
     unhurried = Hard(HardConfig(budget=60.0, rounds=6, candidates=3))
+    level = policy("around-the-world", "hard", budget=60.0, rounds=6)
     for view, seat, legal in _decisions(2, 33)[:40:4]:
         assert quick(view, seat, legal) in legal
-        assert unhurried(view, seat, legal) == unhurried(view, seat, legal)
+        assert unhurried(view, seat, legal) == unhurried(view, seat, legal) == level(view, seat, legal)

@@ -67,15 +67,18 @@ def _best_set(hand: list[str], leg: int, offer: bool = False) -> tuple[float, tu
     return fallback, None
 
 
-def plan_cost(hand: list[str], progress: int, legs: int = 3) -> float:
-    """Weighted days for the next `legs` legs with these cards (greedy, disjoint sets)."""
+def plan_cost(hand: list[str], progress: int, legs: int = 3,
+              best_set: Callable[[list[str], int], tuple[float, Any]] | None = None) -> float:
+    """Weighted days for the next `legs` legs with these cards (greedy, disjoint sets), each
+    leg's set found by `best_set` (of the sorted cards left; default `_best_set`)."""
+    find = best_set or _best_set
     remaining = sorted(hand)
     total = 0.0
     for k in range(legs):
         leg = progress + k
         if leg >= D.HOME:
             break
-        cost, cards = _best_set(remaining, leg)
+        cost, cards = find(remaining, leg)
         if leg == D.ELEPHANT_LEG:
             cost = 10.0
         total += cost * LOOKAHEAD_WEIGHTS[k]

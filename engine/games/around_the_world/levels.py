@@ -16,25 +16,23 @@ What normal changes (each measured with bench/bench_ai_levels.py against `today`
   cards) more highly; with more players it keeps today's par for a leg.
 
 Easy is normal playing, with the chance `MISTAKE`, another move within `NEAR` days of the best
-(`near`). Hard is `hard` (`Hard`, this module's own search): normal's move and the others worth
-a look (`shortlist`'s best two: the display card, travel / stay / buy, an event draw; `_extras`:
-event cards, the die, discards) are each played out to the end by normal at every seat from the
-same sampled worlds; an alternative is dropped once clearly worse world by world and played
-only when its paired gain is clear (`Z`, `DROP`), within `HARD_SEARCH`'s CPU budget counted
-from the call. Its playouts build `playout_view` instead of the rules' view and normal's plans
-use `_fast_set` instead of `ai._best_set`: the same moves at about 60 % of the cost. Measured
-against normal (100 seeded games a row, hard's mean / worst CPU ms per decision): heads-up 60.5 %
-[50.7, 69.5] from seed 1000 (75 / 215 ms) and 62.5 % [52.7, 71.4] from seed 5000 (75 / 212);
-with 4 players (two seats each, 50 % is even) 56.0 % [46.2, 65.3] from seed 1000 (96 / 216);
-`engine.ai`'s generic search (`HARD`, `evaluate`, kept as the fallback) scored 67 % from seed
-1000 and 54.0 % [44.3, 63.4] from seed 5000 (92 / 230 ms): no stronger, less even. Neither
-reaches 70 %: at 0.2 s a decision the few sampled worlds leave most of the gain of a better
-move unseen (see `Z`).
+(`near`). Hard is this module's own search (`Hard`, which `engine.ai` plays for this game):
+normal's move and the others worth a look (`shortlist`'s best two: the display card, travel /
+stay / buy, an event draw; `_extras`: event cards, the die, discards) are each played out to
+the end by normal at every seat from the same sampled worlds; an alternative is dropped once
+clearly worse world by world and played only when its paired gain is clear (`Z`, `DROP`),
+within `HARD`'s CPU budget counted from the call. Its playouts build `playout_view` instead of
+the rules' view and normal's plans find card sets with `_fast_set` instead of `ai._best_set`:
+the same moves at about 60 % of the cost. Measured against normal (100 seeded games a row,
+hard's mean / worst CPU ms per decision): heads-up 60.5 % [50.7, 69.5] from seed 1000 (75 /
+215 ms) and 62.5 % [52.7, 71.4] from seed 5000 (75 / 212); with 4 players (two seats each,
+50 % is even) 56.0 % [46.2, 65.3] from seed 1000 (96 / 216). Short of the 70 % sought: at
+0.2 s a decision the few sampled worlds leave most of the gain of a better move unseen (see
+`Z`; `HARD` for what else was measured).
 """
 
 from __future__ import annotations
 
-import gc
 import math
 import time
 from collections import Counter
@@ -44,7 +42,6 @@ from engine.ai import HardConfig
 
 from . import data as D
 from .ai import (
-    LOOKAHEAD_WEIGHTS,
     PAR,
     _action_bonus,
     _best_set,
@@ -52,6 +49,7 @@ from .ai import (
     _find,
     _travel_at_par,
     _travel_cost,
+    plan_cost,
 )
 from .ai import choose as today
 
@@ -141,18 +139,7 @@ def _plan_cost(hand: list[str], progress: int, legs: int = 3) -> float:
     if cost is None:
         if len(_PLANS) >= _PLANS_MAX:
             _PLANS.clear()
-        remaining = sorted(hand)
-        cost = 0.0
-        for k in range(legs):
-            leg = progress + k
-            if leg >= D.HOME:
-                break
-            days, cards = _fast_set(remaining, leg)
-            cost += (10.0 if leg == D.ELEPHANT_LEG else days) * LOOKAHEAD_WEIGHTS[k]
-            if cards:
-                for c in cards:
-                    remaining.remove(c)
-        _PLANS[key] = cost
+        cost = _PLANS[key] = plan_cost(hand, progress, legs, best_set=_fast_set)
     return cost
 
 
@@ -463,77 +450,10 @@ def _finished(result: dict[str, Any], state: Any, seat: str) -> float:
     return score + MARGIN_LEGS * max(-3, min(3, legs)) / 3 + MARGIN_DAYS * max(-10, min(10, days)) / 10
 
 
-#: par days of the legs still to travel from each progress, and of the next three legs weighted
-#: as `ai.plan_cost` weighs them (what an average hand would cost)
-_PAR_LEFT = [float(sum(PAR[p:D.HOME])) for p in range(D.HOME + 1)]
-_PAR_NEXT = [sum(PAR[p + k] * w for k, w in enumerate(LOOKAHEAD_WEIGHTS) if p + k < D.HOME)
-             for p in range(D.HOME + 1)]
-
-
-def race_features(state: Any, k: int) -> tuple[float, ...]:
-    """Seat `k`'s standing in the race (see `RACE_2P`): legs left, days used, par days of the
-    legs left, days its hand saves on the next legs against par, gold, event cards, whether it
-    cannot pay its next leg, days it is expected to finish over 80, home."""
-    p = state.progress[k]
-    days = state.days[k]
-    if p >= D.HOME:
-        return (0.0, days, 0.0, 0.0, 0.0, 0.0, 0.0, max(0.0, days - D.TARGET_DAYS), 1.0)
-    hand = state.hand[k]
-    saves = _PAR_NEXT[p] - _plan_cost(hand, p)
-    stuck = p != D.ELEPHANT_LEG and state.gold[k] < D.BUY_COST and _best_set(hand, p)[1] is None
-    over = max(0.0, days + _PAR_LEFT[p] - saves - D.TARGET_DAYS)
-    return (float(D.HOME - p), days, _PAR_LEFT[p], saves, float(min(state.gold[k], 6)),
-            float(len(state.events[k])), float(stuck), over, 0.0)
-
-
-def win_chances(state: Any) -> list[float]:
-    """Each seat's chance to win from an unfinished state: a softmax over `race_features`
-    weighed by `RACE_2P` (heads-up) or `RACE_MANY`, fitted to normal's self-play."""
-    weights = RACE_2P if len(state.seats) == 2 else RACE_MANY
-    scores = [sum(w * x for w, x in zip(weights, race_features(state, k), strict=True))
-              for k in range(len(state.seats))]
-    top = max(scores)
-    exp = [math.exp(s - top) for s in scores]
-    total = sum(exp)
-    return [e / total for e in exp]
-
-
-def evaluate(rules: Any, state: Any, seat: str) -> float:
-    """A playout's worth to `seat`: a finished game by `_finished`; an unfinished one (hard's
-    playouts stop after `PLAYOUT_STEPS` moves) by the seat's chance to win (`win_chances`),
-    counted as a win is, with the rank's share."""
-    result = rules.result(state)
-    n = len(state.seats)
-    if result is not None:
-        score = _finished(result, state, seat)
-    else:
-        score = 1.25 * win_chances(state)[state.seats.index(seat)]
-    return (SCALE if n == 2 else SCALE_MANY) * score
-
-
-#: `race_features`' weights (a logit per unit), fitted by a softmax regression on the winners
-#: of normal's self-play (800 heads-up games and 200 with 4 players, a third of their states)
-RACE_2P = (-0.239, -0.074, -0.106, 0.12, 0.118, -0.069, -0.37, -0.018, -0.266)
-RACE_MANY = (-0.62, -0.17, -0.115, 0.041, 0.15, 0.07, -0.36, -0.12, 0.45)
-#: the margin's weights in `_finished` (a win counts 1), and the scale of `evaluate`'s result:
-#: `engine.ai` plays an alternative to normal's move when its mean beats normal's by `MARGIN`
-#: (0.05), so 0.5 asks for a tenth of a win. Measured against normal (hard's seats, seeded
-#: games): at scale 3 (a sixtieth of a win) noise steered the search, 38 % over 50 heads-up
-#: games and 33 % over 30 with 4 players; at 0.5, 62 % and 50 % over the same games.
-#: Playouts cut after 10 moves (``PLAYOUT_STEPS = 10``, scale 1, budget 0.17 s, 80 rounds:
-#: about five times the worlds) scored 56.5 % over 100 heads-up games (seed 1000) where these
-#: whole playouts scored 67 % over the same games in the same session, so they are not used.
-#: The rate of one setting varies from run to run (hard's rounds stop at the CPU budget): the
-#: same whole-playout setting scored 45 % over the first 40 of those games in another run
+#: the margin's weights in `_finished` (a win counts 1): legs ahead of the best other seat,
+#: days fewer
 MARGIN_LEGS = 0.3
 MARGIN_DAYS = 0.1
-SCALE = 0.5
-SCALE_MANY = 0.5
-#: `engine.ai`'s generic search over `shortlist` with `evaluate` (the fallback to `hard`): 0.14
-#: CPU seconds per decision kept its slowest decision near 0.25 s (normal's own choice and the
-#: candidates come before its clock starts; at 0.16 it reached 0.26)
-HARD = HardConfig(budget=0.14, rounds=40, candidates=3)
-
 
 # ---------------------------------------------------------------------------- hard's own search
 #: hard's test, per sampled world (paired): an alternative still in the race after `MIN_ROUNDS`
@@ -547,13 +467,17 @@ HARD = HardConfig(budget=0.14, rounds=40, candidates=3)
 Z = 0.5
 DROP = 1.0
 MIN_ROUNDS = 4
-#: hard's own search (`Hard`): 0.2 CPU seconds per decision counted from the call (normal's
-#: choice and the candidates included; a round starts only when 1.25 times the slowest so far
-#: still fits, and the cyclic collector waits until the search is over: collections of 20-40 ms
-#: landing inside a decision had pushed the worst one to 0.29 s); at most 200 rounds of worlds.
-#: 0.22 s with `Z` 0.25 scored 66.0 % from seed 1000 and 60.0 % from seed 5000 (worst 234 ms):
-#: no clearer gain, less headroom
-HARD_SEARCH = HardConfig(budget=0.2, rounds=200, candidates=3)
+#: hard's own search (`Hard`, which `engine.ai` plays for this game): 0.2 CPU seconds per
+#: decision counted from the call (normal's choice and the candidates included; a round starts
+#: only when 1.25 times the slowest so far still fits, and the cyclic collector waits until the
+#: search is over: collections of 20-40 ms landing inside a decision had pushed the worst one
+#: to 0.29 s); at most 200 rounds of worlds. 0.22 s with `Z` 0.25 scored 66.0 % from seed 1000
+#: and 60.0 % from seed 5000 (worst 234 ms): no clearer gain, less headroom. `engine.ai`'s
+#: generic search (0.14 s, its clock after normal's choice, a playout's result scored by the
+#: finish or a race estimate fitted to normal's self-play) scored 67 % from seed 1000 and
+#: 54.0 % [44.3, 63.4] from seed 5000 (92 / 230-309 ms): no stronger, its worst over 0.25 s;
+#: its playouts cut after 10 moves and scored by that estimate, 56.5 %
+HARD = HardConfig(budget=0.2, rounds=200, candidates=3)
 
 
 def playout_view(st: Any, seat: str) -> dict[str, Any]:
@@ -663,18 +587,8 @@ class Hard:
         return diffs
 
     def __call__(self, view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
-        # the cyclic collector waits until the search is over (a full collection of the process
-        # can take tens of milliseconds: it would land in a decision's worst case); the playouts
-        # make no cycles, so waiting costs no memory
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            return self._choose(view, seat, legal)
-        finally:
-            if collecting:
-                gc.enable()
-
-    def _choose(self, view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
+        """The candidate whose gain over normal's move is clearest (`engine.ai` holds the
+        cyclic collector off meanwhile: `collector_waits`)."""
         start = time.thread_time()
         best = normal(view, seat, legal)
         if len(legal) < 2:
@@ -691,6 +605,3 @@ class Hard:
                     pick, bound = j, mean - self.z * se
         return cands[pick]
 
-
-#: the hard level: `engine.ai` plays it for this game instead of its generic search
-hard = Hard(HARD_SEARCH)
