@@ -21,18 +21,17 @@ from statistics import mean
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine import registry  # noqa: E402
-from engine.ai import policy  # noqa: E402
 from engine.core import Policy  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_ai_levels import make_player  # noqa: E402
 
 GAME = "around-the-world"
 
 
 def player(name: str) -> Policy:
-    if name == "today":
-        rules = registry.get(GAME)
-        assert rules.policy is not None
-        return rules.policy
-    return policy(GAME, name)
+    """`today` (the registered AI) or a level."""
+    return make_player(GAME, name, None)
 
 
 def habits(name: str, players: int, games: int, seed0: int) -> str:

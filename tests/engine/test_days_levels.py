@@ -12,6 +12,7 @@ from engine.ai import hard_config, policy
 from engine.games.eighty_days import ai as today
 from engine.games.eighty_days import content as C
 from engine.games.eighty_days import levels
+from tests.support.levels import moves_unlike_normal
 
 RULES = registry.get("eighty-days")
 
@@ -107,19 +108,7 @@ def test_normal_is_deterministic_and_fast() -> None:
 
 
 def test_easy_is_legal_and_sometimes_differs_from_normal() -> None:
-    easy, normal = policy("eighty-days", "easy"), policy("eighty-days", "normal")
-    state = RULES.new_game(["p1", "p2"], 21)
-    differ = choices = 0
-    while not RULES.is_over(state):
-        seat = RULES.to_act(state)[0]
-        legal = RULES.legal_actions(state, seat)
-        view = RULES.view(state, seat)
-        action = easy(view, seat, legal)
-        assert action in legal
-        if len(legal) > 1:
-            choices += 1
-            differ += action != normal(view, seat, legal)
-        RULES.push(state, seat, action)
+    differ, choices = moves_unlike_normal("eighty-days", ["p1", "p2"], 21)
     assert 0.03 * choices < differ < 0.5 * choices
 
 

@@ -13,6 +13,7 @@ from engine.games.rails_and_sails import levels
 from engine.games.rails_and_sails.ai import ADJ, SCARCE, Planner
 from engine.games.rails_and_sails.mapdata import ROUTES_BY_ID
 from engine.games.rails_and_sails.state import RSState
+from tests.support.levels import moves_unlike_normal
 
 R = registry.get("rails-and-sails")
 SEATS = ["p1", "p2"]
@@ -86,20 +87,7 @@ def test_normal_answers_the_same_view_the_same_way() -> None:
 
 
 def test_easy_plays_legal_moves_that_sometimes_differ_from_normal() -> None:
-    s = R.new_game(SEATS, 5)
-    easy = policy("rails-and-sails", "easy")
-    normal = policy("rails-and-sails", "normal")
-    differ = decisions = 0
-    while not R.is_over(s):
-        seat = R.to_act(s)[0]
-        legal = R.legal_actions(s, seat)
-        view = R.view(s, seat)
-        action = easy(view, seat, legal)
-        assert action in legal
-        if len(legal) > 1:
-            decisions += 1
-            differ += action != normal(view, seat, legal)
-        R.apply(s, seat, action)
+    differ, decisions = moves_unlike_normal("rails-and-sails", SEATS, 5)
     assert 0 < differ < decisions
 
 

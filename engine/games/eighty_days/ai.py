@@ -14,6 +14,7 @@ Drafts keep the card with the best points for what is still missing. Determinist
 
 from __future__ import annotations
 
+import functools
 import heapq
 from collections.abc import Callable
 from typing import Any
@@ -46,7 +47,12 @@ class _Me:
         #: points per coin: coins only break ties at the end, so they are worth less late
         self.coin = COIN * (1.15 - 0.17 * self.period)
         self.line_costs = {ln["id"]: ln["cost"] for ln in view["map"]["lines"]}
-        self.route = _route(self)
+
+    @functools.cached_property
+    def route(self) -> dict[str, float]:
+        """The weighted distance home from every city (worked out only when a move asks: most
+        decisions, drafts, completing, searching, ending the turn, never do)."""
+        return _route(self)
 
     def missing_for(self, card: dict[str, Any] | None) -> list[int]:
         if not card:

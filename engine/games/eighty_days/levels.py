@@ -36,36 +36,10 @@ from typing import Any
 from engine.ai import HardConfig
 
 from . import content as C
-from .ai import COIN, ITEM_VALUE, _decide, _Me, _next_lines, _pass_value, _route, _route_items, _value, distances_home
-from .packing import suitcase
+from .ai import ITEM_VALUE, _decide, _Me, _next_lines, _pass_value, _route_items, _value, distances_home
 
 Action = dict[str, Any]
 
-
-class _Lazy(_Me):
-    """Today's `_Me` with its route home computed only when a move asks for it (most decisions
-    - drafts, completing, searching, ending the turn - never do: normal runs in hard's playouts)."""
-
-    def __init__(self, view: dict[str, Any], seat: str) -> None:
-        self.view = view
-        self.me = next(p for p in view["players"] if p["seat"] == seat)
-        private = view.get("private") or {}
-        self.card = private.get("adventure")
-        self.items = [self.me["items"][name] for name in C.ITEMS]
-        self.usable = list(self.items)
-        self.usable[C.REVOLVER] += self.me["matilda_revolvers"]
-        self.coins = self.me["coins"]
-        self.period = max(1, view["period"])
-        self.case = suitcase(self.me["character"], self.me["second_suitcase"])
-        self.missing = self.missing_for(self.card)
-        self.coin = COIN * (1.15 - 0.17 * self.period)
-        self.line_costs = {ln["id"]: ln["cost"] for ln in view["map"]["lines"]}
-
-    def __getattr__(self, name: str) -> Any:
-        if name == "route":
-            self.route = _route(self)
-            return self.route
-        raise AttributeError(name)
 
 #: points an item still missing costs (an action and some coins), by period I..V
 ITEM_COST = (2.8, 2.9, 3.1, 3.3, 4.0)
@@ -267,7 +241,7 @@ def normal(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
     """Today's choice with search and give-back used when they pay (see the module doc)."""
     if len(legal) == 1:
         return legal[0]
-    me = _Lazy(view, seat)
+    me = _Me(view, seat)
     kind = legal[0]["type"]
     free = any(a["type"] in ("pass", "end_turn") for a in legal)
     if not free:
@@ -316,7 +290,7 @@ def near_best(view: dict[str, Any], seat: str, legal: list[Action]) -> list[tupl
     if len(legal) == 1:
         return [(0.0, legal[0])]
     best = normal(view, seat, legal)
-    me = _Lazy(view, seat)
+    me = _Me(view, seat)
     free = any(a["type"] in ("pass", "end_turn") for a in legal)
     scored: list[tuple[float, Action]]
     if not free:

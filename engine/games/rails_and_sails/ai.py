@@ -13,6 +13,7 @@ other kind, and once the tickets are done draw new ones or claim long routes for
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from typing import Any
 
 from .mapdata import CITIES, COLOURS, ROUTES, ROUTES_BY_ID, TICKETS_BY_ID, WILD
@@ -119,15 +120,25 @@ class Planner:
         return total, planned, feasible
 
 
-def choose(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
+Decide = Callable[[dict[str, Any], str, list[Action]], Action]
+
+
+def decide(view: dict[str, Any], seat: str, legal: list[Action], keep: Decide | None = None,
+           turn: Decide | None = None) -> Action:
+    """The move for the kind of decision: the set-up's piece mix, which tickets to keep (`keep`,
+    default today's), or a turn (`turn`, default today's)."""
     if len(legal) == 1:
         return legal[0]
     kind = legal[0]["type"]
     if kind == "choose_mix":
         return _choose_mix(view, seat, legal)
     if kind == "keep_tickets":
-        return _keep(view, seat, legal)
-    return _turn(view, seat, legal)
+        return (keep or _keep)(view, seat, legal)
+    return (turn or _turn)(view, seat, legal)
+
+
+def choose(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
+    return decide(view, seat, legal)
 
 
 def _open_tickets(view: dict[str, Any]) -> list[str]:

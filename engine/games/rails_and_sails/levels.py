@@ -66,7 +66,6 @@ from .ai import (
     HARBOR_CITIES,
     Planner,
     _best_claim,
-    _choose_mix,
     _deficits,
     _exchange_choice,
     _hand_counts,
@@ -74,6 +73,7 @@ from .ai import (
     _harbor_wish,
     _last_resort,
     _open_tickets,
+    decide,
 )
 from .ai import _pick_draw as today_pick_draw
 from .board import END_PIECES, HARBOR_POINTS, UNBUILT_HARBOR_PENALTY
@@ -361,14 +361,7 @@ def _keep_scores(view: dict[str, Any], seat: str, legal: list[Action]) -> list[f
 
 def normal(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
     """Today's planner with its card, piece, exchange and ticket habits fixed (module doc)."""
-    if len(legal) == 1:
-        return legal[0]
-    kind = legal[0]["type"]
-    if kind == "choose_mix":
-        return _choose_mix(view, seat, legal)
-    if kind == "keep_tickets":
-        return _keep(view, seat, legal)
-    return _turn(view, seat, legal)
+    return decide(view, seat, legal, keep=_keep, turn=_turn)
 
 
 
