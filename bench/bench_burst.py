@@ -99,12 +99,15 @@ def trim() -> None:
 
 
 def children_of(pid: int) -> list[int]:
-    """Every process below `pid` (render and AI workers, and their helpers)."""
+    """Every process below `pid` (render and AI workers, their template, and their helpers),
+    whichever of its threads started them."""
     found: list[int] = []
-    try:
-        kids = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    except OSError:
-        return found
+    kids: list[str] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            kids += (task / "children").read_text().split()
+        except OSError:
+            continue
     for kid in map(int, kids):
         found += [kid, *children_of(kid)]
     return found

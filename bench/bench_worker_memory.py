@@ -5,16 +5,19 @@ before any table, and once tables in some languages have asked it for boards.
     .venv/bin/python bench/bench_worker_memory.py --langs en,de,fr     # after a board in each
     .venv/bin/python bench/bench_worker_memory.py --rev HEAD~3 --ab-rounds 4
 
-A real `RenderPool` of one worker (the bot's own: spawned, warmed) is started; with `--langs`
+A real `RenderPool` of one worker (the bot's own: forked from its warm template) is started; with `--langs`
 it draws one board of every game in each language. Then the worker is left idle until its
 warm-up steps are done (its CPU time stops growing), and its RSS, PSS and private memory are
-read from /proc. `--rev` runs the same on REV and this checkout, interleaved (bench/abrev.py).
+read from /proc, and those of the template it was forked from (its parent, when that is not
+this process), which holds the pages the workers share. `--rev` runs the same on REV and this
+checkout, interleaved (bench/abrev.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 import time
 from pathlib import Path
@@ -37,6 +40,10 @@ def worker_memory(pid: int) -> dict[str, float]:
             "private_mb": (fields["Private_Clean:"] + fields["Private_Dirty:"]) / 1024}
 
 
+def parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
 def cpu_seconds(pid: int) -> float:
     parts = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(parts[11]) + int(parts[12])) / 100  # utime + stime, in clock ticks of 1/100 s
@@ -47,9 +54,9 @@ async def measure(langs: list[str], settle: float) -> dict[str, Any]:
     from bot.images.pool import RenderJob, RenderPool
 
     pool = RenderPool(1)
-    await pool.start()
+    started = time.perf_counter()
+    await pool.ready()
     try:
-        started = time.perf_counter()
         for lang in langs:
             for line in games.GAMES:
                 spec = games.get(line.id)
@@ -64,7 +71,10 @@ async def measure(langs: list[str], settle: float) -> dict[str, Any]:
             now = cpu_seconds(pid)
             quiet = quiet + 0.5 if now - last < 0.02 else 0.0
             last = now
-        return {**worker_memory(pid), "warm_cpu_s": cpu_seconds(pid), "ready_after_s": time.perf_counter() - started}
+        parent = parent_of(pid)
+        template = {f"template_{k}": v for k, v in worker_memory(parent).items()} if parent != os.getpid() else {}
+        return {**worker_memory(pid), **template, "warm_cpu_s": cpu_seconds(pid),
+                "ready_after_s": time.perf_counter() - started}
     finally:
         await pool.close()
 
@@ -90,6 +100,9 @@ def main() -> None:
     print(f"render worker, idle after warm-up{' and boards in ' + ','.join(langs) if langs else ''}:"
           f" RSS {figures['rss_mb']:.0f} MB, PSS {figures['pss_mb']:.0f} MB, private {figures['private_mb']:.0f} MB"
           f" (warm-up {figures['warm_cpu_s']:.1f} s CPU)")
+    if "template_pss_mb" in figures:
+        print(f"its template: RSS {figures['template_rss_mb']:.0f} MB, PSS {figures['template_pss_mb']:.0f} MB,"
+              f" private {figures['template_private_mb']:.0f} MB")
 
 
 if __name__ == "__main__":

@@ -6,8 +6,12 @@ event loop (acks, autocomplete, refusals) waits with them. Here each worker is a
 process fed plain data (`RenderJob`: game id, which image, view, names, language, seat,
 events), which looks the renderer up in its own registry and answers PNG bytes.
 
-- Workers are started with `spawn` (no fork of a process running an event loop and threads)
-  and warmed (imports and one board per game) before they take work.
+- Workers are forked from a template (`multiprocessing`'s forkserver, which imports
+  `bot.images.template`): a fresh process, never the bot running its event loop and threads,
+  that imports every game and warms the caches once. Every worker, a replacement too, starts
+  warm and shares the template's static layers, fonts and code copy-on-write instead of
+  holding its own copies (where there is no forkserver, workers are spawned and warm up
+  themselves).
 - Turn messages (`urgent`) are served before images someone asked to look at, and those
   before the memories of a finished game (`MemoryRender`: its summary and timelapse, seconds
   of CPU each), which never hold more than `memory_slots` workers at once so that turns keep
@@ -27,10 +31,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import gc
 import logging
 import multiprocessing
+import multiprocessing.context
 import os
 import signal
+import sys
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -222,6 +229,42 @@ def _warm() -> Iterator[None]:
     return _then_forget(_warm_steps(FIRST_LANGUAGES, sprites=True))
 
 
+#: the module the forkserver imports before it forks a worker: importing it warms the template
+TEMPLATE = "bot.images.template"
+
+
+def prepare_template() -> bool:
+    """The whole warm-up (`_warm` and its steps, to the end), run once in the template the
+    workers are forked from; then the freed heap is given back and what the template holds is
+    frozen out of the cyclic collector (a collection in a worker writes into every object it
+    walks, which would copy the shared pages). False if it failed (the workers warm up then)."""
+    try:
+        for _ in _warm():
+            pass
+    except Exception:  # a template that cannot warm leaves it to the workers
+        log.warning("render template: the warm-up failed", exc_info=True)
+        return False
+    memory.trim()
+    gc.freeze()
+    return True
+
+
+def _template_warm() -> bool:
+    """Whether this worker was forked from a template that warmed up (`prepare_template`)."""
+    return bool(getattr(sys.modules.get(TEMPLATE), "WARMED", False))
+
+
+def _context(warm: bool) -> multiprocessing.context.SpawnContext | multiprocessing.context.ForkServerContext:
+    """Workers forked from the (warmed, if `warm`) template where the system has a
+    forkserver; spawned elsewhere. The forkserver is one per bot process and reads its preload
+    when it starts: a later pool's workers warm up themselves if it was started cold."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([TEMPLATE] if warm else [])
+    return context
+
+
 def _then_forget(steps: Iterator[None]) -> Iterator[None]:
     """`steps`, then what their sample tables left in the caches (kept layers, inflated
     bands, sprites pasted last) is dropped: it pays for no real table (`render.budget.forget`)."""
@@ -272,7 +315,7 @@ def _worker_main(conn: Connection, warm: bool, cache_mb: float | None = None) ->
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for the bot, which then stops us
     if cache_mb is not None:
         budget.configure(cache_mb)
-    pending: deque[Iterator[None]] = deque([_warm()] if warm else [])
+    pending: deque[Iterator[None]] = deque([_warm()] if warm and not _template_warm() else [])
     warmed = set(FIRST_LANGUAGES)
     conn.send(("ready", os.getpid()))
     drawn = True  # the first-stage warm-up
@@ -347,7 +390,7 @@ class RenderPool:
         self.cache_mb = cache_mb  # each worker's picture caches (`render.budget`); None: the default
         self.timeout = timeout
         self.warm = warm
-        self._ctx = multiprocessing.get_context("spawn")
+        self._ctx = _context(warm)
         self._slots: list[_Worker | None] = [None] * processes
         self._waiters = Waiters.of(processes)
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -506,22 +549,36 @@ class RenderPool:
 
     # -- workers ----------------------------------------------------------------------
     def _spawn(self, slot: int) -> None:
-        """Start the worker of `slot` (it takes jobs once warm); a system that cannot start
-        processes (out of memory or file descriptors) counts as a start failure."""
+        """Start the worker of `slot` in the background (it takes jobs once it says it is
+        ready): a start waits for the template to warm up the first time, or after the
+        template died, which must not hold the event loop."""
+        self._keep(asyncio.create_task(self._start_worker(slot)))
+
+    async def _start_worker(self, slot: int) -> None:
+        """The start itself; a system that cannot start processes (out of memory or file
+        descriptors, a template that died) counts as a start failure."""
         parent, child = self._ctx.Pipe()
         process = self._ctx.Process(target=_worker_main, args=(child, self.warm, self.cache_mb), daemon=True,
                                     name="passepartout-render")
         try:
-            process.start()
-        except OSError:
+            await asyncio.to_thread(process.start)
+        except Exception:
             parent.close()
-            child.close()
             self._start_failures += 1
             log.exception("cannot start a render worker (%d in a row)", self._start_failures)
-            if not self.usable:
+            if self._closed:
+                return
+            if self.usable:
+                self._spawn(slot)
+            else:
                 self._give_up()
             return
-        child.close()  # ours closes with the worker's end: a dead worker reads as end of file
+        finally:
+            child.close()  # ours closes with the worker's end: a dead worker reads as end of file
+        if self._closed:  # closed while it started: it never takes work
+            parent.close()
+            await asyncio.to_thread(_stop, [], [_Worker(process, parent, slot)])
+            return
         worker = _Worker(process, parent, slot)
         self._slots[slot] = worker
         loop = asyncio.get_running_loop()

@@ -221,6 +221,42 @@ def test_workers_exit_when_the_bot_is_killed(tmp_path: Path) -> None:
     assert wait_gone(pids), "render workers outlived the bot"
 
 
+def test_workers_are_forked_warm_from_one_template_and_share_its_pages(tmp_path: Path) -> None:
+    """In a fresh bot process (the forkserver reads its preload when it starts): both workers,
+    and the one that replaces a killed worker, come warm from the template, sharing most of
+    their memory, and the replacement is ready at once."""
+    script = tmp_path / "warm_bot.py"
+    script.write_text(textwrap.dedent(f"""
+        import asyncio, json, os, signal, sys, time, types
+        sys.path.insert(0, {str(REPO)!r})
+        from bot.images.pool import MemoryRender, RenderPool
+        from tests.support.render_probe import worker_state
+
+        async def main() -> None:
+            pool = RenderPool(2)
+            await pool.ready()
+            probe = MemoryRender(worker_state, "probe", types.SimpleNamespace(game_id="probe"))
+            states = [json.loads(await pool.render(probe)) for _ in range(2)]
+            os.kill(pool.pids()[0], signal.SIGKILL)
+            started = time.monotonic()
+            while pool.replaced == 0 or len(pool.pids()) < 2:
+                await pool.render(probe)
+            states.append(json.loads(await pool.render(probe)))
+            print(json.dumps({{"states": states, "replaced_in": time.monotonic() - started}}), flush=True)
+            await pool.close()
+
+        if __name__ == "__main__":
+            asyncio.run(main())
+        """), encoding="utf-8")
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=240)
+    assert run.returncode == 0, run.stderr
+    found = json.loads(run.stdout.splitlines()[-1])
+    for state in found["states"]:
+        assert state["warm"], state
+        assert state["shared"] > 0.5 * state["rss"], state
+    assert found["replaced_in"] < 10
+
+
 def test_render_processes_setting() -> None:
     assert Settings().render_processes == 0  # built in code: threads, as before
     assert load_settings(None, {"RENDER_PROCESSES": "3"}).render_processes == 3
