@@ -674,6 +674,14 @@ def board_image(view: dict, *, names: dict[str, str], translator: Translator, ev
     return board_layers(view, names=names, translator=translator, events=events)[0]
 
 
+def map_image(view: dict, *, names: dict[str, str], translator: Translator,
+              events: list[dict] | None = None) -> Image.Image:
+    """The board with its header and map drawn and what lies below the map (display, track,
+    panel) left as the static layer has it: the part the focus view crops and shrinks, in
+    half a board's time. Inside the map it is the board, pixel for pixel."""
+    return board_top(view, names=names, translator=translator, events=events, whole=True)[0]
+
+
 def board_layers(view: dict, *, names: dict[str, str], translator: Translator,
                  events: list[dict] | None = None) -> tuple[Image.Image, StaticLayer, list[Box]]:
     """The whole board, its static layer (mapped onto the palette) and the boxes drawn in

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from render import focus
-from render.around_the_world.board import board_image
+from render.around_the_world.board import map_image
 from render.around_the_world.geometry import DISPLAY_TOP, LOCATIONS, MAP_TOP, W, node_point
 from render.around_the_world.texts import Translator, _t, city_name
 
@@ -19,8 +19,9 @@ def focus_places(view: dict[str, Any], events: list[dict[str, Any]] | None = Non
 
 def focus_of(view: dict[str, Any], *, names: dict[str, str], translator: Translator,
              events: list[dict[str, Any]] | None = None) -> focus.Focus:
-    """The board and what the focus view shows of it: the places the change's events name."""
-    board = board_image(view, names=names, translator=translator, events=events)
+    """The board (its map: `map_image`) and what the focus view shows of it: the places the
+    change's events name."""
+    board = map_image(view, names=names, translator=translator, events=events)
     places = [focus.Place(city_name(loc, translator), *node_point(loc)) for loc in focus_places(view, events)]
     days = view.get("days") or {}
     rows = [focus.Score(i, names.get(seat, seat), str(days.get(seat, 0)))

@@ -398,17 +398,30 @@ def board_layers(view: dict[str, Any], *, names: dict[str, str],
                  t: Translator) -> tuple[Image.Image, list[tuple[int, int, int, int]]]:
     """The board and the boxes on the map drawn per turn: outside them and above
     `PANEL_TOP`, apart from the header, the image is the cached static layer."""
-    assert "private" not in view, "the board is drawn from the public view only"
-    n = len(view["players"])
+    image, draw, boxes = _top(view, t)
     table_top = PANEL_TOP + PANEL_H
-    height = table_top + TABLE_HEAD + n * ROW_H + 14
-    # every pixel is set below (static layer, panel chrome, paper under the rows): no fill first
-    image = Image.new("RGB", (WIDTH, height), None)
-    image.paste(static_layer(labels(view, t), *map_keys(view["map"])), (0, 0))
-    image.paste(PAPER, (0, table_top + TABLE_HEAD, WIDTH, height))
-    draw = SpriteDraw(image)
-    _header(draw, view, t)
-    boxes = _map_dynamic(image, draw, view, t)
+    image.paste(PAPER, (0, table_top + TABLE_HEAD, WIDTH, image.height))
     _panels(image, draw, view, t)
     _players(draw, view, names, t, table_top)
     return image, boxes
+
+
+def map_image(view: dict[str, Any], *, t: Translator) -> Image.Image:
+    """The board with its header and map drawn and the panels and players below left
+    undrawn: the part the focus view crops and shrinks. Inside the map it is the board,
+    pixel for pixel."""
+    return _top(view, t)[0]
+
+
+def _top(view: dict[str, Any], t: Translator) -> tuple[Image.Image, SpriteDraw, list[tuple[int, int, int, int]]]:
+    """A board-sized image with the static layer, the header and the map's changing things
+    drawn, its drawer, and the boxes drawn in on the map."""
+    assert "private" not in view, "the board is drawn from the public view only"
+    n = len(view["players"])
+    height = PANEL_TOP + PANEL_H + TABLE_HEAD + n * ROW_H + 14
+    # every pixel is set by the board (static layer, panel chrome, paper under the rows): no fill first
+    image = Image.new("RGB", (WIDTH, height), None)
+    image.paste(static_layer(labels(view, t), *map_keys(view["map"])), (0, 0))
+    draw = SpriteDraw(image)
+    _header(draw, view, t)
+    return image, draw, _map_dynamic(image, draw, view, t)

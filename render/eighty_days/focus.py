@@ -7,7 +7,7 @@ from typing import Any
 
 from render import focus
 from render.common import Translator
-from render.eighty_days.board import board_image, labels
+from render.eighty_days.board import labels, map_image
 from render.eighty_days.geometry import MAP_H, MAP_TOP, WIDTH, city_xy
 
 
@@ -18,8 +18,9 @@ def focus_places(view: dict[str, Any], events: list[dict[str, Any]] | None = Non
 
 def focus_of(view: dict[str, Any], *, names: dict[str, str], translator: Translator,
              events: list[dict[str, Any]] | None = None) -> focus.Focus:
-    """The board and what the focus view shows of it: the cities the change's events name."""
-    board = board_image(view, names=names, t=translator)
+    """The board (its map: `map_image`) and what the focus view shows of it: the cities the
+    change's events name."""
+    board = map_image(view, t=translator)
     cities = {c["id"]: c for c in view["map"]["cities"]}
     words = dict(labels(view, translator))
     places = [focus.Place(words[cid], *city_xy(cities[cid]["x"], cities[cid]["y"]))

@@ -448,6 +448,13 @@ def board_image(view: dict[str, Any], *, names: dict[str, str], translator: Tran
     return board_layers(view, names=names, translator=translator)[0]
 
 
+def map_image(view: dict[str, Any], *, names: dict[str, str], translator: Translator) -> Image.Image:
+    """The board with its map drawn and the header and panels left as the static layer has
+    them: the part the focus view crops and shrinks. Inside the map it is the board, pixel
+    for pixel."""
+    return board_layers(view, names=names, translator=translator, map_only=True)[0]
+
+
 def _panel_bottom(view: dict[str, Any]) -> int:
     """Where a turn's drawing in the panel ends: under the last move's box (the lowest of the
     market's side), or under the last row of players (or of the final table). Below it the
@@ -500,14 +507,16 @@ def _base_part(base: Image.Image, region: Box) -> Image.Image:
 
 
 def board_layers(view: dict[str, Any], *, names: dict[str, str], translator: Translator,
-                 whole: bool = True) -> tuple[Image.Image, StaticLayer, list[Box]]:
+                 whole: bool = True, map_only: bool = False) -> tuple[Image.Image, StaticLayer, list[Box]]:
     """The board, the layer it starts from (the static layer with this game's claimed routes,
     `render.rails_and_sails.claimed`), and the boxes it drew in beyond that layer: the header,
     the panels, and on the map the highlight and the harbors. Outside them the board is the
     layer exactly, which `render.png` relies on. Without `whole`, only the rectangles the PNG
     maps (`render.png.regions` of the boxes) are sure: the routes are pasted only there, the
     city names only where they share rows with a box. The PNG takes the rest from the layer;
-    the image is then the thread's canvas (`_canvas`), good until the thread's next board."""
+    the image is then the thread's canvas (`_canvas`), good until the thread's next board.
+    With `map_only`, the header and the panels are left as the static layer has them (see
+    `map_image`)."""
     t = translator
     labels, legend = _words(t)
     base, base_layer = _base(labels, legend)
@@ -544,6 +553,8 @@ def board_layers(view: dict[str, Any], *, names: dict[str, str], translator: Tra
     for x, y, sprite in label_sprites:  # `render.png` maps boxes sharing rows as one: rows decide
         if whole or any(y < bottom and top < y + sprite.height for _l, top, _r, bottom in boxes):
             board.paste(sprite, (x, y), sprite)
+    if map_only:
+        return board, kept.layer, boxes
     _draw_header(board, view, names, t)
     text = _last_text(view, names, t, dict(labels))
     if text:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from render import focus
-from render.rails_and_sails.board import board_image
+from render.rails_and_sails.board import map_image
 from render.rails_and_sails.geometry import MAP_TOP, PANEL_TOP, WIDTH, geometry
 from render.rails_and_sails.texts import Translator, _t, city_name
 
@@ -23,8 +23,8 @@ def focus_places(view: dict[str, Any], events: list[dict[str, Any]] | None = Non
 
 def focus_of(view: dict[str, Any], *, names: dict[str, str], translator: Translator,
              events: list[dict[str, Any]] | None = None) -> focus.Focus:
-    """The board and what the focus view shows of it."""
-    board = board_image(view, names=names, translator=translator)
+    """The board (its map: `map_image`) and what the focus view shows of it."""
+    board = map_image(view, names=names, translator=translator)
     nodes = geometry().nodes
     places = [focus.Place(city_name(cid, translator), *nodes[cid]) for cid in focus_places(view, events)]
     scores = view.get("scores") or {}

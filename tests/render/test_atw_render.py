@@ -452,5 +452,7 @@ def test_the_first_players_watch_is_explained_above_its_column(lang: str, rules)
     assert "img.first_mark" in asked and real("img.first_mark") != "img.first_mark"
     x = _panel_columns()["where"] - 34
     head = img.crop((x - 18, PANEL_TOP + 4, x + 18, PANEL_TOP + PANEL_HEAD_H - 4))
-    watch_gold = [p for p in head.getdata() if 110 < p[0] < 210 and p[2] < 80]
+    raw = head.convert("RGB").tobytes()
+    pixels = [raw[i:i + 3] for i in range(0, len(raw), 3)]
+    watch_gold = [p for p in pixels if 110 < p[0] < 210 and p[2] < 80]
     assert len(watch_gold) > 40, "no watch in the heading above the watch column"

@@ -130,3 +130,33 @@ def test_crop_keeps_places_inside_and_falls_back_to_the_map() -> None:
     far = [focus.Place("A", 10, 100), focus.Place("B", 1790, 700)]  # a route across the Pacific edge
     assert focus.crop_box(far, map_box) == map_box
     assert focus.crop_box([], map_box) == map_box
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_map_the_focus_crops_is_the_boards_map_pixel_for_pixel(game: str) -> None:
+    """The focus draws only the board's map (`map_image`): inside the map box it must be the
+    whole board exactly, in every language, early and late in games of every size."""
+    module = f"render.{game.replace('-', '_')}"
+    board = importlib.import_module(f"{module}.board")
+    focus_of = importlib.import_module(f"{module}.focus").focus_of
+    spec, rules = game_spec(game), registry.get(game)
+    for seed, lang in enumerate(("en", "de", "fr", "en")):
+        players = max(rules.min_players, min(rules.max_players, 2 + seed))
+        seats = [f"p{i + 1}" for i in range(players)]
+        state = rules.new_game(seats, seed, {})
+        rng = random.Random(seed)
+        for _ in range(30 + 60 * seed):
+            if rules.is_over(state):
+                break
+            seat = rules.to_act(state)[0]
+            rules.apply(state, seat, rng.choice(rules.legal_actions(state, seat)))
+        view = rules.view(state, None)
+        names = {s: NAMES[i] for i, s in enumerate(seats)}
+        t = spec.ui.translator(lang)
+        made = focus_of(view, names=names, translator=t, events=[])
+        if game == "eighty-days":
+            whole = board.board_image(view, names=names, t=t)
+        else:
+            whole = board.board_image(view, names=names, translator=t)
+        box = made.map_box
+        assert made.board.crop(box).tobytes() == whole.crop(box).tobytes(), (game, seed, lang)
