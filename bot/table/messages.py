@@ -4,6 +4,7 @@ messages are made from the public view and public events only."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from typing import Any
 
@@ -166,17 +167,21 @@ class Messages:
             job = RenderJob(record.game_id, "board", view, loaded.raw_names, t.lang, events=public_events,
                             table=record.id)
             key = ("board", record.id, record.version, t.lang) if asked and not events else None
-            png = await self.images.image(loaded, job, t, key)
+            # the close-up of the last move a phone can read, when the move touched the map; not
+            # on a finished game's board, whose standing (final scores) the board and result give.
+            # Asked for with the board, so both queue together: asked for once the board is back,
+            # it queued behind every board drawn meanwhile (under a burst, the whole burst)
+            focus: bytes | None = None
+            if not rules.is_over(loaded.state) and focus_wanted(loaded.spec, view, public_events):
+                png, focus = await asyncio.gather(
+                    self.images.image(loaded, job, t, key),
+                    self.images.image(loaded, replace(job, image="focus"), t, key and ("focus", *key[1:])))
+            else:
+                png = await self.images.image(loaded, job, t, key)
             if png is not None:
                 files.append(Attachment("board.png", png, alt_text(t("alt.board", title=t("title"), status=(
                     loaded.ui.status_text(view, loaded.raw_names, t) or "")))))
-            # the close-up of the last move a phone can read, when the move touched the map; not
-            # on a finished game's board, whose standing (final scores) the board and result give
-            if png is not None and not rules.is_over(loaded.state) and \
-                    focus_wanted(loaded.spec, view, public_events):
-                focus = await self.images.image(loaded, replace(job, image="focus"), t,
-                                                key and ("focus", *key[1:]))
-                if focus is not None:
+                if focus is not None:  # never a close-up without its board
                     files.append(Attachment("focus.png", focus, alt_text(t("alt.focus", title=t("title")))))
         lines = [line for event in events if (line := self.event_line(loaded, event, t))]
         lines = ([note] if note else []) + _last_lines(lines, 14)  # the note (why this message) always stays

@@ -181,3 +181,62 @@ async def test_a_finished_games_board_comes_without_a_focus_view(store: SQLiteSt
         seen_focus = seen_focus or any(f.filename == "focus.png" for r in replies for f in r.files)
     [final] = [r for r in replies if r.to == "channel"]
     assert seen_focus and [f.filename for f in final.files] == ["board.png"]
+
+
+async def _play_eighty_days(store: SQLiteStore, clock: Clock, draw: Any, moves: int) -> list[list[Reply]]:
+    """`moves` AI moves of a 2-seat eighty-days table whose images come from `draw` (the
+    `Images.draw` signature); the replies of each move."""
+    from bot.replies import User
+    from bot.settings import Settings
+    from engine import ai
+
+    service = TableService(store, Settings(), clock=clock, render_in_thread=False)
+    service.memories = False
+    service.parts.images.draw = draw  # type: ignore[method-assign]
+    where = Where(channel_id=991, guild_id=9, guild_locale="en")
+    await service.new_game(ALICE, where, "eighty-days", seed=5)
+    await service.addbot(ALICE, where, 1)
+    await service.start(ALICE, where)
+    out = []
+    for _ in range(moves):
+        record = await store.active_game(where.channel_id)
+        assert record is not None
+        loaded = service.load(record)
+        seat = loaded.rules.to_act(loaded.state)[0]
+        action = ai.policy("eighty-days", "normal")(loaded.rules.view(loaded.state, seat), seat,
+                                                   loaded.rules.legal_actions(loaded.state, seat))
+        async with service.parts.tables.lock(where.channel_id):
+            out.append(await service.parts.turns.act(loaded, User(ALICE.id, ALICE.name, "en"), seat, action))
+    return out
+
+
+async def test_a_close_up_is_asked_for_with_its_board_not_after_it(store: SQLiteStore, clock: Clock) -> None:
+    """Both images queue together: asked for once the board was back, a close-up waited behind
+    every board the render workers drew meanwhile (under a burst, all of them)."""
+    import asyncio
+
+    log: list[str] = []
+
+    async def draw(spec: Any, job: Any, t: Any, *, urgent: bool) -> bytes:
+        log.append(f"{job.image} asked")
+        await asyncio.sleep(0.001)
+        log.append(f"{job.image} back")
+        return b"\x89PNG"
+
+    replies = await _play_eighty_days(store, clock, draw, 12)
+    assert any(f.filename == "focus.png" for rs in replies for r in rs for f in r.files)
+    for i, entry in enumerate(log):
+        if entry == "focus asked":
+            assert log[i - 1] == "board asked", log[max(0, i - 3):i + 1]
+
+
+async def test_a_close_up_never_goes_without_its_board(store: SQLiteStore, clock: Clock) -> None:
+    from bot.images.pool import RenderUnavailable
+
+    async def draw(spec: Any, job: Any, t: Any, *, urgent: bool) -> bytes:
+        if job.image == "board":
+            raise RenderUnavailable("no board this time")
+        return b"\x89PNG"
+
+    replies = await _play_eighty_days(store, clock, draw, 12)
+    assert all(not r.files for rs in replies for r in rs if r.to == "channel")
