@@ -566,6 +566,8 @@ class RenderPool:
             parent.close()
             self._start_failures += 1
             log.exception("cannot start a render worker (%d in a row)", self._start_failures)
+            if self._ctx.get_start_method() != "spawn":  # no template here (no socket in a temp dir...)
+                self._ctx = multiprocessing.get_context("spawn")
             if self._closed:
                 return
             if self.usable:

@@ -257,6 +257,38 @@ def test_workers_are_forked_warm_from_one_template_and_share_its_pages(tmp_path:
     assert found["replaced_in"] < 10
 
 
+class _NoForkserver:
+    """A forkserver context whose processes cannot start (no socket for the server, say)."""
+
+    def __init__(self) -> None:
+        self.real = multiprocessing.get_context("forkserver")
+
+    def get_start_method(self) -> str:
+        return "forkserver"
+
+    def Pipe(self) -> Any:  # noqa: N802 - multiprocessing's name
+        return self.real.Pipe()
+
+    def Process(self, **kwargs: Any) -> Any:  # noqa: N802 - multiprocessing's name
+        process = self.real.Process(**kwargs)
+
+        def start() -> None:
+            raise OSError("no forkserver here")
+
+        process.start = start
+        return process
+
+
+async def test_without_a_forkserver_workers_are_spawned() -> None:
+    pool = RenderPool(1, warm=False)
+    pool._ctx = _NoForkserver()  # type: ignore[assignment]
+    try:
+        png = await pool.render(board_job())
+        assert png.startswith(b"\x89PNG") and pool._ctx.get_start_method() == "spawn" and pool.usable
+    finally:
+        await pool.close()
+
+
 def test_render_processes_setting() -> None:
     assert Settings().render_processes == 0  # built in code: threads, as before
     assert load_settings(None, {"RENDER_PROCESSES": "3"}).render_processes == 3
