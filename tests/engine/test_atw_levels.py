@@ -200,23 +200,3 @@ def test_hard_plays_legal_moves_and_answers_the_same_view_the_same_way() -> None
     for view, seat, legal in _decisions(2, 33)[:40:4]:
         assert quick(view, seat, legal) in legal
         assert unhurried(view, seat, legal) == unhurried(view, seat, legal) == level(view, seat, legal)
-
-
-def test_heads_up_estimate_is_a_chance_that_favours_the_seat_ahead() -> None:
-    """`evaluation.win_chance` (hard's optional cut playouts): the two seats' chances add up to
-    one, and a seat legs ahead with a payable hand is the favourite."""
-    from engine.games.around_the_world.evaluation import win_chance
-
-    st = fresh()
-    assert abs(win_chance(st, 0) + win_chance(st, 1) - 1.0) < 1e-9
-    st.progress = [6, 3]
-    st.hand = [sorted(["ship:4", "ship:5", "ship:6"]), ["train:6"]]
-    assert win_chance(st, 0) > 0.8 > 0.2 > win_chance(st, 1)
-
-
-def test_hard_with_cut_playouts_plays_legal_moves() -> None:
-    """Hard's cut playouts (off by default: `CUT_TURNS`) still play legal, repeatable moves."""
-    cut = Hard(HardConfig(budget=60.0, rounds=4, candidates=3), cut=4)
-    for view, seat, legal in _decisions(2, 35)[:40:5]:
-        assert cut(view, seat, legal) in legal
-        assert cut(view, seat, legal) == cut(view, seat, legal)

@@ -52,7 +52,6 @@ from .ai import (
     plan_cost,
 )
 from .ai import choose as today
-from .evaluation import win_chance
 
 Action = dict[str, Any]
 NLOC = len(D.LOCATIONS)
@@ -479,26 +478,6 @@ MIN_ROUNDS = 4
 #: 54.0 % [44.3, 63.4] from seed 5000 (92 / 230-309 ms): no stronger, its worst over 0.25 s;
 #: its playouts cut after 10 moves and scored by that estimate, 56.5 %
 HARD = HardConfig(budget=0.2, rounds=200, candidates=3)
-#: heads-up, hard's playouts may stop at the start of the `cut`-th turn after the move weighed,
-#: scored by `evaluation.win_chance` (logistic regression on 11 features, fitted by
-#: bench/fit_atw_eval.py to 4,800 games of normal's self-play: held-out log-loss 0.532, legs
-#: alone 0.666); off (0: played to the end) because it measured no better than today's 60.5 % /
-#: 62.5 % (100 games from seed 1000 / 5000). Cut after 4 turns (~2.6 times the worlds), with
-#: `DROP` 1 after `MIN_ROUNDS`: 59.0 % [49.2, 68.1] from 1000 (43 ms mean: the drops end the
-#: search early); with `CUT_DROP` 2.5 after 8 rounds (at most 400, ~80 a decision): 59.5 %
-#: [49.7, 68.6] from 1000 (89 / 211 ms), 59.0 % [49.2, 68.1] from 5000 (87 / 200). With
-#: `CUT_MORE` 2 as well: `DROP` 1, 62.0 % [52.2, 70.9] from 1000 (44 / 199 ms); `CUT_DROP` 2.5,
-#: 64.5 % [54.7, 73.2] from 1000 (88 / 199) but 56.0 % [46.2, 65.3] from 5000 (83 / 212). Replayed
-#: on 183 heads-up decisions (gains judged on 200 other worlds; hindsight 0.023 of a win per
-#: decision): 120 cut worlds gain 0.010-0.012, 40 whole ones 0.012-0.013, 40 cut ones 0.008; cut
-#: after 2 or 6 turns, less. Neither gains anything before Calcutta (hindsight 0.010 there, much
-#: of it the judge's own noise)
-CUT_TURNS = 0
-#: heads-up with cut playouts: the drop rule's standard errors and its first round
-CUT_DROP = 2.5
-CUT_MIN_ROUNDS = 8
-#: heads-up with cut playouts: candidates beyond `HARD`'s and `EXTRAS`, each
-CUT_MORE = 0
 
 
 def playout_view(st: Any, seat: str) -> dict[str, Any]:
@@ -567,45 +546,24 @@ class Hard:
 
     __name__ = "around_the_world_hard"
 
-    def __init__(self, config: HardConfig, z: float | None = None, drop: float | None = None,
-                 cut: int | None = None) -> None:
+    def __init__(self, config: HardConfig, z: float | None = None, drop: float | None = None) -> None:
         from engine import registry
 
         self.rules = registry.get(D.GAME_ID)
         self.cap, self.rounds, self.candidates = config.budget, config.rounds, config.candidates
         self.z = Z if z is None else z
         self.drop = DROP if drop is None else drop
-        self.cut = CUT_TURNS if cut is None else cut
 
     def play(self, view: dict[str, Any], seat: str, world: int, action: Action) -> float:
-        """`action` in the sampled world `world`, then normal at every seat to the end (heads-up:
-        to the start of the `cut`-th turn after it, scored by `evaluation.win_chance`)."""
+        """`action` in the sampled world `world`, then normal at every seat to the end."""
         r = self.rules
         state = r.determinize(view, seat, world)
         r.push(state, seat, action)
-        if self.cut and len(state.seats) == 2:
-            return self._cut_play(state, seat)
         while not r.is_over(state):
             s = r.to_act(state)[0]
             lg = r.legal_actions(state, s)
             r.push(state, s, lg[0] if len(lg) == 1 else normal(playout_view(state, s), s, lg))
         return _finished(state.result, state, seat)
-
-    def _cut_play(self, state: Any, seat: str) -> float:
-        """Normal at both seats until the start of the `cut`-th turn, then the estimated chance
-        that `seat` wins (a finished game: 1, 0, a tie 0.5)."""
-        r = self.rules
-        turns = 0
-        while not r.is_over(state):
-            if state.phase == "take" and state.taken is None:
-                turns += 1
-                if turns >= self.cut:
-                    return win_chance(state, state.seats.index(seat))
-            s = r.to_act(state)[0]
-            lg = r.legal_actions(state, s)
-            r.push(state, s, lg[0] if len(lg) == 1 else normal(playout_view(state, s), s, lg))
-        winners = state.result["winners"]
-        return 1.0 / len(winners) if seat in winners else 0.0
 
     def race(self, view: dict[str, Any], seat: str, cands: list[Action], start: float) -> dict[int, list[float]]:
         """Each alternative's gains over normal's move (`cands[0]`), world by world."""
@@ -615,8 +573,6 @@ class Hard:
         diffs: dict[int, list[float]] = {j: [] for j in range(1, len(cands))}
         alive = list(diffs)
         slowest = 0.0
-        cut = bool(self.cut) and _heads_up(view)
-        drop, min_rounds = (CUT_DROP, CUT_MIN_ROUNDS) if cut else (self.drop, MIN_ROUNDS)
         for k in range(self.rounds):
             t0 = time.thread_time()
             if not alive or t0 - start + 1.25 * slowest > self.cap:
@@ -625,8 +581,8 @@ class Hard:
             base = self.play(view, seat, world, cands[0])
             for j in alive:
                 diffs[j].append(self.play(view, seat, world, cands[j]) - base)
-            if k + 1 >= min_rounds:
-                alive = [j for j in alive if (m := _gain(diffs[j]))[0] + drop * m[1] > 0]
+            if k + 1 >= MIN_ROUNDS:
+                alive = [j for j in alive if (m := _gain(diffs[j]))[0] + self.drop * m[1] > 0]
             slowest = max(slowest, time.thread_time() - t0)
         return diffs
 
@@ -637,9 +593,8 @@ class Hard:
         best = normal(view, seat, legal)
         if len(legal) < 2:
             return best
-        more = CUT_MORE if self.cut and _heads_up(view) else 0
-        cands = [best, *[a for _, a in shortlist(view, seat, legal) if a != best][: self.candidates - 1 + more]]
-        cands += [a for a in _extras(view, seat, legal) if a not in cands][: EXTRAS + more]
+        cands = [best, *[a for _, a in shortlist(view, seat, legal) if a != best][: self.candidates - 1]]
+        cands += [a for a in _extras(view, seat, legal) if a not in cands][:EXTRAS]
         if len(cands) < 2:
             return best
         pick, bound = 0, 0.0
