@@ -33,11 +33,11 @@ the chance that their cheapest chain fits the pieces left, harbors), except near
 where it plays on to the end (at most `HARD_FINISH_STEPS` more moves) and scores the result,
 which gives the cards in hand their worth. `Planner` answers as today's, faster (each route's
 cost worked out once per planner): normal's moves are the same, and hard gets up to 10 rounds
-of 4 candidates out of 0.07 s. Measured against normal over 100 heads-up games: 58 % [48 %,
-67 %] on bench seeds 1000+ (7 ms a decision on average, 215 ms worst) and 58 % [48 %, 67 %] on
-seeds 5000+ (7 ms, 187 ms worst), under a load of 5-8 on 2 cores, and 58 % [52 %, 63 %] of 300
-games on seeds 20000+: better than the 56 % / 51 % / 54 % of searching tickets alone, still
-short of the 60 % asked. In 4-player games it plays normal's
+of 4 candidates out of 0.07 s. Measured against normal over 100 heads-up games: 58-62 % on
+bench seeds 1000+ (60 % [50 %, 69 %] last, 6 ms a decision on average, 74 ms worst) and 50-51 %
+on seeds 5000+ (re-measured twice; an earlier 58 % there was not reproduced), and 58 % [52 %,
+63 %] of 300 games on seeds 20000+: better than searching tickets alone, still short of the
+60 % asked (docs/games/rails-and-sails.md lists what else was tried). In 4-player games it plays normal's
 moves (43 % [34 %, 53 %] of 100 games, seed 1000+: the seats' luck).
 
 Tried and rejected (hard against normal, 2 players, 100 games on seeds 1000+ / 5000+): today's
