@@ -37,10 +37,10 @@ from PIL import Image
 #: (a busy worker's tables outgrow either size; fewer kept layers cost first-board redraws)
 DEFAULTS_MB: dict[str, float] = {
     "layers": 128.0,
-    "kept.rails-and-sails": 6.0,
-    "kept.around-the-world": 6.0,
+    "kept.rails-and-sails": 8.0,
+    "kept.around-the-world": 20.0,
     "bands": 6.0,
-    "inflated": 3.0,
+    "inflated": 4.0,
     "sprites": 3.0,
     "text": 4.0,
 }
