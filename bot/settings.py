@@ -33,7 +33,7 @@ class Settings:
     render_processes: int = 0
     #: RENDER_CACHE_MB: the picture caches one drawing process (each render worker, or the bot
     #: when it draws in threads) may hold, in MB (`render.budget`: static layers of about 27 MB a
-    #: language in play, tables' kept layers, PNG bands, sprites); None: the default (156)
+    #: language in play, tables' kept layers, PNG bands, sprites); None: the default (170)
     render_cache_mb: float | None = None
     #: processes AI seats decide in (0 = threads of the bot's process); `load_settings` defaults
     #: to one; `AI_TURN_SECONDS` caps one decision there (the game's own policy answers after it)

@@ -32,9 +32,10 @@ from PIL import Image
 #: - sprites: recently pasted sprites whole (their deflated copies stay: `render.packed`)
 #: - text: rasterised texts (names, numbers, labels: about 0.75 KB each), which come back
 #:   every turn
-#: The table parts (kept, inflated, sprites) were cut from 8/10/6/4 MB to 6/6/3/3 on the
-#: 200-channel burst: the whole bot's peak PSS 418 -> 400 MB for 4 % fewer turns a second
-#: (a busy worker's tables outgrow either size; fewer kept layers cost first-board redraws)
+#: The table parts were sized on the 200-channel burst of the mix (two workers, about 25
+#: tables of each game a worker): around-the-world's kept layers from 6 to 20 MB gave 10 %
+#: more turns a second for 20 MB of the whole bot's peak PSS (a table's kept panel layer
+#: spares it most of a board); 26 / 10 / 6 / 4 MB gave nothing more for another 13 MB.
 DEFAULTS_MB: dict[str, float] = {
     "layers": 128.0,
     "kept.rails-and-sails": 8.0,
