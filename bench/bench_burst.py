@@ -1,8 +1,8 @@
 """Burst: many channels press a move at the same moment. How fast does the table keep up?
 
     .venv/bin/python bench/bench_burst.py [--channels 200] [--game rails-and-sails|mix] [--rounds 2]
-        [--warmup 4] [--drawn 2] [--processes N] [--ai-seats N [--ai-level hard]] [--rev REV [--ab-rounds 4]]
-        [--profile FILE]
+        [--warmup 4] [--drawn 2] [--processes N] [--cache-mb MB] [--ai-seats N [--ai-level hard]]
+        [--rev REV [--ab-rounds 4]] [--profile FILE]
 
 `--game mix` is a real server's mix: the four games in turn (detour, around-the-world,
 rails-and-sails, eighty-days), 2-4 people per table with names of their own, each table 10-30
@@ -154,8 +154,13 @@ def cpu_of(pids: list[int]) -> float:
     return total
 
 
-def make_pool(processes: int) -> Any:
-    """The render pool the bot would make (None: threads, or a revision without a pool)."""
+def make_pool(processes: int, cache_mb: float | None = None) -> Any:
+    """The render pool the bot would make (None: threads, or a revision without a pool), its
+    picture caches bounded by `cache_mb` (`RENDER_CACHE_MB`; None: the revision's default)."""
+    if cache_mb is not None:
+        from bot.images.pool import pool_for
+
+        return pool_for(processes, cache_mb)
     try:
         try:  # bot/images since the table became parts; bot/render_pool in revisions before (--rev)
             from bot.images.pool import RenderPool
@@ -229,7 +234,7 @@ async def burst(service: TableService, store: SQLiteStore, places: list[Where]) 
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    pool = make_pool(args.processes)
+    pool = make_pool(args.processes, args.cache_mb)
     ai_pool = make_ai_pool(args.ai_processes) if args.ai_seats else None
     with tempfile.TemporaryDirectory() as tmp:
         store = SQLiteStore(Path(tmp) / "burst.sqlite3")
@@ -349,6 +354,8 @@ def main() -> None:
     parser.add_argument("--ai-level", default="normal", choices=("easy", "normal", "hard"),
                         help="the AI seats' level (hard: each decision searches its CPU budget)")
     parser.add_argument("--ai-processes", type=int, default=1, help="processes AI seats decide in (0: threads)")
+    parser.add_argument("--cache-mb", type=float, default=None,
+                        help="RENDER_CACHE_MB: each drawing process's picture caches (default: the bot's)")
     add_ab_arguments(parser)
     args = parser.parse_args()
     figures = measure_or_compare(__file__, args, lambda: asyncio.run(run(args)))
