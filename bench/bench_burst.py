@@ -63,7 +63,9 @@ def players_of(channel: int, count: int = 2) -> list[User]:
     """The players of a channel: people of their own in every channel, as on a real server
     (the same names everywhere let tables share the header's pictures)."""
     names = [f"{FIRST_NAMES[(channel + 3 * k) % len(FIRST_NAMES)]} {channel}" for k in range(count)]
-    return [User(8 * channel + 1 + k, name, LANGS[(channel + k) % len(LANGS)]) for k, name in enumerate(names)]
+    # languages turn independently of the games (`MIX`): every game is played in every language
+    first = channel // len(MIX) + channel
+    return [User(8 * channel + 1 + k, name, LANGS[(first + k) % len(LANGS)]) for k, name in enumerate(names)]
 
 
 def table_of(args: argparse.Namespace, index: int) -> tuple[str, int]:
