@@ -419,7 +419,8 @@ def _top(view: dict[str, Any], t: Translator) -> tuple[Image.Image, SpriteDraw, 
     assert "private" not in view, "the board is drawn from the public view only"
     n = len(view["players"])
     height = PANEL_TOP + PANEL_H + TABLE_HEAD + n * ROW_H + 14
-    # every pixel is set by the board (static layer, panel chrome, paper under the rows): no fill first
+    # no fill first: the board sets every pixel (static layer, panel chrome, paper under the rows);
+    # `map_image` leaves the rows below the map unset, and the focus view never reads them
     image = Image.new("RGB", (WIDTH, height), None)
     image.paste(static_layer(labels(view, t), *map_keys(view["map"])), (0, 0))
     draw = SpriteDraw(image)
