@@ -85,6 +85,8 @@ class Driver:
         self.drawing = drawing  # whether board and hand images are drawn
         self.store = service.store
         self.clock = clock
+        self.pressing = asyncio.Event()  # cleared by "hold": later presses wait until the process dies
+        self.pressing.set()
 
     @staticmethod
     def _who(cmd: dict[str, Any]) -> tuple[User, Where]:
@@ -113,6 +115,7 @@ class Driver:
         elif op == "start":
             call = svc.start(user, where)
         elif op == "press":
+            await self.pressing.wait()
             call = svc.component(user, where, cmd["custom_id"], cmd.get("values"))
         else:
             return {"error": f"unknown op {op!r}"}
@@ -184,6 +187,10 @@ async def serve(args: argparse.Namespace) -> None:
         cmd = json.loads(line)
         if cmd.get("op") == "quit":
             break
+        if cmd.get("op") == "hold":  # at once, in order: every press read after it is owed for good
+            driver.pressing.clear()
+            _say({"id": cmd.get("id"), "holding": True})
+            continue
         task = asyncio.create_task(answer(cmd))
         tasks.add(task)
         task.add_done_callback(tasks.discard)
