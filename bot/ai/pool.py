@@ -14,24 +14,11 @@ from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any
 
 from bot import games
+from bot.ai.worker import decide, warm
 from bot.games import GameSpec
-from engine import Action, View, ai
+from engine import Action, View
 
 log = logging.getLogger("passepartout.ai")
-
-
-def decide(game_id: str, level: str, view: View, seat: str, legal: list[Action],
-           hard_seconds: float | None = None) -> Action:
-    """The game's policy at `level` on the seat's view (in a worker, or a thread); a hard seat
-    searches `hard_seconds` when given, else the game's own budget."""
-    chooser = ai.thinking(game_id, hard_seconds) if level == "hard" and hard_seconds else ai.policy(game_id, level)
-    return chooser(view, seat, legal)
-
-
-def _warm() -> None:
-    """A worker imports every game (rules, data, policies) before its first decision."""
-    for game_id in games.specs():
-        ai.policy(game_id, "normal")
 
 
 def registered(spec: GameSpec) -> bool:
@@ -52,7 +39,7 @@ class AIPool:
 
     def start(self) -> None:
         if self.processes > 0 and self._executor is None:
-            self._executor = ProcessPoolExecutor(max_workers=self.processes, initializer=_warm,
+            self._executor = ProcessPoolExecutor(max_workers=self.processes, initializer=warm,
                                                  mp_context=multiprocessing.get_context("spawn"))
 
     async def choose(self, spec: GameSpec, view: View, seat: str, legal: list[Action], *,
