@@ -43,15 +43,19 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from abrev import add_ab_arguments, code_root, cores, measure_or_compare, pct
 
 code_root()
 
-from bot.replies import User, Where  # noqa: E402
-from bot.service import TableService  # noqa: E402
-from bot.store import SQLiteStore  # noqa: E402
+# The bot is imported where it is used, not here: an AI worker is spawned, and a spawned
+# process imports the script it was started from, which the bot started as `python -m bot`
+# does not (its `__main__` is skipped). A worker of this bench then holds what the bot's does.
+if TYPE_CHECKING:
+    from bot.replies import User, Where
+    from bot.service import TableService
+    from bot.store import SQLiteStore
 
 FIRST_NAMES = ("Ann", "Ben", "Chloé", "Dmitri", "Eun-ji", "Farid", "Greta", "Hugo")
 #: the real server's mix, in turn
@@ -62,6 +66,8 @@ LANGS = ("en", "en", "de", "fr")
 def players_of(channel: int, count: int = 2) -> list[User]:
     """The players of a channel: people of their own in every channel, as on a real server
     (the same names everywhere let tables share the header's pictures)."""
+    from bot.replies import User
+
     names = [f"{FIRST_NAMES[(channel + 3 * k) % len(FIRST_NAMES)]} {channel}" for k in range(count)]
     # languages turn independently of the games (`MIX`): every game is played in every language
     first = channel // len(MIX) + channel
@@ -185,6 +191,8 @@ def make_ai_pool(processes: int) -> Any:
 
 
 def make_service(store: SQLiteStore, pool: Any, ai_pool: Any = None) -> TableService:
+    from bot.service import TableService
+
     kw: dict[str, Any] = {"render_pool": pool} if pool is not None else {}
     if ai_pool is not None:
         kw["ai_pool"] = ai_pool
@@ -238,6 +246,8 @@ async def burst(service: TableService, store: SQLiteStore, places: list[Where]) 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     pool = make_pool(args.processes, args.cache_mb)
     ai_pool = make_ai_pool(args.ai_processes) if args.ai_seats else None
+    from bot.store import SQLiteStore
+
     with tempfile.TemporaryDirectory() as tmp:
         store = SQLiteStore(Path(tmp) / "burst.sqlite3")
         await store.open()
@@ -254,6 +264,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 async def set_up(args: argparse.Namespace, service: TableService, store: SQLiteStore) -> list[Where]:
     """The channels' tables, started and played past their set-up (and, in the mix, 10-30
     moves into their games); the channels whose game is still on."""
+    from bot.replies import Where
+
     places = [Where(channel_id=1000 + i, guild_id=1, guild_locale="en") for i in range(args.channels)]
     for i, where in enumerate(places):
         game, count = table_of(args, i)
@@ -295,7 +307,7 @@ async def bursts(args: argparse.Namespace, store: SQLiteStore, service: TableSer
     # CPU time of the event loop's thread (wall time on a shared machine is mostly waiting)
     profile = cProfile.Profile(time.thread_time) if args.profile else None
     pids = pool.pids() if pool is not None else []
-    main_cpu = loop_cpu = render_cpu = 0.0
+    main_cpu = loop_cpu = render_cpu = other_cpu = 0.0
     images = 0
     watch = MemoryWatch()
     watch.__enter__()
@@ -306,7 +318,9 @@ async def bursts(args: argparse.Namespace, store: SQLiteStore, service: TableSer
             moves = [m for m in moves if m is not None]
         if profile:
             profile.enable()
+        others = [p for p in children_of(os.getpid()) if p not in pids]  # AI workers (the template idles)
         start, cpu_start, workers_start = time.perf_counter(), time.process_time(), cpu_of(pids)
+        others_start = cpu_of(others)
         loop_start = time.thread_time()
         signed = await asyncio.gather(*(press(service, store, w, m)  # type: ignore[arg-type]
                                         for w, m in zip(places, moves, strict=True)))
@@ -316,6 +330,7 @@ async def bursts(args: argparse.Namespace, store: SQLiteStore, service: TableSer
         main_cpu += time.process_time() - cpu_start
         loop_cpu += time.thread_time() - loop_start  # the event loop's thread; the rest: the store's
         render_cpu += cpu_of(pids) - workers_start
+        other_cpu += cpu_of(others) - others_start
         if profile:
             profile.disable()
         rates.append(len(places) / wall)
@@ -328,13 +343,14 @@ async def bursts(args: argparse.Namespace, store: SQLiteStore, service: TableSer
     if profile:
         profile.dump_stats(args.profile)
     turns = len(places) * args.rounds
-    main_ms, render_ms = main_cpu * 1000 / turns, render_cpu * 1000 / turns
+    main_ms, render_ms, ai_ms = (cpu * 1000 / turns for cpu in (main_cpu, render_cpu, other_cpu))
     # what two idle cores could do: the bot's process is one core at most, all of it shares two
-    capacity = 1000 / max(main_ms, (main_ms + render_ms) / 2) if pool is not None else 1000 / main_ms
+    capacity = (1000 / max(main_ms, (main_ms + render_ms + ai_ms) / 2) if pool is not None
+                else 1000 / max(main_ms, (main_ms + ai_ms) / 2))
     return {"turns_per_s": statistics.median(rates), "p50_s": statistics.median(latencies),
             "p95_s": pct(latencies, 0.95), "max_s": max(latencies), "main_cpu_ms_per_turn": main_ms,
             "loop_cpu_ms_per_turn": loop_cpu * 1000 / turns,
-            "render_cpu_ms_per_turn": render_ms, "idle_2core_turns_per_s": capacity,
+            "render_cpu_ms_per_turn": render_ms, "ai_cpu_ms_per_turn": ai_ms, "idle_2core_turns_per_s": capacity,
             "turns_with_image_pct": 100 * images / turns,
             "peak_rss_mb": watch.peak_rss, "peak_pss_mb": watch.peak_pss,
             "peak_main_pss_mb": watch.peak_main_pss, "peak_workers_pss_mb": watch.peak_workers_pss,
@@ -371,7 +387,8 @@ def main() -> None:
               f" PSS {figures.get('idle_pss_mb', 0):.0f} MB (bot process {figures.get('idle_main_pss_mb', 0):.0f} MB)")
         print(f"  CPU per turn: bot process {figures['main_cpu_ms_per_turn']:.1f} ms (event loop thread"
               f" {figures['loop_cpu_ms_per_turn']:.1f} ms, other threads: the store), render processes"
-              f" {figures['render_cpu_ms_per_turn']:.1f} ms -> on two idle cores at most"
+              f" {figures['render_cpu_ms_per_turn']:.1f} ms, AI processes {figures.get('ai_cpu_ms_per_turn', 0):.1f} ms"
+              f" -> on two idle cores at most"
               f" {figures['idle_2core_turns_per_s']:.0f} turns/s")
 
 
