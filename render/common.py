@@ -24,6 +24,7 @@ from typing import Any, Literal, Protocol
 from PIL import Image, ImageDraw, ImageFont
 
 from render import budget
+from render.png import encode_plain
 
 Weight = Literal["regular", "semibold", "bold"]
 
@@ -478,15 +479,16 @@ def text_width(text: str, f: ImageFont.FreeTypeFont) -> float:
 
 
 def encode_png(image: Image.Image) -> bytes:
-    """PNG bytes of an image without a fixed palette (the hands): flat-coloured, so an
-    adaptive palette keeps them small and fast to compress. `compress_level` 3 by
-    measurement: over the hands of every game it takes 40-50 % of the time of 6, for files
-    of 21-29 KB instead of 16-22 KB (boards use `render.png`)."""
+    """PNG bytes of an image without a fixed palette (hands, the focus view): flat-coloured,
+    so an adaptive palette of 256 colours keeps them small, written by `render.png.encode_plain`
+    (boards use `render.png`'s layers)."""
+    if image.mode == "P" and "transparency" in image.info:  # kept as drawn, by Pillow's writer
+        buffer = io.BytesIO()
+        image.save(buffer, format="PNG", compress_level=3)
+        return buffer.getvalue()
     if image.mode != "P":
         image = image.convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=3)
-    return buffer.getvalue()
+    return encode_plain(image)
 
 
 RGB = tuple[int, int, int]

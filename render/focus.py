@@ -151,10 +151,10 @@ def _overview(image: Image.Image, board: Image.Image, map_box: Box, crop: Box, p
     scale = OVERVIEW_W / (mx1 - mx0)
     height = round((my1 - my0) * scale)
     # a box reduction first, then a bilinear step (Lanczos over the whole map cost as much as
-    # drawing the board)
-    whole = board.crop(map_box)
-    factor = max(1, int(whole.width / OVERVIEW_W))
-    small = (whole.reduce(factor) if factor > 1 else whole).resize((OVERVIEW_W, height), Image.Resampling.BILINEAR)
+    # drawing the board), reduced from the map's box in place (no copy of the whole map first)
+    factor = max(1, int((mx1 - mx0) / OVERVIEW_W))
+    whole = board.reduce(factor, box=map_box) if factor > 1 else board.crop(map_box)
+    small = whole.resize((OVERVIEW_W, height), Image.Resampling.BILINEAR)
     cx = sum(p.x for p in places) / len(places) if places else mx1
     left = 8 if cx > (crop[0] + crop[2]) / 2 else CLOSE_W - OVERVIEW_W - 8
     top = 8

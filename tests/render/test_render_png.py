@@ -280,3 +280,17 @@ def test_deflated_bands_are_kept_within_their_byte_budget(monkeypatch: pytest.Mo
     assert png._bands_bytes <= 6000
     assert 0 < len(png._bands) < len(bands)
     assert (width, png.hashlib.sha256(bands[-1]).digest()) in png._bands  # the newest stay
+
+
+@pytest.mark.parametrize(("width", "height", "colours"), [(1, 1, 1), (37, 15, 7), (300, 161, 256), (800, 612, 256)])
+def test_encode_plain_gives_pillows_pixels(width: int, height: int, colours: int) -> None:
+    """A hand or a close-up written by `encode_plain` decodes to what Pillow's own writer
+    gives for the same palette image: indices, palette and size."""
+    image = _layer_image(width, height, seed=width).quantize(colors=colours, method=Image.Quantize.FASTOCTREE,
+                                                              dither=Image.Dither.NONE)
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    ours, pillows = _decoded(png.encode_plain(image)), _decoded(buffer.getvalue())
+    assert ours.mode == pillows.mode == "P" and ours.size == pillows.size
+    assert ours.tobytes() == pillows.tobytes()
+    assert ours.convert("RGB").tobytes() == pillows.convert("RGB").tobytes()
