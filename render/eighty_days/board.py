@@ -14,7 +14,19 @@ from render import budget
 from render.common import SpriteDraw, Translator, draw_text, draw_token, font, player_style
 
 from .geometry import GOLD, HEADER_H, INK, ITEM_COLOUR, KIND_COLOUR, MAP_H, MAP_TOP, MUTED, PANEL, PAPER, WIDTH, city_xy
-from .static import CITY_R, draw_line, label_above, label_place, line_geometry, map_keys, market_symbol, static_layer
+from .static import (
+    CITY_R,
+    Cities,
+    Labels,
+    Lines,
+    draw_line,
+    label_above,
+    label_place,
+    line_geometry,
+    map_keys,
+    market_symbol,
+    static_layer,
+)
 
 ROMAN = ("", "I", "II", "III", "IV", "V")
 ITEMS = ("shoes", "revolver", "hat", "umbrella", "coat")
@@ -147,25 +159,38 @@ def _overlaps(a: Rect, b: Rect) -> bool:
 
 def map_obstacles(view: dict[str, Any], t: Translator) -> tuple[Rect, ...]:
     """What a pawn must not cover: every city's name, symbol and distance badge, and the cost
-    or tile space of every line."""
+    or tile space of every line. The same for every board of a map in a language (`_obstacles`:
+    measuring the names was a twentieth of a board)."""
+    map_view = view["map"]
+    side_b = map_view["side"] == "B"
+    marked = tuple(ln["id"] for ln in map_view["lines"]
+                   if ln.get("cost") is not None or (side_b and ln.get("tile_space")))
+    return _obstacles(labels(view, t), *map_keys(map_view), marked)
+
+
+@budget.memoized("layers")
+def _obstacles(names: Labels, cities: Cities, lines: Lines, marked: tuple[str, ...]) -> tuple[Rect, ...]:
+    """`map_obstacles` of a map (its `map_keys`), its names and the lines whose cost or tile
+    space shows (`marked`)."""
     probe = ImageDraw.Draw(Image.new("RGB", (1, 1)))
     f_city = font(30, "semibold")
-    names = dict(labels(view, t))
+    name_of = dict(names)
     out: list[Rect] = []
-    for c in view["map"]["cities"]:
-        x, y = city_xy(c["x"], c["y"])
+    for cid, _market, cx, cy, distance in cities:
+        x, y = city_xy(cx, cy)
         out.append((x - CITY_R - 2, y - CITY_R - 2, x + CITY_R + 2, y + CITY_R + 2))
-        if c.get("distance"):
+        if distance:
             bx, by = x + CITY_R + 2, y - CITY_R - 2
             out.append((bx - 14, by - 14, bx + 14, by + 14))
-        dx, dy, anchor = label_place(c["id"])
-        out.append(probe.textbbox((x + dx, y + dy), names.get(c["id"], c["id"]), font=f_city, anchor=anchor,
+        dx, dy, anchor = label_place(cid)
+        out.append(probe.textbbox((x + dx, y + dy), name_of.get(cid, cid), font=f_city, anchor=anchor,
                                   stroke_width=4))
-    geo = line_geometry(view["map"])
-    side_b = view["map"]["side"] == "B"
-    for ln in view["map"]["lines"]:
-        if ln.get("cost") is not None or (side_b and ln.get("tile_space")):
-            p, q = geo[ln["id"]]
+    geo = line_geometry({"cities": [{"id": c[0], "x": c[2], "y": c[3]} for c in cities],
+                         "lines": [{"id": ln[0], "a": ln[1], "b": ln[2]} for ln in lines]})
+    shown = set(marked)
+    for ln in lines:
+        if ln[0] in shown:
+            p, q = geo[ln[0]]
             mx, my = (p[0] + q[0]) / 2, (p[1] + q[1]) / 2
             out.append((mx - 26, my - 26, mx + 26, my + 26))
     return tuple(out)
