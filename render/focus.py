@@ -20,7 +20,22 @@ from typing import Any
 
 from PIL import Image
 
-from render.common import INK, MUTED, PAPER, Draw, draw_text, draw_token, encode_png, font, text_length
+from render import budget
+from render.common import (
+    INK,
+    MUTED,
+    PAPER,
+    PLAYER_COLOURS,
+    Draw,
+    draw_text,
+    draw_token,
+    encode_png,
+    fixed_palette,
+    font,
+    ramp,
+    text_length,
+)
+from render.png import encode_plain
 
 Box = tuple[int, int, int, int]
 
@@ -71,6 +86,8 @@ class Focus:
     places: list[Place]
     scores: list[Score]
     score_label: str
+    #: the board's fixed palette (None: an adaptive one per image); see `focus_palette`
+    palette: Image.Image | None = None
 
 
 @dataclass
@@ -226,15 +243,41 @@ def _scores(drawn: Drawn, focus: Focus, cols: int) -> None:
                   max_width=right - value_w - 20 - (x0 + 64))
 
 
-def encode(image: Image.Image) -> bytes:
-    """PNG bytes of the focus image, on 256 colours (a close-up of a board needs no more),
-    through the hands' fast path: a median-cut palette made it ten times a board's cost."""
-    return encode_png(image)
+def own_colours() -> list[tuple[int, int, int]]:
+    """The colours the focus view draws over the enlarged map, with their anti-aliasing ramps:
+    names in pills, the red rings, the scores and the players' tokens."""
+    white = (255, 255, 255)
+    colours = list(PLAYER_COLOURS)
+    for a, b in ((INK, PILL), (INK, PAPER), (MUTED, PAPER), (HIGHLIGHT, PILL), (HIGHLIGHT, INK), (white, INK)):
+        colours += ramp(a, b, 7)
+    for colour in PLAYER_COLOURS:
+        colours += ramp(colour, PAPER, 4)[1:3] + ramp(colour, white, 4)[1:3] + ramp(colour, INK, 4)[1:3]
+    return colours
+
+
+@budget.memoized("layers", by=lambda board_palette: bytes(board_palette.getpalette() or []))
+def focus_palette(board_palette: Image.Image) -> Image.Image:
+    """The focus view's fixed palette: its own colours exact (`own_colours`), the rest from the
+    palette of the board whose map it enlarges. Mapping onto it takes a quarter of the time of
+    an adaptive palette per image (0.7 against 2.9 ms), and the map keeps the board's colours
+    (an adaptive palette merged the faint lines of the rails map's sea into the sea)."""
+    raw = board_palette.getpalette() or []
+    sample = Image.frombytes("RGB", (len(raw) // 3, 1), bytes(raw))
+    return fixed_palette(sample, own_colours())
+
+
+def encode(image: Image.Image, palette: Image.Image | None = None) -> bytes:
+    """PNG bytes of the focus image, on 256 colours (a close-up of a board needs no more):
+    mapped onto `focus_palette` of the board's `palette` when the game gives it, else on an
+    adaptive palette (`encode_png`)."""
+    if palette is None:
+        return encode_png(image)
+    return encode_plain(image.quantize(palette=focus_palette(palette), dither=Image.Dither.NONE))
 
 
 def render(focus: Focus) -> bytes:
     """`compose` then `encode`: the focus PNG a game's `render_focus` returns."""
-    return encode(compose(focus).image)
+    return encode(compose(focus).image, focus.palette)
 
 
 def signed(value: int) -> str:

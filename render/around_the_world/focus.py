@@ -8,6 +8,7 @@ from typing import Any
 from render import focus
 from render.around_the_world.board import map_image
 from render.around_the_world.geometry import DISPLAY_TOP, LOCATIONS, MAP_TOP, W, node_point
+from render.around_the_world.static import stored_palette
 from render.around_the_world.texts import Translator, _t, city_name
 
 
@@ -26,7 +27,8 @@ def focus_of(view: dict[str, Any], *, names: dict[str, str], translator: Transla
     days = view.get("days") or {}
     rows = [focus.Score(i, names.get(seat, seat), str(days.get(seat, 0)))
             for i, seat in enumerate(view.get("seats") or [])]
-    return focus.Focus(board, (0, MAP_TOP, W, DISPLAY_TOP), places, rows, _t(translator, "col_days"))
+    return focus.Focus(board, (0, MAP_TOP, W, DISPLAY_TOP), places, rows, _t(translator, "col_days"),
+                       stored_palette())
 
 
 def render_focus(view: dict[str, Any], *, names: dict[str, str], translator: Translator,

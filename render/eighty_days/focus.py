@@ -9,6 +9,7 @@ from render import focus
 from render.common import Translator
 from render.eighty_days.board import labels, map_image
 from render.eighty_days.geometry import MAP_H, MAP_TOP, WIDTH, city_xy
+from render.eighty_days.static import map_keys, palette
 
 
 def focus_places(view: dict[str, Any], events: list[dict[str, Any]] | None = None) -> list[str]:
@@ -27,7 +28,8 @@ def focus_of(view: dict[str, Any], *, names: dict[str, str], translator: Transla
               for cid in focus_places(view, events)]
     rows = [focus.Score(i, names.get(p["seat"], p["seat"]), focus.signed(int(p["score"]["score"])))
             for i, p in enumerate(view.get("players") or [])]
-    return focus.Focus(board, (0, MAP_TOP, WIDTH, MAP_TOP + MAP_H), places, rows, translator("img.score"))
+    return focus.Focus(board, (0, MAP_TOP, WIDTH, MAP_TOP + MAP_H), places, rows, translator("img.score"),
+                       palette(labels(view, translator), *map_keys(view["map"])))
 
 
 def render_focus(view: dict[str, Any], *, names: dict[str, str], translator: Translator,

@@ -8,6 +8,7 @@ from typing import Any
 from render import focus
 from render.rails_and_sails.board import map_image
 from render.rails_and_sails.geometry import MAP_TOP, PANEL_TOP, WIDTH, geometry
+from render.rails_and_sails.static import _palette
 from render.rails_and_sails.texts import Translator, _t, city_name
 
 
@@ -30,7 +31,7 @@ def focus_of(view: dict[str, Any], *, names: dict[str, str], translator: Transla
     scores = view.get("scores") or {}
     rows = [focus.Score(i, names.get(seat, seat), focus.signed(int(scores.get(seat, 0))))
             for i, seat in enumerate(view.get("seats") or [])]
-    return focus.Focus(board, (0, MAP_TOP, WIDTH, PANEL_TOP), places, rows, _t(translator, "score"))
+    return focus.Focus(board, (0, MAP_TOP, WIDTH, PANEL_TOP), places, rows, _t(translator, "score"), _palette())
 
 
 def render_focus(view: dict[str, Any], *, names: dict[str, str], translator: Translator,

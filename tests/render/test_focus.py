@@ -160,3 +160,30 @@ def test_the_map_the_focus_crops_is_the_boards_map_pixel_for_pixel(game: str) ->
             whole = board.board_image(view, names=names, translator=t)
         box = made.map_box
         assert made.board.crop(box).tobytes() == whole.crop(box).tobytes(), (game, seed, lang)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_close_up_is_mapped_onto_its_boards_focus_palette(game: str) -> None:
+    """The close-up's PNG is on the focus palette made from its board's palette: every colour
+    the focus draws itself is an exact entry of it (the red rings, the pills' ink), and the
+    rest of the map keeps the board's colours, not an adaptive palette per image."""
+    view, events = _moved(game, 40)
+    spec = game_spec(game)
+    names = {s: NAMES[i] for i, s in enumerate(view["seats"])}
+    module = importlib.import_module(f"render.{game.replace('-', '_')}.focus")
+    made = module.focus_of(view, names=names, translator=spec.ui.translator("en"), events=events)
+    assert made.palette is not None and made.places
+    palette = focus.focus_palette(made.palette)
+    entries = palette.getpalette() or []
+    colours = {tuple(entries[i:i + 3]) for i in range(0, len(entries), 3)}
+    assert set(focus.own_colours()) <= colours
+    png = Image.open(io.BytesIO(focus.render(made)))
+    assert png.mode == "P" and png.getpalette() == entries
+    assert focus.HIGHLIGHT in {rgb for _n, rgb in png.convert("RGB").getcolors(1 << 16) or []}  # the rings
+
+
+def test_a_focus_without_a_board_palette_gets_an_adaptive_one() -> None:
+    board = Image.new("RGB", (1200, 800), (90, 140, 200))
+    made = focus.Focus(board, (0, 0, 1200, 800), [focus.Place("Here", 600, 400)], [], "Score")
+    png = Image.open(io.BytesIO(focus.render(made)))
+    assert png.mode == "P" and png.size[0] == focus.FOCUS_W
