@@ -279,13 +279,13 @@ FIRST_LANGUAGES = ("en",)
 
 def _warm_steps(languages: tuple[str, ...], *, sprites: bool = False) -> Iterator[None]:
     """The warm-up in small steps (one picture each): in each of `languages`, a fresh board,
-    one a few moves in and a hand of every game, and (`sprites`) a renderer's own pictures
-    where it has a `warm(players)` (rails: every route sprite). Static layers, palettes,
-    label and route pictures, text sprites and the band cache are per process and per
-    language, and the first board of a game in a language drawn cold was most of the p95 of
-    a busy bot (rails 38 ms instead of 20). Several seconds of CPU and tens of MB a language:
-    so a worker says it is ready after the first stage and runs these between jobs
-    (`_worker_main`)."""
+    one a few moves in (with its close-up, in the map games) and a hand of every game, and
+    (`sprites`) a renderer's own pictures where it has a `warm(players)` (rails: every route
+    sprite). Static layers, palettes, label and route pictures, text sprites and the band
+    cache are per process and per language, and the first board of a game in a language
+    drawn cold was most of the p95 of a busy bot (rails 38 ms instead of 20). Several seconds
+    of CPU and tens of MB a language: so a worker says it is ready after the first stage and
+    runs these between jobs (`_worker_main`)."""
     for line in games.GAMES:
         try:
             spec = _registered(line.id)
@@ -302,6 +302,9 @@ def _warm_steps(languages: tuple[str, ...], *, sprites: bool = False) -> Iterato
                     names = {s: s for s in public.get("seats", [])} if isinstance(public, dict) else {}
                     draw(RenderJob(spec.id, "board", public, names, lang, events=events), spec, t)
                     yield
+                    if has_focus(spec):  # its map and palette (`render.focus.focus_palette`)
+                        draw(RenderJob(spec.id, "focus", public, names, lang, events=events), spec, t)
+                        yield
                     draw(RenderJob(spec.id, "hand", own, names, lang, seat=seat), spec, t)
                     yield
         except Exception:

@@ -39,6 +39,10 @@ def test_warm_up_draws_every_game_in_the_first_languages(monkeypatch: pytest.Mon
         pass
     expected = {(line.id, image, lang) for line in games.GAMES for image in ("board", "hand")
                 for lang in render_pool.FIRST_LANGUAGES}
+    mapped = [line.id for line in games.GAMES if render_pool.has_focus(render_pool._registered(line.id))]
+    expected |= {(game, "focus", lang) for game in mapped for lang in render_pool.FIRST_LANGUAGES}  # close-ups
+    assert {game for game, image, _lang in expected if image == "focus"} == {
+        "around-the-world", "rails-and-sails", "eighty-days"}
     assert drawn == expected
     assert prepared == [("rails-and-sails", render_pool._registered("rails-and-sails").rules.max_players)]
 
