@@ -10,6 +10,8 @@ with their size.
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Callable, Hashable, Iterator, MutableMapping
 from typing import Any, TypeVar
 
@@ -95,8 +97,56 @@ def emptied_by(name: str, hook: Callable[[], None]) -> None:
     _emptiers.setdefault(name, []).append(hook)
 
 
+class _SharedLRU(LRUCache[Hashable, Any]):
+    """A byte-bounded LRU cache whose every operation holds one lock: boards render in threads
+    of one process when the bot has no render processes, and two threads evicting at once
+    broke the cache's order (a lookup also moves its entry)."""
+
+    def __init__(self, maxsize: int) -> None:
+        super().__init__(maxsize=maxsize, getsizeof=nbytes)
+        self.lock = threading.RLock()
+
+    def __getitem__(self, key: Hashable) -> Any:
+        with self.lock:
+            return super().__getitem__(key)
+
+    def __setitem__(self, key: Hashable, value: Any) -> None:
+        with self.lock:
+            super().__setitem__(key, value)
+
+    def __delitem__(self, key: Hashable) -> None:
+        with self.lock:
+            super().__delitem__(key)
+
+    def __contains__(self, key: object) -> bool:
+        with self.lock:
+            return super().__contains__(key)
+
+    def get(self, key: Hashable, default: Any = None) -> Any:
+        with self.lock:
+            return super().get(key, default)
+
+    def popitem(self) -> tuple[Hashable, Any]:
+        with self.lock:
+            return super().popitem()
+
+    def clear(self) -> None:
+        with self.lock:
+            super().clear()
+
+
 def _new(name: str) -> LRUCache[Any, Any]:
-    return LRUCache(maxsize=limit(name), getsizeof=nbytes)
+    return _SharedLRU(limit(name))
+
+
+def _after_fork() -> None:
+    """A forked render worker starts with unheld locks (another thread may have held one)."""
+    for found in _caches.values():
+        if isinstance(found, _SharedLRU):
+            found.lock = threading.RLock()
+
+
+os.register_at_fork(after_in_child=_after_fork)
 
 
 def cache(name: str) -> LRUCache[Any, Any]:

@@ -24,6 +24,8 @@ out, so pasting it gives the very pixels drawing it there gives.
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 
@@ -68,6 +70,9 @@ _kept: dict[tuple[Hashable, tuple[Item, ...]], Claimed] = {}
 #: each kept layer's bytes when kept, the newest's measured again once its board compacted it
 _sizes: dict[tuple[Hashable, tuple[Item, ...]], int] = {}
 _newest: list[tuple[Hashable, tuple[Item, ...]] | None] = [None]
+#: held while the kept layers are read or changed: boards render in threads of one process
+#: when the bot has no render processes (a layer is grown outside it)
+_lock = threading.Lock()
 #: (route, player) -> its wrap arrows as pieces (empty for a route that does not wrap)
 _ARROWS: Sprites[tuple[str, int]] = Sprites("rails.arrows")
 
@@ -220,28 +225,30 @@ def layer(key: Hashable, base: Image.Image, base_layer: StaticLayer, drawn: tupl
     new picture the caller may draw on), else None. A kept layer that grows into this one is
     dropped (most likely the same table's layer of its previous claim), unless it has no
     routes (every new table's)."""
-    found = _kept.pop((key, drawn), None)
-    if found is not None:
-        _kept[key, drawn] = found  # now the most recently used
-        return found, None
     wanted = frozenset(drawn)
-    start = max((c for (k, _d), c in _kept.items() if k is key and c.has <= wanted),
-                key=lambda c: len(c.items), default=None)
+    with _lock:
+        found = _kept.pop((key, drawn), None)
+        if found is not None:
+            _kept[key, drawn] = found  # now the most recently used
+            return found, None
+        start = max((c for (k, _d), c in _kept.items() if k is key and c.has <= wanted),
+                    key=lambda c: len(c.items), default=None)
     if start is None:
         start = Claimed((), base_layer)
     made, image = _grown(start, base, drawn, labels)
-    if start.items:
-        _forget((key, start.items))
-    newest = _newest[0]
-    if newest is not None and newest in _kept:  # compacted since it was kept: measured anew
-        _sizes[newest] = _kept[newest].layer.own_bytes()
-    _forget((key, drawn))
-    _kept[(key, drawn)] = made
-    _sizes[(key, drawn)] = made.layer.own_bytes()
-    _newest[0] = (key, drawn)
-    limit = budget.limit(BUDGET)
-    while len(_kept) > 1 and sum(_sizes.get(k, 0) for k in _kept) > limit:
-        _forget(next(iter(_kept)))
+    with _lock:
+        if start.items:
+            _forget((key, start.items))
+        newest = _newest[0]
+        if newest is not None and newest in _kept:  # compacted since it was kept: measured anew
+            _sizes[newest] = _kept[newest].layer.own_bytes()
+        _forget((key, drawn))
+        _kept[(key, drawn)] = made
+        _sizes[(key, drawn)] = made.layer.own_bytes()
+        _newest[0] = (key, drawn)
+        limit = budget.limit(BUDGET)
+        while len(_kept) > 1 and sum(_sizes.get(k, 0) for k in _kept) > limit:
+            _forget(next(iter(_kept)))
     return made, image
 
 
@@ -252,12 +259,22 @@ def _forget(entry: tuple[Hashable, tuple[Item, ...]]) -> None:
 
 def clear() -> None:
     """Forgets every kept layer (the render budget set anew, tests)."""
-    _kept.clear()
-    _sizes.clear()
-    _newest[0] = None
+    with _lock:
+        _kept.clear()
+        _sizes.clear()
+        _newest[0] = None
 
 
 budget.emptied_by(BUDGET, clear)
+
+
+def _after_fork() -> None:
+    """A forked render worker starts with an unheld lock (another thread may have held it)."""
+    global _lock
+    _lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork)
 
 
 def warm(players: int) -> Iterator[None]:
