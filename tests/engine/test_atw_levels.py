@@ -12,7 +12,7 @@ from engine.ai import HardConfig, policy
 from engine.games.around_the_world import data as D
 from engine.games.around_the_world.ai import _best_set, _Ctx
 from engine.games.around_the_world.ai import choose as today
-from engine.games.around_the_world.levels import Hard, _fast_set, normal, playout_view, take_scores
+from engine.games.around_the_world.levels import Hard, _fast_set, normal, playout_view, shortlist, take_scores
 from engine.games.around_the_world.rules import State
 
 R = registry.get("around-the-world")
@@ -200,3 +200,17 @@ def test_hard_plays_legal_moves_and_answers_the_same_view_the_same_way() -> None
     for view, seat, legal in _decisions(2, 33)[:40:4]:
         assert quick(view, seat, legal) in legal
         assert unhurried(view, seat, legal) == unhurried(view, seat, legal) == level(view, seat, legal)
+
+
+def test_hard_weighs_staying_only_with_more_players() -> None:
+    """Heads-up a turn spent staying is a turn behind in the race: where normal travels, hard's
+    search does not weigh staying (`shortlist`); with four players it does."""
+    for players in (2, 4):
+        st = fresh(players)
+        _, seat = travel_phase(st, ["ship:5", "train:3"], LOC("brindisi"), gold=0)  # a ship to Suez
+        legal = R.legal_actions(st, seat)
+        view = R.view(st, seat)
+        assert normal(view, seat, legal)["type"] == "travel"
+        assert {"type": "stay", "location": "brindisi"} in legal
+        kinds = {a["type"] for _, a in shortlist(view, seat, legal)}
+        assert ("stay" in kinds) == (players == 4)
