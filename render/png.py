@@ -107,10 +107,16 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 _SEED = int.from_bytes(os.urandom(8), "little")
 
 
+def _filtered(raw: bytes, width: int) -> bytes:
+    """Rows of `width` palette indices, each behind its filter byte 0 (none: the best filter
+    for palette images)."""
+    return b"".join(b"\0" + raw[i:i + width] for i in range(0, len(raw), width))
+
+
 def _deflate(band: bytes, width: int) -> tuple[bytes, int, int]:
     """One band as raw deflate blocks, each row behind its filter byte 0 (none, the best
     filter for palette images), ending byte-aligned without a final block."""
-    rows = b"".join(b"\0" + band[i:i + width] for i in range(0, len(band), width))
+    rows = _filtered(band, width)
     compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, -15, 8, STRATEGY)
     return compressor.compress(rows) + compressor.flush(zlib.Z_FULL_FLUSH), zlib.adler32(rows), len(rows)
 
@@ -202,15 +208,9 @@ def encode_plain(image: Image.Image) -> bytes:
     as the boards' bands but without the band cache. Against Pillow's writer at level 3: 25-40 %
     less time for files within 5 % of its size, the same pixels."""
     width, height = image.size
-    raw = image.tobytes()
-    rows = b"".join(b"\0" + raw[i:i + width] for i in range(0, len(raw), width))
     compressor = zlib.compressobj(LEVEL, zlib.DEFLATED, 15, 8, STRATEGY)
-    palette = (image.getpalette() or [])[:768]
-    return (b"\x89PNG\r\n\x1a\n"
-            + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0))
-            + _chunk(b"PLTE", bytes(palette))
-            + _chunk(b"IDAT", compressor.compress(rows) + compressor.flush())
-            + _chunk(b"IEND", b""))
+    idat = compressor.compress(_filtered(image.tobytes(), width)) + compressor.flush()
+    return _file(width, height, (image.getpalette() or [])[:768], idat)
 
 
 def _png(bands: list[tuple[bytes, int, int]], width: int, height: int, palette: list[int]) -> bytes:
@@ -221,11 +221,16 @@ def _png(bands: list[tuple[bytes, int, int]], width: int, height: int, palette: 
         pieces.append(deflated)
         adler = _adler_combine(adler, band_adler, length)
     pieces.append(b"\x03\x00" + struct.pack(">I", adler))  # an empty final block, the checksum
-    palette = palette[:768] + [0] * (768 - len(palette))
+    return _file(width, height, palette[:768] + [0] * (768 - len(palette)), b"".join(pieces))
+
+
+def _file(width: int, height: int, palette: list[int], idat: bytes) -> bytes:
+    """A PNG file of 8-bit palette indices: its header, `palette` (RGB values) and the zlib
+    stream `idat`."""
     return (b"\x89PNG\r\n\x1a\n"
             + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0))
             + _chunk(b"PLTE", bytes(palette))
-            + _chunk(b"IDAT", b"".join(pieces))
+            + _chunk(b"IDAT", idat)
             + _chunk(b"IEND", b""))
 
 
