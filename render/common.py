@@ -12,7 +12,6 @@ Sans Pro, then Noto fonts from PyPI packages, never system fonts) and shorten wi
 
 from __future__ import annotations
 
-import io
 import math
 import struct
 import unicodedata
@@ -482,10 +481,6 @@ def encode_png(image: Image.Image) -> bytes:
     """PNG bytes of an image without a fixed palette (hands, the focus view): flat-coloured,
     so an adaptive palette of 256 colours keeps them small, written by `render.png.encode_plain`
     (boards use `render.png`'s layers)."""
-    if image.mode == "P" and "transparency" in image.info:  # kept as drawn, by Pillow's writer
-        buffer = io.BytesIO()
-        image.save(buffer, format="PNG", compress_level=3)
-        return buffer.getvalue()
     if image.mode != "P":
         image = image.convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     return encode_plain(image)
