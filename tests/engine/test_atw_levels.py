@@ -10,9 +10,18 @@ from typing import Any
 from engine import registry
 from engine.ai import HardConfig, policy
 from engine.games.around_the_world import data as D
-from engine.games.around_the_world.ai import _best_set, _Ctx
+from engine.games.around_the_world.ai import _best_set, _Ctx, plan_cost
 from engine.games.around_the_world.ai import choose as today
-from engine.games.around_the_world.levels import Hard, _fast_set, normal, playout_view, shortlist, take_scores
+from engine.games.around_the_world.levels import (
+    Hard,
+    _fast_plan,
+    _fast_set,
+    normal,
+    playout_normal,
+    playout_view,
+    shortlist,
+    take_scores,
+)
 from engine.games.around_the_world.rules import State
 
 R = registry.get("around-the-world")
@@ -186,9 +195,27 @@ def test_fast_card_sets_and_playout_views_are_the_rules_own() -> None:
         hand = sorted(rng.sample(deck, rng.randint(0, 9)))
         leg = rng.randrange(D.HOME)
         assert _fast_set(hand, leg) == _best_set(hand, leg)
+        legs = rng.randint(1, 3)
+        assert _fast_plan(hand, leg, legs) == plan_cost(hand, leg, legs)
     for view, seat, legal in _decisions(2, 31) + _decisions(4, 32):
         st = R.determinize(view, seat, 1)
         assert normal(playout_view(st, seat), seat, legal) == normal(R.view(st, seat), seat, legal)
+
+
+def test_playouts_choose_normals_moves() -> None:
+    """Hard's playouts choose by `playout_normal`, which reads the state (and memos) instead of
+    the rules' view: the same move as normal at every decision of sampled worlds played out."""
+    checked = 0
+    for view, seat, _ in _decisions(2, 34, 60)[::3] + _decisions(4, 35, 80)[::4]:
+        st = R.determinize(view, seat, 7)
+        while not R.is_over(st):
+            s = R.to_act(st)[0]
+            legal = R.legal_actions(st, s)
+            want = normal(R.view(st, s), s, legal)
+            assert playout_normal(st, legal) == want
+            checked += len(legal) > 1
+            R.push(st, s, want)
+    assert checked > 2000
 
 
 def test_hard_plays_legal_moves_and_answers_the_same_view_the_same_way() -> None:

@@ -103,10 +103,23 @@ class _Ctx:
         self.pressure = bool(view["arrival_order"])
         opp = [s for s in view["seats"] if s != seat and not view["arrived"][s]]
         self.opponents = opp
-        self.seed = zlib.crc32(repr((view["round"], seat, self.hand, view["days"])).encode())
+
+    @property
+    def seed(self) -> int:
+        """`choose`'s last resort picks by it (rarely: computed only when asked)."""
+        v = self.view
+        return zlib.crc32(repr((v["round"], self.seat, self.hand, v["days"])).encode())
 
     def progress_of(self, s: str) -> int:
         return D.HOME if self.view["arrived"][s] else self.view["positions"][s]
+
+    def plan(self, hand: list[str], progress: int, legs: int = 3) -> float:
+        """`plan_cost` (a playout's context answers the same from a memo)."""
+        return plan_cost(hand, progress, legs)
+
+    def best_set(self, hand: list[str], leg: int) -> tuple[float, tuple[str, ...] | None]:
+        """`_best_set` (a playout's context answers the same more cheaply)."""
+        return _best_set(hand, leg)
 
     def slack(self) -> float:
         v = self.view
@@ -162,6 +175,10 @@ def _best_travel(ctx: _Ctx, plan: PlanCost = plan_cost) -> tuple[float, Action |
     return best
 
 
+#: `_best_travel` or a memoised one (the same answer)
+BestTravel = Callable[[_Ctx, PlanCost], tuple[float, Action | None]]
+
+
 def _detective_target(ctx: _Ctx) -> int | None:
     """Where to put the detective: the likely next stop of the strongest opponent."""
     v = ctx.view
@@ -180,8 +197,19 @@ def _detective_target(ctx: _Ctx) -> int | None:
 
 
 def _find(legal: list[Action], **fields: Any) -> Action | None:
+    """The first action of `legal` with these fields, or None."""
+    if len(fields) == 1:
+        ((key, value),) = fields.items()
+        for a in legal:
+            if a.get(key) == value:
+                return a
+        return None
+    items = fields.items()
     for a in legal:
-        if all(a.get(k) == v for k, v in fields.items()):
+        for k, v in items:
+            if a.get(k) != v:
+                break
+        else:
             return a
     return None
 
@@ -189,8 +217,13 @@ def _find(legal: list[Action], **fields: Any) -> Action | None:
 def choose(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
     if not legal:
         raise ValueError("no legal action")
-    ctx = _Ctx(view, seat, legal)
-    phase = view["phase"]
+    return choose_in(_Ctx(view, seat, legal))
+
+
+def choose_in(ctx: _Ctx) -> Action:
+    """`choose` of a built context (`legal` not empty)."""
+    legal = ctx.legal
+    phase = ctx.view["phase"]
     act: Action | None
     try:
         if phase == "take":
@@ -215,7 +248,7 @@ def choose(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
 
 def _choose_take(ctx: _Ctx) -> Action:
     v = ctx.view
-    base = plan_cost(ctx.hand, ctx.progress)
+    base = ctx.plan(ctx.hand, ctx.progress)
     best: tuple[float, Action] | None = None
     for a in ctx.legal:
         if a["type"] == "take_top":
@@ -225,7 +258,7 @@ def _choose_take(ctx: _Ctx) -> Action:
             space = v["display"][slot]
             card = space["card"]
             hand = sorted(ctx.hand + [card])
-            score = base - plan_cost(hand, ctx.progress)
+            score = base - ctx.plan(hand, ctx.progress)
             score += _action_bonus(ctx, space["action"], hand)
         if best is None or score > best[0]:
             best = (score, a)
@@ -252,7 +285,7 @@ def _action_bonus(ctx: _Ctx, action: str, hand: list[str]) -> float:
         p = ctx.progress
         if p >= D.HOME or p == D.ELEPHANT_LEG:
             return 0.0
-        cost, cards = _best_set(hand, p)
+        cost, cards = ctx.best_set(hand, p)
         if not cards:
             return 0.0
         best = cost
@@ -291,7 +324,7 @@ def _choose_exchange(ctx: _Ctx) -> Action | None:
         leg = ctx.progress + k
         if leg >= D.HOME:
             break
-        _, cards = _best_set(remaining, leg)
+        _, cards = ctx.best_set(remaining, leg)
         if cards:
             for c in cards:
                 remaining.remove(c)
@@ -321,14 +354,14 @@ def _event_value(ctx: _Ctx, card: str) -> float:
 
 
 def _choose_discard(ctx: _Ctx) -> Action:
-    base = plan_cost(ctx.hand, ctx.progress)
+    base = ctx.plan(ctx.hand, ctx.progress)
     best: tuple[float, Action] | None = None
     for a in ctx.legal:
         card = a["card"]
         if card in D.CARD_INFO:
             rest = list(ctx.hand)
             rest.remove(card)
-            loss = plan_cost(rest, ctx.progress) - base
+            loss = ctx.plan(rest, ctx.progress) - base
         else:
             loss = _event_value(ctx, card)
         if best is None or loss < best[0]:
@@ -354,7 +387,7 @@ def _choose_travel_phase(ctx: _Ctx) -> Action | None:
             return ride
         return _find(legal, type="travel")
     par = PAR[p % NLOC] + ctx.slack()
-    step = _travel_at_par(ctx, events, par) if can_travel else _connections(ctx, events)
+    step = _travel_at_par(ctx, events, par, ctx.plan) if can_travel else _connections(ctx, events)
     if step is None:
         step = _detective_move(ctx, events)
     if step is not None:
@@ -368,9 +401,11 @@ def _choose_travel_phase(ctx: _Ctx) -> Action | None:
     return _find(legal, type="stay") or _find(legal, type="done") or legal[0]
 
 
-def _travel_at_par(ctx: _Ctx, events: list[Action], par: float, plan: PlanCost = plan_cost) -> Action | None:
-    """A booster worth playing before travelling, else the best travel if it is at par."""
-    _, best = _best_travel(ctx, plan)
+def _travel_at_par(ctx: _Ctx, events: list[Action], par: float, plan: PlanCost = plan_cost,
+                   best_travel: BestTravel | None = None) -> Action | None:
+    """A booster worth playing before travelling, else the best travel if it is at par (found by
+    `best_travel`, default `_best_travel`)."""
+    _, best = (best_travel or _best_travel)(ctx, plan)
     fixed = _travel_cost(ctx, best) if best else 1e9
     booster = _booster(ctx, events, best, fixed, par)
     if booster is not None:
@@ -408,7 +443,7 @@ def _connections(ctx: _Ctx, events: list[Action]) -> Action | None:
     conn = _find(events, card="connections") or (
         _find(events, card="princess") if ctx.view.get("event_discard_top") == "connections" else None)
     if conn and p < D.HOME and ctx.turn.get("travels", 0) >= 1:
-        cost, _ = _best_set(ctx.hand, p)
+        cost, _ = ctx.best_set(ctx.hand, p)
         if cost <= PAR[p % NLOC] + ctx.slack():
             return conn
     return None

@@ -40,22 +40,27 @@ from __future__ import annotations
 import math
 import time
 from collections import Counter
+from collections.abc import Callable
+from itertools import chain
 from typing import Any
 
 from engine.ai import HardConfig
 
 from . import data as D
 from .ai import (
+    EXPECT,
+    LOOKAHEAD_WEIGHTS,
     PAR,
+    WAIT,
+    PlanCost,
     _action_bonus,
-    _best_set,
+    _best_travel,
     _Ctx,
     _find,
     _travel_at_par,
     _travel_cost,
-    plan_cost,
 )
-from .ai import choose as today
+from .ai import choose_in as today_in
 
 Action = dict[str, Any]
 NLOC = len(D.LOCATIONS)
@@ -90,60 +95,113 @@ _PLANS_MAX = 1 << 16
 _STUCK: dict[tuple[tuple[str, ...], int], float] = {}
 
 
-def _cheapest(values: list[int], cards: list[str], k: int) -> tuple[int, tuple[str, ...]] | None:
-    """The first cheapest k of one kind's sorted cards as `ai._best_set` enumerates them
+def _cheapest(values: list[int], k: int) -> tuple[int, tuple[int, ...]] | None:
+    """The first cheapest k of one kind's sorted card values as `ai._best_set` enumerates them
     (k <= 2; two identical cards count once), or None when too few."""
     if k == 0:
         return 0, ()
-    if len(cards) < k:
+    if len(values) < k:
         return None
     if k == 1:
-        return values[0], (cards[0],)
-    if cards[0] == cards[1]:
-        return values[0], (cards[0], cards[0])
+        return values[0], (values[0],)
+    if values[0] == values[1]:
+        return values[0], (values[0], values[0])
     best = values[0] + values[1]
-    pick = (cards[0], cards[1])
-    for i in range(1, len(cards) - 1):
-        if cards[i] == cards[i + 1] and values[i] < best:
-            best, pick = values[i], (cards[i], cards[i])
+    pick = (values[0], values[1])
+    for i in range(1, len(values) - 1):
+        if values[i] == values[i + 1] and values[i] < best:
+            best, pick = values[i], (values[i], values[i])
             break
     return best, pick
 
 
-def _fast_set(hand: list[str], leg: int) -> tuple[float, tuple[str, ...] | None]:
-    """`ai._best_set(hand, leg)` of a sorted hand (the same days and cards), without
-    enumerating every card set."""
-    if leg == D.ELEPHANT_LEG:
-        return float(D.WALK_DAYS), ()
-    ships = [c for c in hand if c[0] == "s"]
-    trains = [c for c in hand if c[0] == "t"]
-    sv = [_VALUE[c] for c in ships]
-    tv = [_VALUE[c] for c in trains]
+def _split(hand: list[str]) -> tuple[list[int], list[int]]:
+    """The values of a hand's ships and of its trains, each sorted (a card is its kind and
+    value)."""
+    return (sorted(_VALUE[c] for c in hand if c[0] == "s"),
+            sorted(_VALUE[c] for c in hand if c[0] == "t"))
+
+
+def _leg_set(ships: list[int], trains: list[int], leg: int) -> tuple[float, tuple[int, ...], tuple[int, ...]] | float:
+    """`ai._best_set` of a hand by its ships' and trains' values (not the elephant leg): the
+    days and the values of the ships and trains paid, or the fallback days of a hand that
+    cannot pay the leg."""
     best: int | None = None
-    cards: tuple[str, ...] = ()
-    for s, t in D.LEG_REQS[leg]:
-        a = _cheapest(sv, ships, s)
-        b = _cheapest(tv, trains, t)
+    paid: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    reqs = D.LEG_REQS[leg]
+    for s, t in reqs:
+        a = _cheapest(ships, s)
+        b = _cheapest(trains, t)
         if a is None or b is None:
             continue
         if best is None or a[0] + b[0] < best:
-            best, cards = a[0] + b[0], a[1] + b[1]
-    if best is None:
-        return _best_set(hand, leg)
-    return float(best), cards
+            best, paid = a[0] + b[0], (a[1], b[1])
+    if best is not None:
+        return float(best), paid[0], paid[1]
+    # `ai._best_set`'s fallback: the best partial set plus expected missing cards and a wait
+    fallback: float | None = None
+    for s, t in reqs:
+        have_s = ships[:s]
+        have_t = trains[:t]
+        cost = (sum(have_s) + sum(have_t) + (s - len(have_s)) * EXPECT["ship"]
+                + (t - len(have_t)) * EXPECT["train"])
+        cost += WAIT * ((s - len(have_s)) + (t - len(have_t)))
+        if fallback is None or cost < fallback:
+            fallback = cost
+    assert fallback is not None
+    return fallback
+
+
+def _fast_set(hand: list[str], leg: int) -> tuple[float, tuple[str, ...] | None]:
+    """`ai._best_set(hand, leg)` (the same days and cards), without enumerating every card
+    set."""
+    if leg == D.ELEPHANT_LEG:
+        return float(D.WALK_DAYS), ()
+    found = _leg_set(*_split(hand), leg)
+    if isinstance(found, float):
+        return found, None
+    days, ships, trains = found
+    return days, tuple(_SHIP[v] for v in ships) + tuple(_TRAIN[v] for v in trains)
 
 
 _VALUE = {c: v for c, (_, v) in D.CARD_INFO.items()}
+_SHIP = {v: c for c, (kind, v) in D.CARD_INFO.items() if kind == "ship"}
+_TRAIN = {v: c for c, (kind, v) in D.CARD_INFO.items() if kind == "train"}
+
+
+def _fast_plan(hand: list[str], progress: int, legs: int = 3) -> float:
+    """`ai.plan_cost(hand, progress, legs)` (the same days), each leg's set found as `_fast_set`
+    finds it, on the values of the hand's ships and trains."""
+    ships, trains = _split(hand)
+    total = 0.0
+    for k in range(legs):
+        leg = progress + k
+        if leg >= D.HOME:
+            break
+        if leg == D.ELEPHANT_LEG:
+            total += 10.0 * LOOKAHEAD_WEIGHTS[k]
+            continue
+        found = _leg_set(ships, trains, leg)
+        if isinstance(found, float):
+            total += found * LOOKAHEAD_WEIGHTS[k]
+            continue
+        days, paid_ships, paid_trains = found
+        total += days * LOOKAHEAD_WEIGHTS[k]
+        for v in paid_ships:
+            ships.remove(v)
+        for v in paid_trains:
+            trains.remove(v)
+    return total
 
 
 def _plan_cost(hand: list[str], progress: int, legs: int = 3) -> float:
-    """`ai.plan_cost` of a hand (the same days), memoised, its card sets by `_fast_set`."""
+    """`ai.plan_cost` of a hand (the same days), memoised, by `_fast_plan`."""
     key = (tuple(hand), progress, legs)
     cost = _PLANS.get(key)
     if cost is None:
         if len(_PLANS) >= _PLANS_MAX:
             _PLANS.clear()
-        cost = _PLANS[key] = plan_cost(hand, progress, legs, best_set=_fast_set)
+        cost = _PLANS[key] = _fast_plan(hand, progress, legs)
     return cost
 
 
@@ -275,19 +333,18 @@ def _roll(ctx: _Ctx) -> Action | None:
     return _find(ctx.legal, type="keep")
 
 
-def _unseen_travel(ctx: _Ctx) -> Counter[str]:
-    """The travel cards the seat has not seen (the deck and the other hands' unknown cards)."""
+def _unseen_travel(ctx: _Ctx) -> dict[str, int]:
+    """The travel cards the seat has not seen (the deck and the other hands' unknown cards),
+    by card in the deck's order."""
     v = ctx.view
-    left = Counter(D.travel_deck())
-    shown = [d["card"] for d in v["display"] if d["card"] is not None]
-    shown += v["travel_discard_pile"] + ctx.hand
-    for s in v["seats"]:
-        if s != ctx.seat:
-            shown += v["known_travel"][s]
-    for c in shown:
-        if left[c] > 0:
-            left[c] -= 1
-    return +left
+    known = v["known_travel"]
+    shown = Counter(chain([d["card"] for d in v["display"]], v["travel_discard_pile"], ctx.hand,
+                          *[known[s] for s in v["seats"] if s != ctx.seat]))
+    return {c: n - shown[c] for c, n in _DECK.items() if n > shown[c]}
+
+
+#: the travel deck's cards, how many of each
+_DECK = Counter(D.travel_deck())
 
 
 def buy_gain(ctx: _Ctx) -> float:
@@ -296,11 +353,27 @@ def buy_gain(ctx: _Ctx) -> float:
     total = sum(pool.values())
     if not total or ctx.progress >= D.HOME:
         return 0.0
-    base = _plan_cost(ctx.hand, ctx.progress)
+    gains = _card_gains(ctx.hand, ctx.progress)
     gain = 0.0
     for card, n in pool.items():
-        gain += n * (base - _plan_cost(sorted(ctx.hand + [card]), ctx.progress))
+        gain += n * gains[card]
     return gain / total
+
+
+#: `_card_gains` by (hand, progress) (bounded like `_PLANS`)
+_GAINS: dict[tuple[tuple[str, ...], int], dict[str, float]] = {}
+
+
+def _card_gains(hand: list[str], progress: int) -> dict[str, float]:
+    """Days each travel card would save the hand's plan (memoised)."""
+    key = (tuple(hand), progress)
+    gains = _GAINS.get(key)
+    if gains is None:
+        if len(_GAINS) >= _PLANS_MAX:
+            _GAINS.clear()
+        base = _plan_cost(hand, progress)
+        gains = _GAINS[key] = {card: base - _plan_cost(sorted(hand + [card]), progress) for card in _DECK}
+    return gains
 
 
 def _par(ctx: _Ctx) -> float:
@@ -324,16 +397,41 @@ def _travel(ctx: _Ctx) -> Action | None:
             return buy
     if can_travel:
         events = [a for a in legal if a["type"] == "event"]
-        return _travel_at_par(ctx, events, _par(ctx), _plan_cost)
+        best_travel = _listed_best_travel if isinstance(ctx, _StateCtx) else None
+        return _travel_at_par(ctx, events, _par(ctx), _plan_cost, best_travel)
     return None
+
+
+#: `_listed_best_travel`'s memo (bounded like `_PLANS`)
+_TRAVELS: dict[tuple[object, ...], tuple[float, int]] = {}
+
+
+def _listed_best_travel(ctx: _Ctx, plan: PlanCost) -> tuple[float, Action | None]:
+    """`ai._best_travel(ctx, plan)` where `plan` is `_plan_cost` and the legal actions are the
+    rules' own listing: its travels come first, the same for the same hand, leg, display balloon
+    and armed events; the gold (a balloon ride's re-rolls) and the detective change their costs."""
+    turn = ctx.turn
+    key = (tuple(ctx.hand), ctx.progress, turn["balloon"], tuple(turn["armed"]), ctx.detective, min(ctx.gold, 2))
+    found = _TRAVELS.get(key)
+    if found is None:
+        if len(_TRAVELS) >= _PLANS_MAX:
+            _TRAVELS.clear()
+        cost, best = _best_travel(ctx, plan)
+        found = _TRAVELS[key] = (cost, -1 if best is None else ctx.legal.index(best))
+    return found[0], None if found[1] < 0 else ctx.legal[found[1]]
 
 
 def normal(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
     """Today's choice, with gold spent, bad event draws declined and (heads-up) the race kept."""
     if len(legal) == 1:
         return legal[0]
-    ctx = _Ctx(view, seat, legal)
-    phase = view["phase"]
+    return normal_in(_Ctx(view, seat, legal))
+
+
+def normal_in(ctx: _Ctx) -> Action:
+    """`normal` of a built context (more than one legal action)."""
+    legal = ctx.legal
+    phase = ctx.view["phase"]
     act: Action | None = None
     if phase == "take":
         scores = take_scores(ctx)
@@ -345,7 +443,7 @@ def normal(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
     elif phase == "roll":
         act = _roll(ctx)
     if act is None or act not in legal:
-        act = today(view, seat, legal)
+        act = today_in(ctx)
     return act
 
 
@@ -493,33 +591,96 @@ MIN_ROUNDS = 4
 HARD = HardConfig(budget=0.2, rounds=200, candidates=3)
 
 
+def _turn(st: Any) -> dict[str, Any]:
+    return {"taken": st.taken, "pending": st.pending, "balloon": st.balloon, "armed": st.armed,
+            "travels": st.travels, "extra_leg": st.extra, "last_leg": st.last_leg, "roll": st.roll}
+
+
+#: how `playout_view` builds each key from (state, seat index): the same values as `rules.view`
+_VIEW_KEYS: dict[str, Callable[[Any, int], Any]] = {
+    "seats": lambda st, k: st.seats,
+    "phase": lambda st, k: st.phase,
+    "round": lambda st, k: st.round,
+    "positions": lambda st, k: {s: p % NLOC for s, p in zip(st.seats, st.progress, strict=True)},
+    "arrived": lambda st, k: {s: p >= D.HOME for s, p in zip(st.seats, st.progress, strict=True)},
+    "arrival_order": lambda st, k: st.arrival_order,
+    "days": lambda st, k: dict(zip(st.seats, st.days, strict=True)),
+    "gold": lambda st, k: dict(zip(st.seats, st.gold, strict=True)),
+    "gold_supply": lambda st, k: st.gold_supply,
+    "detective": lambda st, k: D.LOCATIONS[st.detective],
+    "display": lambda st, k: [{"action": D.DISPLAY_ACTIONS[j], "card": c} for j, c in enumerate(st.display)],
+    "event_deck": lambda st, k: len(st.event_deck),
+    "event_discard_top": lambda st, k: st.event_discard[-1] if st.event_discard else None,
+    "travel_discard_pile": lambda st, k: st.travel_discard,
+    "hands": lambda st, k: {s: {"travel": len(h), "event": len(e)}
+                            for s, h, e in zip(st.seats, st.hand, st.events, strict=True)},
+    "known_travel": lambda st, k: dict(zip(st.seats, st.seen, strict=True)),
+    "last_roll": lambda st, k: st.last_roll,
+    "turn": lambda st, k: _turn(st),
+    "private": lambda st, k: {"travel": list(st.hand[k]), "events": list(st.events[k])},
+}
+
+
 def playout_view(st: Any, seat: str) -> dict[str, Any]:
     """The part of `rules.view` that normal reads (the same values), built for hard's
     playouts at a fraction of the cost."""
-    seats = st.seats
-    n = len(seats)
-    k = seats.index(seat)
-    prog = st.progress
-    return {
-        "seats": seats, "phase": st.phase, "round": st.round,
-        "positions": {seats[j]: prog[j] % NLOC for j in range(n)},
-        "arrived": {seats[j]: prog[j] >= D.HOME for j in range(n)},
-        "arrival_order": st.arrival_order,
-        "days": {seats[j]: st.days[j] for j in range(n)},
-        "gold": {seats[j]: st.gold[j] for j in range(n)},
-        "gold_supply": st.gold_supply,
-        "detective": D.LOCATIONS[st.detective],
-        "display": [{"action": D.DISPLAY_ACTIONS[j], "card": c} for j, c in enumerate(st.display)],
-        "event_deck": len(st.event_deck),
-        "event_discard_top": st.event_discard[-1] if st.event_discard else None,
-        "travel_discard_pile": st.travel_discard,
-        "hands": {seats[j]: {"travel": len(st.hand[j]), "event": len(st.events[j])} for j in range(n)},
-        "known_travel": {seats[j]: st.seen[j] for j in range(n)},
-        "last_roll": st.last_roll,
-        "turn": {"taken": st.taken, "pending": st.pending, "balloon": st.balloon, "armed": st.armed,
-                 "travels": st.travels, "extra_leg": st.extra, "last_leg": st.last_leg, "roll": st.roll},
-        "private": {"travel": list(st.hand[k]), "events": list(st.events[k])},
-    }
+    k = st.seats.index(seat)
+    return {key: build(st, k) for key, build in _VIEW_KEYS.items()}
+
+
+class _LazyView(dict[str, Any]):
+    """`playout_view`, each key built when first read (a decision reads only a few)."""
+
+    def __init__(self, st: Any, k: int) -> None:
+        super().__init__()
+        self.st, self.k = st, k
+
+    def __missing__(self, key: str) -> Any:
+        value = self[key] = _VIEW_KEYS[key](self.st, self.k)
+        return value
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self[key] if key in _VIEW_KEYS else default
+
+
+class _StateCtx(_Ctx):
+    """The `_Ctx` of `rules.view(st, seat k)` (the same fields), read off a playout's state."""
+
+    def __init__(self, st: Any, k: int, legal: list[Action]) -> None:
+        seats = st.seats
+        prog = st.progress
+        view = self.view = _LazyView(st, k)
+        view["phase"] = st.phase
+        view["seats"] = seats
+        view["turn"] = self.turn = _turn(st)
+        self.st = st
+        self.seat = seats[k]
+        self.legal = legal
+        self.hand = sorted(st.hand[k])
+        self.events = list(st.events[k])
+        p = prog[k]
+        self.progress = D.HOME if p >= D.HOME else p % NLOC
+        self.gold = st.gold[k]
+        self.detective = st.detective
+        self.pressure = bool(st.arrival_order)
+        self.opponents = [s for j, s in enumerate(seats) if j != k and prog[j] < D.HOME]
+
+    def progress_of(self, s: str) -> int:
+        p: int = self.st.progress[self.st.seats.index(s)]
+        return D.HOME if p >= D.HOME else p % NLOC
+
+    def plan(self, hand: list[str], progress: int, legs: int = 3) -> float:
+        return _plan_cost(hand, progress, legs)
+
+    def best_set(self, hand: list[str], leg: int) -> tuple[float, tuple[str, ...] | None]:
+        return _fast_set(hand, leg)
+
+
+def playout_normal(st: Any, legal: list[Action]) -> Action:
+    """`normal(rules.view(st, seat), seat, legal)` of the seat to act, read off the state."""
+    if len(legal) == 1:
+        return legal[0]
+    return normal_in(_StateCtx(st, st.order[st.turn], legal))
 
 
 def _gain(d: list[float]) -> tuple[float, float]:
@@ -572,10 +733,9 @@ class Hard:
         r = self.rules
         state = r.determinize(view, seat, world)
         r.push(state, seat, action)
-        while not r.is_over(state):
-            s = r.to_act(state)[0]
-            lg = r.legal_actions(state, s)
-            r.push(state, s, lg[0] if len(lg) == 1 else normal(playout_view(state, s), s, lg))
+        while state.phase != "over":
+            s = state.seats[state.order[state.turn]]
+            r.push(state, s, playout_normal(state, r.legal_actions(state, s)))
         return _finished(state.result, state, seat)
 
     def race(self, view: dict[str, Any], seat: str, cands: list[Action], start: float) -> dict[int, list[float]]:
