@@ -121,6 +121,10 @@ class _Ctx:
         """`_best_set` (a playout's context answers the same more cheaply)."""
         return _best_set(hand, leg)
 
+    def best_travel(self, plan: PlanCost) -> tuple[float, Action | None]:
+        """`_best_travel` (a playout's context answers the same more cheaply)."""
+        return _best_travel(self, plan)
+
     def slack(self) -> float:
         v = self.view
         slack = 0.0
@@ -173,10 +177,6 @@ def _best_travel(ctx: _Ctx, plan: PlanCost = plan_cost) -> tuple[float, Action |
         if cost < best[0]:
             best = (cost, a)
     return best
-
-
-#: `_best_travel` or a memoised one (the same answer)
-BestTravel = Callable[[_Ctx, PlanCost], tuple[float, Action | None]]
 
 
 def _detective_target(ctx: _Ctx) -> int | None:
@@ -401,11 +401,9 @@ def _choose_travel_phase(ctx: _Ctx) -> Action | None:
     return _find(legal, type="stay") or _find(legal, type="done") or legal[0]
 
 
-def _travel_at_par(ctx: _Ctx, events: list[Action], par: float, plan: PlanCost = plan_cost,
-                   best_travel: BestTravel | None = None) -> Action | None:
-    """A booster worth playing before travelling, else the best travel if it is at par (found by
-    `best_travel`, default `_best_travel`)."""
-    _, best = (best_travel or _best_travel)(ctx, plan)
+def _travel_at_par(ctx: _Ctx, events: list[Action], par: float, plan: PlanCost = plan_cost) -> Action | None:
+    """A booster worth playing before travelling, else the best travel if it is at par."""
+    _, best = ctx.best_travel(plan)
     fixed = _travel_cost(ctx, best) if best else 1e9
     booster = _booster(ctx, events, best, fixed, par)
     if booster is not None:

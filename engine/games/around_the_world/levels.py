@@ -48,19 +48,21 @@ from engine.ai import HardConfig
 
 from . import data as D
 from .ai import (
+    DETECTIVE_WEIGHT,
     EXPECT,
+    EXPECTED_DIE,
     LOOKAHEAD_WEIGHTS,
     PAR,
     WAIT,
     PlanCost,
     _action_bonus,
-    _best_travel,
     _Ctx,
     _find,
     _travel_at_par,
     _travel_cost,
 )
 from .ai import choose_in as today_in
+from .cards import leg_days
 
 Action = dict[str, Any]
 NLOC = len(D.LOCATIONS)
@@ -118,8 +120,16 @@ def _cheapest(values: list[int], k: int) -> tuple[int, tuple[int, ...]] | None:
 def _split(hand: list[str]) -> tuple[list[int], list[int]]:
     """The values of a hand's ships and of its trains, each sorted (a card is its kind and
     value)."""
-    return (sorted(_VALUE[c] for c in hand if c[0] == "s"),
-            sorted(_VALUE[c] for c in hand if c[0] == "t"))
+    ships: list[int] = []
+    trains: list[int] = []
+    for c in hand:
+        if c[0] == "s":
+            ships.append(_VALUE[c])
+        elif c[0] == "t":
+            trains.append(_VALUE[c])
+    ships.sort()
+    trains.sort()
+    return ships, trains
 
 
 def _leg_set(ships: list[int], trains: list[int], leg: int) -> tuple[float, tuple[int, ...], tuple[int, ...]] | float:
@@ -230,8 +240,12 @@ def _grey_chance(view: dict[str, Any]) -> float:
 def _held_event_value(ctx: _Ctx, card: str) -> float:
     if card == "elephant":
         return 2.0 if ctx.progress <= D.ELEPHANT_LEG else 0.8
-    return {"balloon": 2.0, "offer": 2.5, "propeller_train": 1.5, "submarine": 1.5,
-            "connections": 2.0, "detective": 1.0, "princess": 1.0}.get(card, 1.0)
+    return _HELD.get(card, 1.0)
+
+
+#: a held event card's worth in days (the elephant's depends on the leg)
+_HELD = {"balloon": 2.0, "offer": 2.5, "propeller_train": 1.5, "submarine": 1.5,
+         "connections": 2.0, "detective": 1.0, "princess": 1.0}
 
 
 def event_draw_value(ctx: _Ctx) -> float:
@@ -283,24 +297,49 @@ def take_scores(ctx: _Ctx) -> list[float]:
     """Every legal take's worth in days (higher is better): how much the card lowers the plan,
     plus its action's bonus."""
     v = ctx.view
-    base = _plan(ctx, ctx.hand)
-    gold_bonus = GOLD_BONUS_2P if _heads_up(v) else GOLD_BONUS_MANY
+    heads_up = _heads_up(v)
+    key = (tuple(ctx.hand), ctx.progress, heads_up, ctx.gold > 0)
+    table = _TAKES.get(key)
+    if table is None:
+        if len(_TAKES) >= _PLANS_MAX:
+            _TAKES.clear()
+        table = _TAKES[key] = ({}, {})
+    plans, balloons = table
+    base = plans.get(None)
+    if base is None:
+        base = plans[None] = _plan(ctx, ctx.hand)
+    gold_bonus = GOLD_BONUS_2P if heads_up else GOLD_BONUS_MANY
     out = []
     for a in ctx.legal:
         if a["type"] == "take_top":
             out.append(0.7)
             continue
         space = v["display"][a["slot"]]
-        hand = sorted(ctx.hand + [space["card"]])
-        score = base - _plan(ctx, hand)
-        if space["action"] == "gold":
+        card = space["card"]
+        plan = plans.get(card)
+        if plan is None:
+            plan = plans[card] = _plan(ctx, sorted(ctx.hand + [card]))
+        score = base - plan
+        action = space["action"]
+        if action == "gold":
             score += gold_bonus * _coin(ctx) if v["gold_supply"] > 0 else 0.0
-        elif space["action"] == "event":
+        elif action == "event":
             score += max(0.0, event_draw_value(ctx))
+        elif action == "balloon":
+            bonus = balloons.get(card)
+            if bonus is None:
+                bonus = balloons[card] = _action_bonus(ctx, action, sorted(ctx.hand + [card]))
+            score += bonus
         else:
-            score += _action_bonus(ctx, space["action"], hand)
+            score += _action_bonus(ctx, action, sorted(ctx.hand + [card]))
         out.append(score)
     return out
+
+
+#: `take_scores`' plans and balloon bonuses by (hand, progress, heads-up, gold held): `_plan`
+#: of the hand (None) and of the hand with a card, the display balloon's `_action_bonus` with
+#: a card (bounded like `_PLANS`)
+_TAKES: dict[tuple[tuple[str, ...], int, bool, bool], tuple[dict[str | None, float], dict[str, float]]] = {}
 
 
 def _pending(ctx: _Ctx) -> Action | None:
@@ -397,28 +436,8 @@ def _travel(ctx: _Ctx) -> Action | None:
             return buy
     if can_travel:
         events = [a for a in legal if a["type"] == "event"]
-        best_travel = _listed_best_travel if isinstance(ctx, _StateCtx) else None
-        return _travel_at_par(ctx, events, _par(ctx), _plan_cost, best_travel)
+        return _travel_at_par(ctx, events, _par(ctx), _plan_cost)
     return None
-
-
-#: `_listed_best_travel`'s memo (bounded like `_PLANS`)
-_TRAVELS: dict[tuple[object, ...], tuple[float, int]] = {}
-
-
-def _listed_best_travel(ctx: _Ctx, plan: PlanCost) -> tuple[float, Action | None]:
-    """`ai._best_travel(ctx, plan)` where `plan` is `_plan_cost` and the legal actions are the
-    rules' own listing: its travels come first, the same for the same hand, leg, display balloon
-    and armed events; the gold (a balloon ride's re-rolls) and the detective change their costs."""
-    turn = ctx.turn
-    key = (tuple(ctx.hand), ctx.progress, turn["balloon"], tuple(turn["armed"]), ctx.detective, min(ctx.gold, 2))
-    found = _TRAVELS.get(key)
-    if found is None:
-        if len(_TRAVELS) >= _PLANS_MAX:
-            _TRAVELS.clear()
-        cost, best = _best_travel(ctx, plan)
-        found = _TRAVELS[key] = (cost, -1 if best is None else ctx.legal.index(best))
-    return found[0], None if found[1] < 0 else ctx.legal[found[1]]
 
 
 def normal(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
@@ -629,11 +648,11 @@ def playout_view(st: Any, seat: str) -> dict[str, Any]:
 
 
 class _LazyView(dict[str, Any]):
-    """`playout_view`, each key built when first read (a decision reads only a few)."""
+    """`playout_view` of (`st`, seat `k`), each key built when first read (a decision reads
+    only a few)."""
 
-    def __init__(self, st: Any, k: int) -> None:
-        super().__init__()
-        self.st, self.k = st, k
+    st: Any
+    k: int
 
     def __missing__(self, key: str) -> Any:
         value = self[key] = _VIEW_KEYS[key](self.st, self.k)
@@ -644,15 +663,16 @@ class _LazyView(dict[str, Any]):
 
 
 class _StateCtx(_Ctx):
-    """The `_Ctx` of `rules.view(st, seat k)` (the same fields), read off a playout's state."""
+    """The `_Ctx` of `rules.view(st, seat k)` (the same fields), read off a playout's state,
+    with memoised plans, card sets and best travels (the same answers)."""
 
     def __init__(self, st: Any, k: int, legal: list[Action]) -> None:
         seats = st.seats
         prog = st.progress
-        view = self.view = _LazyView(st, k)
-        view["phase"] = st.phase
-        view["seats"] = seats
-        view["turn"] = self.turn = _turn(st)
+        self.turn = turn = _turn(st)
+        view = self.view = _LazyView(phase=st.phase, seats=seats, turn=turn, round=st.round,
+                                     gold_supply=st.gold_supply, event_deck=len(st.event_deck))
+        view.st, view.k = st, k
         self.st = st
         self.seat = seats[k]
         self.legal = legal
@@ -674,6 +694,68 @@ class _StateCtx(_Ctx):
 
     def best_set(self, hand: list[str], leg: int) -> tuple[float, tuple[str, ...] | None]:
         return _fast_set(hand, leg)
+
+    def best_travel(self, plan: PlanCost) -> tuple[float, Action | None]:
+        """`ai._best_travel` with any of the plans (they cost a hand the same), memoised: the
+        legal actions are the rules' own listing, whose travels come first, the same for the
+        same hand, leg, display balloon and armed events; the gold (a balloon ride's re-rolls)
+        and the detective change their costs."""
+        turn = self.turn
+        key = (tuple(self.hand), self.progress, turn["balloon"], tuple(turn["armed"]), self.detective,
+               min(self.gold, 2))
+        found = _TRAVELS.get(key)
+        if found is None:
+            if len(_TRAVELS) >= _PLANS_MAX:
+                _TRAVELS.clear()
+            cost, best = _best_listed_travel(self)
+            found = _TRAVELS[key] = (cost, -1 if best is None else self.legal.index(best))
+        return found[0], None if found[1] < 0 else self.legal[found[1]]
+
+
+#: `_StateCtx.best_travel`'s memo: the cost and the index of the best travel in the legal
+#: actions (bounded like `_PLANS`)
+_TRAVELS: dict[tuple[object, ...], tuple[float, int]] = {}
+
+
+def _best_listed_travel(ctx: _Ctx) -> tuple[float, Action | None]:
+    """`ai._best_travel(ctx, _plan_cost)` (the same cost and travel), the rest of the hand
+    planned once per card set, a balloon ride's days memoised."""
+    hand = ctx.hand
+    p = ctx.progress
+    gold = ctx.gold
+    die = EXPECTED_DIE - (0.8 if gold >= 2 else 0.4 if gold else 0)
+    dest = (p + 1) % NLOC
+    watched = dest != 0 and dest == ctx.detective
+    rests: dict[tuple[str, ...], float] = {}
+    best: tuple[float, Action | None] = (1e9, None)
+    for a in ctx.legal:
+        if a["type"] != "travel":
+            continue
+        cards = tuple(a["cards"])
+        rest_cost = rests.get(cards)
+        if rest_cost is None:
+            rest = list(hand)
+            for c in cards:
+                rest.remove(c)
+            rest_cost = rests[cards] = _plan_cost(rest, p + 1, 2)
+        if "balloon" in a:
+            ride = (a["balloon"], *cards)
+            days = _RIDES.get(ride)
+            if days is None:
+                days = _RIDES[ride] = leg_days(cards, {cards.index(a["balloon"]): 0})
+            cost = days + die
+        else:
+            cost = float(a["days"])
+        if watched:
+            cost += DETECTIVE_WEIGHT
+        cost = cost + 0.35 * rest_cost
+        if cost < best[0]:
+            best = (cost, a)
+    return best
+
+
+#: a balloon ride's days by (the card it replaces, the cards)
+_RIDES: dict[tuple[str, ...], int] = {}
 
 
 def playout_normal(st: Any, legal: list[Action]) -> Action:
