@@ -94,6 +94,9 @@ MISTAKE = 0.3
 #: across the playouts of hard's search (bounded: cleared when full)
 _PLANS: dict[tuple[tuple[str, ...], int, int], float] = {}
 _PLANS_MAX = 1 << 16
+#: the bound of the memos whose entries are larger (a table per hand: `_TAKES`, `_GAINS`) or
+#: come back less (`_TRAVELS`): a few MB each when full
+_TABLES_MAX = 1 << 13
 _STUCK: dict[tuple[tuple[str, ...], int], float] = {}
 
 
@@ -301,7 +304,7 @@ def take_scores(ctx: _Ctx) -> list[float]:
     key = (tuple(ctx.hand), ctx.progress, heads_up, ctx.gold > 0)
     table = _TAKES.get(key)
     if table is None:
-        if len(_TAKES) >= _PLANS_MAX:
+        if len(_TAKES) >= _TABLES_MAX:
             _TAKES.clear()
         table = _TAKES[key] = ({}, {})
     plans, balloons = table
@@ -338,7 +341,7 @@ def take_scores(ctx: _Ctx) -> list[float]:
 
 #: `take_scores`' plans and balloon bonuses by (hand, progress, heads-up, gold held): `_plan`
 #: of the hand (None) and of the hand with a card, the display balloon's `_action_bonus` with
-#: a card (bounded like `_PLANS`)
+#: a card (bounded: `_TABLES_MAX`)
 _TAKES: dict[tuple[tuple[str, ...], int, bool, bool], tuple[dict[str | None, float], dict[str, float]]] = {}
 
 
@@ -399,7 +402,7 @@ def buy_gain(ctx: _Ctx) -> float:
     return gain / total
 
 
-#: `_card_gains` by (hand, progress) (bounded like `_PLANS`)
+#: `_card_gains` by (hand, progress) (bounded: `_TABLES_MAX`)
 _GAINS: dict[tuple[tuple[str, ...], int], dict[str, float]] = {}
 
 
@@ -408,7 +411,7 @@ def _card_gains(hand: list[str], progress: int) -> dict[str, float]:
     key = (tuple(hand), progress)
     gains = _GAINS.get(key)
     if gains is None:
-        if len(_GAINS) >= _PLANS_MAX:
+        if len(_GAINS) >= _TABLES_MAX:
             _GAINS.clear()
         base = _plan_cost(hand, progress)
         gains = _GAINS[key] = {card: base - _plan_cost(sorted(hand + [card]), progress) for card in _DECK}
@@ -705,7 +708,7 @@ class _StateCtx(_Ctx):
                min(self.gold, 2))
         found = _TRAVELS.get(key)
         if found is None:
-            if len(_TRAVELS) >= _PLANS_MAX:
+            if len(_TRAVELS) >= _TABLES_MAX:
                 _TRAVELS.clear()
             cost, best = _best_listed_travel(self)
             found = _TRAVELS[key] = (cost, -1 if best is None else self.legal.index(best))
@@ -713,7 +716,7 @@ class _StateCtx(_Ctx):
 
 
 #: `_StateCtx.best_travel`'s memo: the cost and the index of the best travel in the legal
-#: actions (bounded like `_PLANS`)
+#: actions (bounded: `_TABLES_MAX`)
 _TRAVELS: dict[tuple[object, ...], tuple[float, int]] = {}
 
 
