@@ -7,10 +7,9 @@ the same three strengths and a new game gets them for free:
   ``ai.py`` (``engine/games/<pkg>/levels.py`` exporting ``normal``); today's ``choose`` stays
   the registered policy the equivalence digests and engine tools use. The same module may set
   ``MISTAKE`` (easy's chance), ``mistakes`` (easy's near-best moves, when they are not hard's
-  ``shortlist``), ``HARD`` (a `HardConfig`), overriding the defaults below, and
-  ``PLAYOUT_STEPS`` (hard's playouts cut after that many moves, for its ``evaluate``), or
-  ``Hard`` (a class built from the `HardConfig`: the game's own search, played instead of the
-  generic one below).
+  ``shortlist``), ``HARD`` (a `HardConfig`), overriding the defaults below, ``evaluate`` (a
+  finished playout's worth to the searching seat), or ``Hard`` (a class built from the
+  `HardConfig`: the game's own search, played instead of the generic one below).
 - ``easy``: normal with seeded mistakes: with a per-game probability it plays another move
   that normal rates close (a game's ``levels.shortlist``), else another legal move of the same
   type, never an absurd one, so a beginner can win.
@@ -206,25 +205,19 @@ def _candidates(view: View, seat: str, legal: list[Action], best: Action, keep: 
     return [best, *pool[: keep - 1]]
 
 
-def playout(rules: Rules, state: Any, normal: Policy, limit: int = 10_000) -> Any:
+def playout(rules: Rules, state: Any, normal: Policy) -> Any:
     """Play `state` to its end with `normal` for every seat, each fed only its own view."""
     to_act, legal_actions, view, push, is_over = (
         rules.to_act, rules.legal_actions, rules.view, rules.push, rules.is_over)
-    steps = 0
-    while not is_over(state) and steps < limit:
+    while not is_over(state):
         s = to_act(state)[0]
         legal = legal_actions(state, s)
         push(state, s, legal[0] if len(legal) == 1 else normal(view(state, s), s, legal))
-        steps += 1
     return state
 
 
 def _hard(rules: Rules, normal: Policy, module: ModuleType | None, config: HardConfig) -> Policy:
     evaluate: Callable[[Rules, Any, str], float] = getattr(module, "evaluate", _outcome)
-    playout_policy: Policy = getattr(module, "playout_policy", normal)
-    #: a game whose whole playouts cost too much for its budget may cut them after this many
-    #: moves; its `evaluate` then scores a state that may not be finished
-    steps: int = getattr(module, "PLAYOUT_STEPS", 10_000)
 
     def choose(view: View, seat: str, legal: list[Action]) -> Action:
         """The candidate with the best mean playout result over the same sampled worlds."""
@@ -248,7 +241,7 @@ def _hard(rules: Rules, normal: Policy, module: ModuleType | None, config: HardC
                     break  # the next playout would likely overrun the budget
                 state = rules.determinize(view, seat, world_seed)
                 rules.push(state, seat, action)
-                playout(rules, state, playout_policy, steps)
+                playout(rules, state, normal)
                 scores.append(evaluate(rules, state, seat))
                 done += 1
             if len(scores) < len(cands):

@@ -182,27 +182,18 @@ def test_the_planner_costs_each_route_once_and_plans_as_costing_it_per_step() ->
     assert checked > 5
 
 
-def test_hard_evaluation_of_an_unfinished_state_ranks_the_better_position_higher() -> None:
-    """Hard's playouts stop early: its estimate of the final margin must prefer my ticket done
-    with my own routes (and their points) to the same routes in the opponent's hands, and a
-    ticket already done to the same ticket open with too few pieces left to finish it."""
-    done = started()
-    done.tickets[0] = ["mumbai-beijing"]
-    done.tickets[1] = []
-    for rid in ("mumbai-lahore-train-1", "beijing-lahore-train"):
-        done.claimed[rid] = 0
-    done.scores = [5, 0]
-    blocked = copy.deepcopy(done)
-    for rid in ("mumbai-lahore-train-1", "beijing-lahore-train"):
-        blocked.claimed[rid] = 1
-    blocked.scores = [0, 5]
-    assert R.result(done) is None and R.result(blocked) is None
-    assert levels.evaluate(R, done, "p1") > levels.evaluate(R, blocked, "p1") + 0.2
-    assert levels.evaluate(R, blocked, "p2") > levels.evaluate(R, done, "p2")
-
-    short = copy.deepcopy(done)
-    for rid in ("mumbai-lahore-train-1", "beijing-lahore-train"):
-        del short.claimed[rid]
-    short.trains[0], short.ships[0] = 1, 2  # three pieces: the 4 spaces cannot be built
-    done.trains[0], done.ships[0] = 1, 2
-    assert levels.evaluate(R, done, "p1") > levels.evaluate(R, short, "p1") + 0.2
+def test_hard_scores_a_finished_playout_by_the_win_then_the_margin() -> None:
+    """Hard plays its playouts to the end: a win counts one, each point of the margin over the
+    best other seat a hundredth, for the winner and against the loser."""
+    s = R.new_game(SEATS, 5)
+    while not R.is_over(s):
+        seat = R.to_act(s)[0]
+        R.apply(s, seat, levels.normal(R.view(s, seat), seat, R.legal_actions(s, seat)))
+    result = R.result(s)
+    assert result is not None and len(result["winners"]) == 1
+    scores = {r["seat"]: r["score"] for r in result["ranking"]}
+    winner = result["winners"][0]
+    loser = next(seat for seat in SEATS if seat != winner)
+    margin = (scores[winner] - scores[loser]) / 100
+    assert levels.evaluate(R, s, winner) == 1.0 + margin
+    assert levels.evaluate(R, s, loser) == -margin

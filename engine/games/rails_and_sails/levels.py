@@ -26,40 +26,32 @@ or plays another sensible move than normal's.
 Hard searches (see `engine.ai`) in 2-player games, where moves differ most (`shortlist`); in
 bigger games it plays normal's move. It weighs which tickets to keep, whether to take new ones
 once its plan is done, and near the end (`HARD_ENDGAME`: a seat with 14 pieces or fewer, or the
-last round) a draw and the longest other claims against normal's move. A whole playout costs
-30-100 ms, so playouts stop after `PLAYOUT_STEPS` moves and `evaluate` estimates the final
-margin of the unfinished state (`_seat_estimate`: points so far, tickets done, open tickets by
-the chance that their cheapest chain fits the pieces left, harbors), except near the end,
-where it plays on to the end (at most `HARD_FINISH_STEPS` more moves) and scores the result,
-which gives the cards in hand their worth. `Planner` answers as today's, faster (each route's
-cost worked out once per planner): normal's moves are the same, and hard gets up to 10 rounds
-of 4 candidates out of 0.07 s. Measured against normal over 100 heads-up games: 58-62 % on
-bench seeds 1000+ (60 % [50 %, 69 %] last, 6 ms a decision on average, 74 ms worst) and 50-51 %
-on seeds 5000+ (re-measured twice; an earlier 58 % there was not reproduced), and 58 % [52 %,
-63 %] of 300 games on seeds 20000+: better than searching tickets alone, still short of the
-60 % asked (docs/games/rails-and-sails.md lists what else was tried). In 4-player games it plays normal's
-moves (43 % [34 %, 53 %] of 100 games, seed 1000+: the seats' luck).
+last round) a draw and the longest other claims against normal's move, each played out to the
+end by normal at every seat from the same sampled worlds (`HARD`). `Planner` answers as
+today's, faster (each route's cost worked out once per planner), which makes whole playouts
+affordable: 15-40 ms from the start of a game. Against normal, heads-up, 200 games a row:
+63.2 % from seed 40000 (46.2 % with the playouts cut after 24 moves and scored by an estimate
+of the final margin, as before), 64.0 % from seed 1000 and 58.8 % from seed 5000; 16 ms a
+decision on average, 210 ms worst. In 4-player games it plays normal's moves (43 % [34 %,
+53 %] of 100 games, seed 1000+: the seats' luck).
 
-Tried and rejected (hard against normal, 2 players, 100 games on seeds 1000+ / 5000+): today's
-hard (tickets only, 6 rounds of 3 candidates, 0.12 s): 56 % / 51 % (54 % of 300 on 20000+);
-with the endgame search but 6 rounds of 3: 64 % / 49 % (56 % of 300 on 20000+); 10 rounds of 4
-with plans memoised across boards, in 0.12 s, 0.09 s, 0.08 s: 62 % / 51 %, 61 % / 49 %, 61 % /
-52 %, but 240-267 ms worst under load (the budget is overrun by a playout and by the garbage
-collector's pauses, which the memo made longer: 241 against 211 ms worst); the piece mix
-searched too,
-the endgame from 22 pieces (54-55 % of 300 on 20000+); weighing every turn move with cut
-playouts (18 %: the estimate gives cards in hand no worth). A stronger base than normal for
-hard found nothing (each variant against normal, 600-800 games): normal's constants moved
-(ticket reserve 24-36 pieces, cost weight 0.4-0.8, ticket-drawing thresholds: 45-51 %), harbor
-cards wanted more (50-53 %), payments sparing harbor cards (50 %).
+Measured without gain over whole playouts (200 games from seed 5000): the endgame search from
+24 pieces (57.5 %); 6 candidates, 5 ticket sets in 0.2 s (58.2 %). Before whole playouts were
+affordable (cut playouts, 100 games on seeds 1000+ / 5000+): more rounds and candidates,
+plans memoised across boards, searching the piece mix, face-up cards towards a harbor, worlds
+dealing the opponent tickets that fit its routes, claims that block its likely routes (49-64 %
+/ 49-57 %); every turn move weighed with cut playouts (18 %: the estimate gave cards in hand no
+worth). A stronger base than normal for hard found nothing (each variant against normal,
+600-800 games): normal's constants moved (ticket reserve 24-36 pieces, cost weight 0.4-0.8,
+ticket-drawing thresholds: 45-51 %), harbor cards wanted more (50-53 %), payments sparing
+harbor cards (50 %).
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-from engine.ai import HardConfig, playout, view_seed
+from engine.ai import HardConfig, view_seed
 from engine.rng import Rng
 
 from .ai import (
@@ -76,9 +68,7 @@ from .ai import (
     decide,
 )
 from .ai import _pick_draw as today_pick_draw
-from .board import END_PIECES, HARBOR_POINTS, UNBUILT_HARBOR_PENALTY
 from .mapdata import COLOURS, ROUTE_POINTS, ROUTES, ROUTES_BY_ID, TICKETS_BY_ID, WILD
-from .network import components, network, ticket_points, ticket_status
 from .payments import ship_payments, train_payment
 
 Action = dict[str, Any]
@@ -464,118 +454,31 @@ def _end_alternatives(view: dict[str, Any], seat: str, legal: list[Action], best
     return out
 
 
-def _seat_estimate(state: Any, i: int, horizon: int) -> float:
-    """Seat `i`'s expected final score from an unfinished state: its route points, its
-    tickets (done ones at their value, open ones by the chance that the cheapest chain still
-    fits its pieces and the game's remaining pieces `horizon`), its harbors."""
-    seats = state.seats
-    seat = seats[i]
-    mine = [rid for rid, o in state.claimed.items() if o == i]
-    adj = network(mine)
-    comp = components(adj)
-    total = float(state.scores[i])
-    done_cities: dict[str, float] = {}
-    open_ids: list[str] = []
-    for tid in state.tickets[i]:
-        status = ticket_status(tid, adj, comp)
-        if status == "open":
-            open_ids.append(tid)
-            continue
-        total += ticket_points(tid, status)
-        for c in TICKETS_BY_ID[tid].cities:
-            done_cities[c] = done_cities.get(c, 0.0) + 1.0
-    if open_ids:
-        pieces = state.trains[i] + state.ships[i]
-        view = {"claimed": {rid: seats[o] for rid, o in state.claimed.items()}, "seats": seats,
-                "pieces": {seat: {"trains": state.trains[i], "ships": state.ships[i]}}}
-        planner = Planner(view, seat)
-        open_ids.sort(key=lambda t: -TICKETS_BY_ID[t].points[0])
-        cost = 0.0
-        planned: set[str] = set()
-        reach = max(0.0, min(float(pieces), horizon + EVAL_SLACK))
-        for tid in open_ids:
-            t = TICKETS_BY_ID[tid]
-            extra, planned_after, feasible = planner.plan([tid], planned)
-            if not feasible:
-                total -= t.points[-1]
-                continue
-            cost += extra
-            planned = planned_after
-            p = _chance(cost, reach)
-            total += p * t.points[0] - (1 - p) * t.points[-1]
-            for city in t.cities:
-                done_cities[city] = done_cities.get(city, 0.0) + p
-    for city, owner in state.harbors.items():
-        if owner == i:
-            k = done_cities.get(city, 0.0)
-            lo = min(3, int(k))
-            hi = min(3, lo + 1)
-            total += HARBOR_POINTS[lo] + (HARBOR_POINTS[hi] - HARBOR_POINTS[lo]) * (k - int(k))
-    total -= UNBUILT_HARBOR_PENALTY * state.harbors_left[i]
-    return total
-
-
-def _chance(cost: float, reach: float) -> float:
-    """The chance to finish tickets whose chains cost `cost` spaces with `reach` pieces left to
-    play: sure when they take half of them, hopeless when they take more than all."""
-    if reach <= 0:
-        return 0.0
-    r = cost / reach
-    if r <= EVAL_SURE:
-        return EVAL_P_HIGH
-    if r >= 1.0:
-        return EVAL_P_LOW
-    return EVAL_P_HIGH + (EVAL_P_LOW - EVAL_P_HIGH) * (r - EVAL_SURE) / (1.0 - EVAL_SURE)
-
-
 def evaluate(rules: Any, state: Any, seat: str) -> float:
-    """A playout's worth to `seat` for hard: a win (shared when tied) plus the score margin over
-    the best other seat, a hundred points counting as a win. An unfinished state (a playout cut
-    after `PLAYOUT_STEPS` moves) counts the expected final scores (`_seat_estimate`) and the
-    chance of a win that their margin gives."""
+    """A whole playout's worth to `seat` for hard: a win (shared when tied) plus the score
+    margin over the best other seat, a hundred points counting as a win."""
     result = rules.result(state)
-    if result is None and (state.final_left is not None
-                           or min(t + s for t, s in zip(state.trains, state.ships, strict=True)) <= HARD_ENDGAME):
-        result = rules.result(playout(rules, state, normal, HARD_FINISH_STEPS))  # near the end: play on
-    if result is None:
-        horizon = min(t + s for t, s in zip(state.trains, state.ships, strict=True)) - END_PIECES
-        i = state.seats.index(seat)
-        est = [_seat_estimate(state, j, horizon) for j in range(len(state.seats))]
-        own = est[i]
-        margin = own - max((e for j, e in enumerate(est) if j != i), default=0.0)
-        win = 1.0 / (1.0 + math.exp(-margin / EVAL_WIN_SCALE))
-        return win + margin / 100.0
+    if result is None:  # not reached: `engine.ai.playout` plays to the end
+        return 0.0
     scores = {r["seat"]: r["score"] for r in result["ranking"]}
     mine = scores.pop(seat, 0)
     win = 1.0 / len(result["winners"]) if seat in result["winners"] else 0.0
     return win + (mine - max(scores.values(), default=0)) / 100.0
 
 
-#: hard: CPU seconds per decision, rounds of sampled worlds, candidates (0.08-0.12 s made worst
-#: decisions of 240-267 ms under load, 0.07 s 215 ms: a playout and a garbage collection may
-#: overrun it); ticket sets it weighs
-HARD = HardConfig(budget=0.07, rounds=10, candidates=4)
+#: hard: CPU seconds per decision, rounds of sampled worlds, candidates. Playouts go to the end
+#: (15-40 ms from the start, a few from the end): scoring cut playouts by an estimate of the
+#: final margin had made hard no better than normal; a round starts only while it likely fits
+#: the budget, so the worst decision stays near 0.21 s
+HARD = HardConfig(budget=0.18, rounds=30, candidates=4)
 HARD_KEEP_OPTIONS = 3
 #: whether hard weighs new tickets against normal's move once its plan is done
 HARD_TICKETS = True
 #: hard searches games of at most this many players (else it plays normal's moves)
 HARD_MAX_PLAYERS = 2
 #: from when some seat has this many pieces or fewer (or the last round), hard also weighs
-#: turn moves (`_end_alternatives`), and its playouts are played to the end
+#: turn moves (`_end_alternatives`)
 HARD_ENDGAME = 14
-#: playouts near the end go on for at most this many more moves (a stalled end would overrun
-#: the budget); then `evaluate` estimates
-HARD_FINISH_STEPS = 30
-#: hard's playouts stop after this many moves; `evaluate` estimates the rest
-PLAYOUT_STEPS = 24
-#: the estimate of an unfinished state: pieces a seat may place beyond the fewest left less
-#: the end's 6, the share of them below which an open ticket is likely done, its chances
-EVAL_SLACK = 6
-EVAL_SURE = 0.5
-EVAL_P_HIGH = 0.9
-EVAL_P_LOW = 0.1
-#: score margin that makes a win likely (its logistic scale)
-EVAL_WIN_SCALE = 15.0
 
 
 #: easy: its chance per turn of another sensible move than normal's, and of keeping every
