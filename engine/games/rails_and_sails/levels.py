@@ -29,11 +29,12 @@ once its plan is done, and near the end (`HARD_ENDGAME`: a seat with 14 pieces o
 last round) a draw and the longest other claims against normal's move, each played out to the
 end by normal at every seat from the same sampled worlds (`HARD`). `Planner` answers as
 today's, faster (each route's cost worked out once per planner), which makes whole playouts
-affordable: 15-40 ms from the start of a game. Against normal, heads-up, 200 games a row:
-63.2 % from seed 40000 (46.2 % with the playouts cut after 24 moves and scored by an estimate
-of the final margin, as before), 64.0 % from seed 1000 and 58.8 % from seed 5000; 16 ms a
-decision on average, 210 ms worst. In 4-player games it plays normal's moves (43 % [34 %,
-53 %] of 100 games, seed 1000+: the seats' luck).
+affordable: 15-40 ms from the start of a game. Against normal, heads-up: 64.0 % of 200 games
+from seed 1000, 58.8 % from 5000, 62.5 % of 300 from 20000, 63.2 % from 40000 (46.2 % with the
+playouts cut after 24 moves and scored by an estimate of the final margin, as before), 64.5 %
+from 60000; 62.6 % [59.7, 65.4] of the 1,100; 16 ms a decision on average, 210 ms worst. In
+4-player games it plays normal's moves (43 % [34 %, 53 %] of 100 games, seed 1000+: the seats'
+luck).
 
 Measured without gain over whole playouts (200 games from seed 5000): the endgame search from
 24 pieces (57.5 %); 6 candidates, 5 ticket sets in 0.2 s (58.2 %). Before whole playouts were
