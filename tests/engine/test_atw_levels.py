@@ -187,8 +187,8 @@ def test_normal_wins_heads_up_against_today_more_often_than_not() -> None:
 
 
 def test_fast_card_sets_and_playout_views_are_the_rules_own() -> None:
-    """Hard's playouts use `_fast_set` for `ai._best_set` and `playout_view` for `R.view`: the
-    same card sets and days, and normal's same moves."""
+    """Hard's playouts use `_fast_set` for `ai._best_set`, `_fast_plan` for `ai.plan_cost` and
+    `playout_view` for `R.view`: the same card sets and days, and normal's same moves."""
     rng = random.Random(3)
     deck = D.travel_deck()
     for _ in range(20000):

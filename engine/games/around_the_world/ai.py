@@ -221,8 +221,10 @@ def choose(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
 
 
 def choose_in(ctx: _Ctx) -> Action:
-    """`choose` of a built context (`legal` not empty)."""
+    """`choose` of a built context."""
     legal = ctx.legal
+    if not legal:
+        raise ValueError("no legal action")
     phase = ctx.view["phase"]
     act: Action | None
     try:

@@ -22,15 +22,19 @@ stay / buy, an event draw; `_extras`: event cards, the die, discards) are each p
 the end by normal at every seat from the same sampled worlds; an alternative is dropped once
 clearly worse world by world and played only when its paired gain is clear (`Z`, `DROP`),
 within `HARD`'s CPU budget counted from the call; heads-up it never weighs staying where normal
-does not stay (`shortlist`). Its playouts build `playout_view` instead of the rules' view and
-normal's plans find card sets with `_fast_set` instead of `ai._best_set`: the same moves at
-about 60 % of the cost. Measured against normal (100 seeded games a row, hard's mean / worst
-CPU ms per decision): heads-up 73.0 % [63.6, 80.7] from seed 1000 (65 / 204 ms) and 63.5 %
-[53.7, 72.3] from seed 5000 (67 / 199), a second run of each 69.5 % and 66.0 % (before staying
-was dropped: 60.5 % and 62.5 %, rerun 72.5 % and 57.5 %: a 100-game row moves by several
-points with the worlds the CPU budget buys; from seed 9000 59.0 % against 58.5 % before: the
-gain is smaller than a 100-game row shows); with 4 players (two seats each, 50 % is even)
-56.0 % [46.2, 65.3] from seed 1000 (96 / 216), before that change, which does not touch it.
+does not stay (`shortlist`). Its playouts choose by `playout_normal`: normal read off the game
+state (`_StateCtx`, its view built only as far as a decision reads it, plans costed on card
+values by `_fast_plan`, plans, best travels and a bought card's gains memoised), the same moves
+(checked on 38,735 decisions of seeded self-play and playouts, 2 and 4 players) at about 0.64
+of the cost of building `playout_view` for it: some 1,200 playouts a CPU second in hard's
+searches instead of 800, so more sampled worlds a decision. Measured against normal (hard's
+mean / worst CPU ms per decision), heads-up, 200 games a row: 66.5 % [59.7, 72.7] from seed
+60000 (64 / 220 ms) and 62.3 % [55.4, 68.7] from seed 70000 (62 / 224); with the 800 playouts a
+second, 60.5 % [53.6, 67.0] (69 / 213) and 62.7 % [55.9, 69.2] (66 / 216): no gain two such rows
+can show. 100-game rows (800 playouts a second) moved by several points with the worlds the CPU
+budget buys: 73.0 % and 69.5 % from seed 1000, 63.5 % and 66.0 % from 5000, 59.0 % from 9000.
+With 4 players (two seats each, 50 % is even) 56.0 % [46.2, 65.3] from seed 1000 (96 / 216 ms,
+800 playouts a second).
 Still short of a sure 70 %: at 0.2 s a decision the few sampled worlds leave most of the gain
 of a better move unseen (see `Z`; `HARD` for what else was measured).
 """
@@ -644,8 +648,8 @@ _VIEW_KEYS: dict[str, Callable[[Any, int], Any]] = {
 
 
 def playout_view(st: Any, seat: str) -> dict[str, Any]:
-    """The part of `rules.view` that normal reads (the same values), built for hard's
-    playouts at a fraction of the cost."""
+    """The part of `rules.view` that normal reads (the same values); hard's playouts build it
+    only as far as a decision reads it (`_LazyView`)."""
     k = st.seats.index(seat)
     return {key: build(st, k) for key, build in _VIEW_KEYS.items()}
 
