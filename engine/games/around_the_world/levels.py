@@ -32,8 +32,9 @@ mean / worst CPU ms per decision), heads-up, 200 games a row: 66.5 % [59.7, 72.7
 60000 (64 / 220 ms), 62.3 % [55.4, 68.7] from 70000 (62 / 224), 67.5 % [60.7, 73.6] from 80000
 (62 / 227); with the 800 playouts a second, 60.5 % [53.6, 67.0] (69 / 213), 62.7 % [55.9, 69.2]
 (66 / 216), 63.0 % [56.1, 69.4] (68 / 217): 65.4 % against 62.1 % over the 600 games, within
-their noise (about 5 points either way). 100-game rows (800 playouts a second) moved by several points with the worlds the CPU
-budget buys: 73.0 % and 69.5 % from seed 1000, 63.5 % and 66.0 % from 5000, 59.0 % from 9000.
+their noise (about 5 points either way). 100-game rows (800 playouts a second) moved by several
+points with the worlds the CPU budget buys: 73.0 % and 69.5 % from seed 1000, 63.5 % and 66.0 %
+from 5000, 59.0 % from 9000.
 With 4 players (two seats each, 50 % is even) 56.0 % [46.2, 65.3] from seed 1000 (96 / 216 ms,
 800 playouts a second).
 Still short of a sure 70 %: at 0.2 s a decision the few sampled worlds leave most of the gain
