@@ -7,9 +7,10 @@ the same three strengths and a new game gets them for free:
   ``ai.py`` (``engine/games/<pkg>/levels.py`` exporting ``normal``); today's ``choose`` stays
   the registered policy the equivalence digests and engine tools use. The same module may set
   ``MISTAKE`` (easy's chance), ``mistakes`` (easy's near-best moves, when they are not hard's
-  ``shortlist``), ``HARD`` (a `HardConfig`), overriding the defaults below, ``evaluate`` (a
-  finished playout's worth to the searching seat), or ``Hard`` (a class built from the
-  `HardConfig`: the game's own search, played instead of the generic one below).
+  ``shortlist``), ``HARD`` (a `HardConfig`), overriding the defaults below, and ``evaluate`` (a
+  finished playout's worth to the searching seat). A game's ``search`` module beside it may
+  define ``Hard`` (a class built from the `HardConfig`: the game's own search, played instead
+  of the generic one below).
 - ``easy``: normal with seeded mistakes: with a per-game probability it plays another move
   that normal rates close (a game's ``levels.shortlist``), else another legal move of the same
   type, never an absurd one, so a beginner can win.
@@ -75,11 +76,16 @@ def view_seed(view: View, seat: str, salt: str = "") -> int:
 
 def levels_module(rules: Rules) -> ModuleType | None:
     """The game's optional ``levels`` module (better normal, easy's shortlist, search hooks)."""
+    return _game_module(rules, "levels")
+
+
+def _game_module(rules: Rules, name: str) -> ModuleType | None:
+    """The game's optional module `name` beside its rules, or None."""
     package = "engine.games." + rules.id.replace("-", "_")
     try:
-        return importlib.import_module(package + ".levels")
+        return importlib.import_module(f"{package}.{name}")
     except ModuleNotFoundError as exc:
-        if exc.name == package + ".levels":
+        if exc.name == f"{package}.{name}":
             return None
         raise
 
@@ -110,7 +116,7 @@ def policy(game_id: str, level: str, *, budget: float | None = None, rounds: int
     if budget is not None or rounds is not None:
         config = HardConfig(budget=config.budget if budget is None else budget,
                             rounds=config.rounds if rounds is None else rounds, candidates=config.candidates)
-    own_hard: Callable[[HardConfig], Policy] | None = getattr(module, "Hard", None)
+    own_hard: Callable[[HardConfig], Policy] | None = getattr(_game_module(rules, "search"), "Hard", None)
     return collector_waits(own_hard(config) if own_hard is not None else _hard(rules, normal, module, config))
 
 

@@ -12,17 +12,9 @@ from engine.ai import HardConfig, policy
 from engine.games.around_the_world import data as D
 from engine.games.around_the_world.ai import _best_set, _Ctx, plan_cost
 from engine.games.around_the_world.ai import choose as today
-from engine.games.around_the_world.levels import (
-    Hard,
-    _fast_plan,
-    _fast_set,
-    normal,
-    playout_normal,
-    playout_view,
-    shortlist,
-    take_scores,
-)
+from engine.games.around_the_world.levels import _fast_plan, _fast_set, normal, shortlist, take_scores
 from engine.games.around_the_world.rules import State
+from engine.games.around_the_world.search import Hard, playout_normal, playout_view
 
 R = registry.get("around-the-world")
 LOC = D.LOCATIONS.index
