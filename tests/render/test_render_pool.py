@@ -6,6 +6,7 @@ local table or a bot that was killed."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import json
 import multiprocessing
@@ -72,6 +73,14 @@ class Killer:
         return (os._exit, (3,))
 
 
+class Sleeper:
+    """Unpickling this keeps the worker that does it busy for a while (it unpickles as None): a
+    job that holds the only worker until every other job is queued, however fast drawing is."""
+
+    def __reduce__(self) -> tuple[Any, tuple[float]]:
+        return (time.sleep, (0.5,))
+
+
 # -- the pool itself -------------------------------------------------------------------------------
 
 async def test_workers_draw_the_same_images_as_the_bot_in_process() -> None:
@@ -121,7 +130,10 @@ async def test_turn_messages_are_drawn_before_the_images_people_asked_for() -> N
         finished: list[str] = []
 
         async def one(name: str, urgent: bool) -> None:
-            await pool.render(board_job(seed=len(finished) + 10), urgent=urgent)
+            job = board_job(seed=len(finished) + 10)
+            if name == "status-1":  # holds the only worker while the others queue
+                job = dataclasses.replace(job, names={**job.names, "hold": Sleeper()})
+            await pool.render(job, urgent=urgent)
             finished.append(name)
 
         tasks = [asyncio.create_task(one("status-1", False))]
