@@ -28,6 +28,8 @@ EXPECTED_DIE = 3.5
 #: a "good" number of days per leg: travel when the best set is at or below it
 PAR = [9, 4, 5, 8, 12, 5, 8, 8, 6, 11]
 LOOKAHEAD_WEIGHTS = (1.0, 0.7, 0.45)
+#: what the elephant leg counts for in a plan (its walk and its die)
+ELEPHANT_PLAN_DAYS = 10.0
 #: what ending a journey on the detective counts for when deciding to travel (the 2 days)
 DETECTIVE_WEIGHT = 2.0
 
@@ -54,33 +56,36 @@ def _best_set(hand: list[str], leg: int, offer: bool = False) -> tuple[float, tu
                     best, best_cards = d, combo
     if best is not None:
         return float(best), best_cards
-    # fallback: the best partial set plus expected missing cards and a wait
-    fallback = None
+    return short_days(sorted(D.CARD_INFO[c][1] for c in ships), sorted(D.CARD_INFO[c][1] for c in trains), leg), None
+
+
+def short_days(ships: list[int], trains: list[int], leg: int) -> float:
+    """A leg's days for a hand that cannot pay it, by its ships' and trains' sorted values: the
+    best partial set plus the expected missing cards and a wait for each."""
+    fallback: float | None = None
     for s, t in D.LEG_REQS[leg]:
-        have_s = sorted(D.CARD_INFO[c][1] for c in ships)[:s]
-        have_t = sorted(D.CARD_INFO[c][1] for c in trains)[:t]
+        have_s = ships[:s]
+        have_t = trains[:t]
         cost = sum(have_s) + sum(have_t) + (s - len(have_s)) * EXPECT["ship"] + (t - len(have_t)) * EXPECT["train"]
         cost += WAIT * ((s - len(have_s)) + (t - len(have_t)))
         if fallback is None or cost < fallback:
             fallback = cost
     assert fallback is not None
-    return fallback, None
+    return fallback
 
 
-def plan_cost(hand: list[str], progress: int, legs: int = 3,
-              best_set: Callable[[list[str], int], tuple[float, Any]] | None = None) -> float:
-    """Weighted days for the next `legs` legs with these cards (greedy, disjoint sets), each
-    leg's set found by `best_set` (of the sorted cards left; default `_best_set`)."""
-    find = best_set or _best_set
+def plan_cost(hand: list[str], progress: int, legs: int = 3) -> float:
+    """Weighted days for the next `legs` legs with these cards (greedy, disjoint sets, each
+    leg's the cheapest `_best_set` of the cards left)."""
     remaining = sorted(hand)
     total = 0.0
     for k in range(legs):
         leg = progress + k
         if leg >= D.HOME:
             break
-        cost, cards = find(remaining, leg)
+        cost, cards = _best_set(remaining, leg)
         if leg == D.ELEPHANT_LEG:
-            cost = 10.0
+            cost = ELEPHANT_PLAN_DAYS
         total += cost * LOOKAHEAD_WEIGHTS[k]
         if cards:
             for c in cards:

@@ -40,15 +40,15 @@ from engine.ai import HardConfig
 
 from . import data as D
 from .ai import (
-    EXPECT,
+    ELEPHANT_PLAN_DAYS,
     LOOKAHEAD_WEIGHTS,
     PAR,
-    WAIT,
     _action_bonus,
     _Ctx,
     _find,
     _travel_at_par,
     _travel_cost,
+    short_days,
 )
 from .ai import choose_in as today_in
 
@@ -140,18 +140,7 @@ def _leg_set(ships: list[int], trains: list[int], leg: int) -> tuple[float, tupl
             best, paid = a[0] + b[0], (a[1], b[1])
     if best is not None:
         return float(best), paid[0], paid[1]
-    # `ai._best_set`'s fallback: the best partial set plus expected missing cards and a wait
-    fallback: float | None = None
-    for s, t in reqs:
-        have_s = ships[:s]
-        have_t = trains[:t]
-        cost = (sum(have_s) + sum(have_t) + (s - len(have_s)) * EXPECT["ship"]
-                + (t - len(have_t)) * EXPECT["train"])
-        cost += WAIT * ((s - len(have_s)) + (t - len(have_t)))
-        if fallback is None or cost < fallback:
-            fallback = cost
-    assert fallback is not None
-    return fallback
+    return short_days(ships, trains, leg)
 
 
 def _fast_set(hand: list[str], leg: int) -> tuple[float, tuple[str, ...] | None]:
@@ -181,7 +170,7 @@ def _fast_plan(hand: list[str], progress: int, legs: int = 3) -> float:
         if leg >= D.HOME:
             break
         if leg == D.ELEPHANT_LEG:
-            total += 10.0 * LOOKAHEAD_WEIGHTS[k]
+            total += ELEPHANT_PLAN_DAYS * LOOKAHEAD_WEIGHTS[k]
             continue
         found = _leg_set(ships, trains, leg)
         if isinstance(found, float):
