@@ -360,15 +360,17 @@ def _event_value(ctx: _Ctx, card: str) -> float:
             "connections": 2.5, "detective": 1.5, "princess": 1.5}.get(card, 1.0)
 
 
-def _choose_discard(ctx: _Ctx) -> Action:
-    base = ctx.plan(ctx.hand, ctx.progress)
+def _choose_discard(ctx: _Ctx, plan: PlanCost | None = None) -> Action:
+    """The card whose loss costs the plan least (`plan`, else the context's)."""
+    plan = plan or ctx.plan
+    base = plan(ctx.hand, ctx.progress, 3)
     best: tuple[float, Action] | None = None
     for a in ctx.legal:
         card = a["card"]
         if card in D.CARD_INFO:
             rest = list(ctx.hand)
             rest.remove(card)
-            loss = ctx.plan(rest, ctx.progress) - base
+            loss = plan(rest, ctx.progress, 3) - base
         else:
             loss = _event_value(ctx, card)
         if best is None or loss < best[0]:

@@ -17,22 +17,24 @@ What normal changes (each measured with bench/bench_ai_levels.py against `today`
 
 Easy is normal playing, with the chance `MISTAKE`, another move within `NEAR` days of the best
 (`near`). Hard is `search.Hard`, this game's own search, with `shortlist`'s candidates and the
-settings of `HARD`; heads-up it never weighs staying where normal does not stay (`shortlist`).
-Measured against normal (hard's mean / worst CPU ms per decision), heads-up, 200 games a row:
-66.5 % [59.7, 72.7] from seed 60000 (64 / 220 ms), 62.3 % [55.4, 68.7] from 70000 (62 / 224),
-67.5 % [60.7, 73.6] from 80000 (62 / 227); with playouts two thirds as fast, 60.5 % [53.6,
-67.0] (69 / 213), 62.7 % [55.9, 69.2] (66 / 216), 63.0 % [56.1, 69.4] (68 / 217): 65.4 %
-against 62.1 % over the 600 games, within their noise (about 5 points either way). 100-game
-rows moved by several points with the worlds the CPU budget buys: 73.0 % and 69.5 % from seed
-1000, 63.5 % and 66.0 % from 5000, 59.0 % from 9000. With 4 players (two seats each, 50 % is
-even) 56.0 % [46.2, 65.3] from seed 1000 (96 / 216 ms). Still short of a sure 70 %: at 0.2 s a
-decision the few sampled worlds leave most of the gain of a better move unseen (see
-`search.Z`; `HARD` for what else was measured).
+settings of `HARD`; heads-up it never weighs staying where normal does not stay (`shortlist`),
+and it starts from, and plays out, its own heuristic `keen`: normal weighing the rounds its
+hand's card kinds leave to London (`route`: ships are scarce, and a hand of trains before the
+two-ship legs loses a turn) and the ship it leaves the other traveller (`KEEN`); keen alone
+scores 60 % against normal. Measured against normal (hard's mean / worst CPU ms per decision),
+heads-up, 200 games a row: 70.8 % [64.1, 76.6] from seed 90000 (51 / 214 ms), 71.2 % [64.6,
+77.1] from 100000 (50 / 211), 68.0 % [61.2, 74.1] from 110000 (51 / 216), 67.8 % [61.0, 73.8]
+from 120000 (53 / 213): 69.5 % of 800. Searching from normal, 66.5 % from 60000, 62.3 % from
+70000, 67.5 % from 80000 (65.4 % of 600). With 4 players (two seats each, 50 % is even; keen
+is normal there) 56.0 % [46.2, 65.3] from seed 1000 (96 / 216 ms). At 0.2 s a decision the
+few sampled worlds leave most of the gain of a better move unseen (see `search.Z`; `HARD` for
+what else was measured).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
@@ -43,7 +45,9 @@ from .ai import (
     ELEPHANT_PLAN_DAYS,
     LOOKAHEAD_WEIGHTS,
     PAR,
+    PlanCost,
     _action_bonus,
+    _choose_discard,
     _Ctx,
     _find,
     _travel_at_par,
@@ -51,6 +55,7 @@ from .ai import (
     short_days,
 )
 from .ai import choose_in as today_in
+from .route import rounds_after_take, rounds_before_take
 
 Action = dict[str, Any]
 NLOC = len(D.LOCATIONS)
@@ -76,6 +81,30 @@ NEAR = 2.0
 #: easy's chance per decision to play one of them instead (measured against normal, 1000 seeded
 #: games each: 0.25 scored 30 % heads-up and 25 % with 4 players, 0.3 scores 27 % and 19 %)
 MISTAKE = 0.3
+
+
+@dataclass(frozen=True)
+class Keen:
+    """Hard's own heads-up judgement on top of normal's: the rounds its hand's card kinds leave
+    to London (`route`), each worth these days when it weighs a display card, a card bought and
+    a discard; and, when the other traveller takes after it this round, the rounds the best
+    card left to it leaves (`deny`: both race for the same scarce ships). Normal plans three
+    legs ahead at card values and cannot see a hand of trains drifting towards the two-ship legs."""
+
+    take: float
+    buy: float
+    discard: float
+    deny: float
+
+
+#: hard's weights, measured in normal's place against normal, 2 players, each deal played twice
+#: with the seats swapped (normal against itself: exactly 50 %): without `deny` 58.6-59.9 % of
+#: 4,000-6,000 games, flat for these weights from two thirds to one and a half times and for
+#: the route model's `SUPPLY` 0.5-0.7 and `EXTRA` 0.15-0.45; with `deny` 60.4 % and 60.0 % where
+#: it had scored 58.9 % and 58.6 % (4,000 games from seed 500000, 6,000 from 700000). Without
+#: normal's penalty for a next leg the hand cannot pay: the same; a larger gold bonus (3-5
+#: coins): 2-5 points less.
+KEEN = Keen(take=6.0, buy=7.0, discard=6.0, deny=3.0)
 
 
 #: plan costs by (hand, progress): the same hands come back again and again within a turn and
@@ -274,9 +303,9 @@ def _stuck_plan(hand: list[str], progress: int, pen: float) -> float:
     return cost
 
 
-def take_scores(ctx: _Ctx) -> list[float]:
+def take_scores(ctx: _Ctx, keen: Keen | None = None) -> list[float]:
     """Every legal take's worth in days (higher is better): how much the card lowers the plan,
-    plus its action's bonus."""
+    plus its action's bonus (and with `keen`, the rounds the hand then leaves)."""
     v = ctx.view
     heads_up = _heads_up(v)
     key = (tuple(ctx.hand), ctx.progress, heads_up, ctx.gold > 0)
@@ -313,8 +342,29 @@ def take_scores(ctx: _Ctx) -> list[float]:
             score += bonus
         else:
             score += _action_bonus(ctx, action, sorted(ctx.hand + [card]))
+        if keen is not None:
+            score -= keen.take * rounds_after_take([*ctx.hand, card], ctx.progress)
+            score += keen.deny * _left_to_next(ctx, a["slot"])
         out.append(score)
     return out
+
+
+def _left_to_next(ctx: _Ctx, slot: int) -> float:
+    """Heads-up, when the other traveller takes after this seat this round: the rounds to London
+    its hand leaves with the best display card left after this seat takes `slot` (its hand's
+    kinds as far as seen, the unseen cards half of each), else 0."""
+    v = ctx.view
+    if v["first_player"] != ctx.seat or not ctx.opponents:
+        return 0.0
+    other = ctx.opponents[0]
+    seen = v["known_travel"][other]
+    unseen = v["hands"][other]["travel"] - len(seen)
+    hand = [*seen, *[_SHIP[5]] * (unseen // 2), *[_TRAIN[4]] * (unseen - unseen // 2)]
+    left = [space["card"] for k, space in enumerate(v["display"]) if k != slot and space["card"]]
+    if not left:
+        return 0.0
+    p = ctx.progress_of(other)
+    return min(rounds_after_take([*hand, card], p) for card in left)
 
 
 #: `take_scores`' plans and balloon bonuses by (hand, progress, heads-up, gold held): `_plan`
@@ -367,8 +417,9 @@ def _unseen_travel(ctx: _Ctx) -> dict[str, int]:
 _DECK = Counter(D.travel_deck())
 
 
-def buy_gain(ctx: _Ctx) -> float:
-    """Days the next legs are expected to save with one more card off the travel deck."""
+def buy_gain(ctx: _Ctx, keen: Keen | None = None) -> float:
+    """Days the next legs are expected to save with one more card off the travel deck (with
+    `keen`, and the rounds a card of either kind saves)."""
     pool = _unseen_travel(ctx)
     total = sum(pool.values())
     if not total or ctx.progress >= D.HOME:
@@ -377,7 +428,13 @@ def buy_gain(ctx: _Ctx) -> float:
     gain = 0.0
     for card, n in pool.items():
         gain += n * gains[card]
-    return gain / total
+    gain /= total
+    if keen is not None:
+        rounds = rounds_after_take if ctx.turn.get("travels", 0) == 0 else rounds_before_take
+        hand, p = ctx.hand, ctx.progress
+        either = 0.5 * (rounds([*hand, _SHIP[5]], p) + rounds([*hand, _TRAIN[4]], p))
+        gain += keen.buy * (rounds(hand, p) - either)
+    return gain
 
 
 #: `_card_gains` by (hand, progress) (bounded: `_TABLES_MAX`)
@@ -401,7 +458,7 @@ def _par(ctx: _Ctx) -> float:
     return PAR[p % NLOC] + ctx.slack() + (TEMPO_2P if _heads_up(ctx.view) else 0.0)
 
 
-def _travel(ctx: _Ctx) -> Action | None:
+def _travel(ctx: _Ctx, keen: Keen | None = None) -> Action | None:
     """Buy a card when stuck or when it pays, travel at a par (heads-up: nearly always), else
     today's ladder (events, the detective, staying)."""
     legal = ctx.legal
@@ -413,7 +470,7 @@ def _travel(ctx: _Ctx) -> Action | None:
     if buy is not None:
         if not can_travel and ctx.turn.get("travels", 0) == 0:
             return buy
-        if buy_gain(ctx) > D.BUY_COST * _coin(ctx):
+        if buy_gain(ctx, keen) > D.BUY_COST * _coin(ctx):
             return buy
     if can_travel:
         events = [a for a in legal if a["type"] == "event"]
@@ -428,26 +485,45 @@ def normal(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
     return normal_in(_Ctx(view, seat, legal))
 
 
-def normal_in(ctx: _Ctx) -> Action:
-    """`normal` of a built context (more than one legal action)."""
+def keen(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
+    """Hard's own heuristic, the move its search starts from: normal, heads-up judging the
+    hand's card kinds as well (`KEEN`)."""
+    if len(legal) == 1:
+        return legal[0]
+    return normal_in(_Ctx(view, seat, legal), KEEN if _heads_up(view) else None)
+
+
+def normal_in(ctx: _Ctx, keen: Keen | None = None) -> Action:
+    """`normal` of a built context (more than one legal action); with `keen`, hard's own."""
     legal = ctx.legal
     phase = ctx.view["phase"]
     act: Action | None = None
     if phase == "take":
-        scores = take_scores(ctx)
+        scores = take_scores(ctx, keen)
         act = legal[scores.index(max(scores))]
     elif phase == "action":
         act = _pending(ctx)
     elif phase == "travel":
-        act = _travel(ctx)
+        act = _travel(ctx, keen)
     elif phase == "roll":
         act = _roll(ctx)
+    elif phase == "discard" and keen is not None:
+        act = _choose_discard(ctx, _kept_plan(ctx, keen.discard))
     if act is None or act not in legal:
         act = today_in(ctx)
     return act
 
 
-def _travel_scored(ctx: _Ctx) -> list[tuple[float, Action]]:
+def _kept_plan(ctx: _Ctx, weight: float) -> PlanCost:
+    """The context's plan of a hand plus the rounds its kinds leave, `weight` days each."""
+
+    def plan(hand: list[str], progress: int, legs: int = 3) -> float:
+        return ctx.plan(hand, progress, legs) + weight * rounds_before_take(hand, progress)
+
+    return plan
+
+
+def _travel_scored(ctx: _Ctx, keen: Keen | None = None) -> list[tuple[float, Action]]:
     """The travels against the par (with the rest of the hand's next legs), staying, buying."""
     par = _par(ctx)
     out: list[tuple[float, Action]] = []
@@ -460,7 +536,7 @@ def _travel_scored(ctx: _Ctx) -> list[tuple[float, Action]]:
         elif a["type"] in ("stay", "done"):
             out.append((0.0, a))
         elif a == {"type": "buy", "deck": "travel"}:
-            out.append((buy_gain(ctx) - D.BUY_COST * _coin(ctx), a))
+            out.append((buy_gain(ctx, keen) - D.BUY_COST * _coin(ctx), a))
     return out
 
 
@@ -511,7 +587,8 @@ def near(view: dict[str, Any], seat: str, legal: list[Action]) -> list[tuple[flo
 mistakes = near
 
 
-def shortlist(view: dict[str, Any], seat: str, legal: list[Action]) -> list[tuple[float, Action]]:
+def shortlist(view: dict[str, Any], seat: str, legal: list[Action],
+              keen: Keen | None = None) -> list[tuple[float, Action]]:
     """Hard's candidates, best first: the decisions that shape the race (which display card;
     travel with the best set, stay or buy first; draw an event or not). The others (the die,
     discards, where the detective goes) are left to normal: no search.
@@ -524,9 +601,9 @@ def shortlist(view: dict[str, Any], seat: str, legal: list[Action]) -> list[tupl
     phase = view["phase"]
     ctx = _Ctx(view, seat, legal)
     if phase == "take":
-        return sorted(zip(take_scores(ctx), legal, strict=True), key=lambda sa: -sa[0])
+        return sorted(zip(take_scores(ctx, keen), legal, strict=True), key=lambda sa: -sa[0])
     if phase == "travel" and ctx.progress < D.HOME and ctx.progress != D.ELEPHANT_LEG:
-        ranked = sorted(_travel_scored(ctx), key=lambda sa: -sa[0])
+        ranked = sorted(_travel_scored(ctx, keen), key=lambda sa: -sa[0])
         out: list[tuple[float, Action]] = []
         travel = False
         heads_up = _heads_up(view)
