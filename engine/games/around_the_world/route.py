@@ -1,10 +1,12 @@
 """How many rounds a hand's card kinds leave a traveller to London, heads-up.
 
 Heads-up the first home wins, and a turn without the cards for the leg is a round lost. Ships
-are the scarce kind: the route asks for about ten ships and five trains, the deck holds thirty of
-each, and both travellers want the ships the display shows. A hand of five trains before the
-two-ship legs is the commonest way to lose a turn (most of normal's forced stays in self-play).
-The plan cost (`ai.plan_cost`) looks three legs ahead at card values and cannot see it.
+are the scarce kind: the route asks for about ten ships and five trains, the deck holds thirty
+of each, and both travellers want the ships the display shows. A hand of trains before a
+two-ship leg is the commonest way to lose a turn: of 1,157 forced stays in 1,000 games of
+normal's self-play, 1,029 were before Suez, Yokohama or New York, mostly with four to seven
+cards in hand and one ship or none. The plan cost (`ai.plan_cost`) looks three legs ahead at
+card values and cannot see it.
 
 This model looks only at kinds, to London: every round the traveller takes one card, of the
 kind it wants with the chance `SUPPLY` (else the other kind), and now and then (`EXTRA`) one
