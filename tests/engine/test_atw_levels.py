@@ -13,7 +13,7 @@ from engine.games.around_the_world import data as D
 from engine.games.around_the_world.ai import _best_set, _Ctx, plan_cost
 from engine.games.around_the_world.ai import choose as today
 from engine.games.around_the_world.levels import KEEN, _fast_plan, _fast_set, keen, normal, shortlist, take_scores
-from engine.games.around_the_world.route import rounds_after_take, rounds_before_take
+from engine.games.around_the_world.route import kinds, rounds_after_take, rounds_before_take
 from engine.games.around_the_world.rules import State
 from engine.games.around_the_world.search import Hard, playout_normal, playout_view
 
@@ -242,13 +242,14 @@ def test_route_counts_the_rounds_a_hands_kinds_leave() -> None:
     trains = ["train:3", "train:4", "train:5", "train:6"]
     mixed = ["ship:5", "ship:6", "train:3", "train:4"]
     suez = LOC("suez")
-    assert rounds_after_take(trains, suez) > rounds_after_take(mixed, suez) + 0.5
-    assert rounds_before_take(trains, suez) > rounds_before_take(mixed, suez) + 0.5
-    assert rounds_after_take(trains, D.HOME) == rounds_before_take(mixed, D.HOME) == 0.0
+    assert rounds_after_take(suez, *kinds(trains)) > rounds_after_take(suez, *kinds(mixed)) + 0.5
+    assert rounds_before_take(suez, *kinds(trains)) > rounds_before_take(suez, *kinds(mixed)) + 0.5
+    assert rounds_after_take(D.HOME, *kinds(trains)) == rounds_before_take(D.HOME, *kinds(mixed)) == 0.0
     # a fresh hand at London: ten legs, and some rounds lost on the way
-    assert 10.0 < rounds_before_take(["ship:5", "train:3", "train:4"], 0) < 13.0
+    assert 10.0 < rounds_before_take(0, *kinds(["ship:5", "train:3", "train:4"])) < 13.0
     # a card of the kind the route needs next is worth a round or more
-    assert rounds_after_take([*trains, "ship:8"], suez) < rounds_after_take([*trains, "train:2"], suez) - 0.5
+    with_ship = rounds_after_take(suez, *kinds([*trains, "ship:8"]))
+    assert with_ship < rounds_after_take(suez, *kinds([*trains, "train:2"])) - 0.5
 
 
 def test_keen_takes_the_ship_a_hand_of_trains_needs_where_normal_takes_the_gold() -> None:

@@ -57,7 +57,7 @@ from .ai import (
     short_days,
 )
 from .ai import choose_in as today_in
-from .route import rounds_after_take, rounds_before_take
+from .route import kinds, rounds_after_take, rounds_before_take
 
 Action = dict[str, Any]
 NLOC = len(D.LOCATIONS)
@@ -345,7 +345,7 @@ def take_scores(ctx: _Ctx, keen: Keen | None = None) -> list[float]:
         else:
             score += _action_bonus(ctx, action, sorted(ctx.hand + [card]))
         if keen is not None:
-            score -= keen.take * rounds_after_take([*ctx.hand, card], ctx.progress)
+            score -= keen.take * rounds_after_take(ctx.progress, *kinds([*ctx.hand, card]))
             score += keen.deny * _left_to_next(ctx, a["slot"])
         out.append(score)
     return out
@@ -361,12 +361,13 @@ def _left_to_next(ctx: _Ctx, slot: int) -> float:
     other = ctx.opponents[0]
     seen = v["known_travel"][other]
     unseen = v["hands"][other]["travel"] - len(seen)
-    hand = [*seen, *[_SHIP[5]] * (unseen // 2), *[_TRAIN[4]] * (unseen - unseen // 2)]
-    left = [space["card"] for k, space in enumerate(v["display"]) if k != slot and space["card"]]
+    ships, trains = kinds(seen)
+    ships, trains = ships + unseen // 2, trains + unseen - unseen // 2
+    left = [kinds([space["card"]]) for k, space in enumerate(v["display"]) if k != slot and space["card"]]
     if not left:
         return 0.0
     p = ctx.progress_of(other)
-    return min(rounds_after_take([*hand, card], p) for card in left)
+    return min(rounds_after_take(p, ships + s, trains + t) for s, t in left)
 
 
 #: `take_scores`' plans and balloon bonuses by (hand, progress, heads-up, gold held): `_plan`
@@ -433,9 +434,10 @@ def buy_gain(ctx: _Ctx, keen: Keen | None = None) -> float:
     gain /= total
     if keen is not None:
         rounds = rounds_after_take if ctx.turn.get("travels", 0) == 0 else rounds_before_take
-        hand, p = ctx.hand, ctx.progress
-        either = 0.5 * (rounds([*hand, _SHIP[5]], p) + rounds([*hand, _TRAIN[4]], p))
-        gain += keen.buy * (rounds(hand, p) - either)
+        p = ctx.progress
+        ships, trains = kinds(ctx.hand)
+        either = 0.5 * (rounds(p, ships + 1, trains) + rounds(p, ships, trains + 1))
+        gain += keen.buy * (rounds(p, ships, trains) - either)
     return gain
 
 
@@ -520,7 +522,7 @@ def _kept_plan(ctx: _Ctx, weight: float) -> PlanCost:
     """The context's plan of a hand plus the rounds its kinds leave, `weight` days each."""
 
     def plan(hand: list[str], progress: int, legs: int = 3) -> float:
-        return ctx.plan(hand, progress, legs) + weight * rounds_before_take(hand, progress)
+        return ctx.plan(hand, progress, legs) + weight * rounds_before_take(progress, *kinds(hand))
 
     return plan
 

@@ -82,9 +82,14 @@ def _take(after: dict[tuple[int, int, int], float], p: int, s: int, t: int) -> f
     return SUPPLY * min(ship, train) + (1 - SUPPLY) * max(ship, train)
 
 
-def _kinds(hand: list[str], top: int) -> tuple[int, int]:
-    ships = sum(1 for c in hand if c[0] == "s")
-    trains = len(hand) - ships
+def kinds(cards: list[str]) -> tuple[int, int]:
+    """How many ships and how many trains among `cards`."""
+    ships = sum(1 for c in cards if c[0] == "s")
+    return ships, len(cards) - ships
+
+
+def _fit(ships: int, trains: int, top: int) -> tuple[int, int]:
+    """The counts within the tables' `top` cards, the larger kind cut first."""
     while ships + trains > top:
         if ships > trains:
             ships -= 1
@@ -93,18 +98,17 @@ def _kinds(hand: list[str], top: int) -> tuple[int, int]:
     return ships, trains
 
 
-def rounds_after_take(hand: list[str], progress: int) -> float:
-    """Expected rounds to London with `hand` just after this round's take (this round counts)."""
+def rounds_after_take(progress: int, ships: int, trains: int) -> float:
+    """Expected rounds to London holding these kinds just after this round's take (this round
+    counts)."""
     if progress >= D.HOME:
         return 0.0
-    s, t = _kinds(hand, _TOP)
-    return _tables()[0][progress, s, t]
+    return _tables()[0][(progress, *_fit(ships, trains, _TOP))]
 
 
-def rounds_before_take(hand: list[str], progress: int) -> float:
-    """Expected rounds to London with `hand` before the next take (at a turn's end: the
+def rounds_before_take(progress: int, ships: int, trains: int) -> float:
+    """Expected rounds to London holding these kinds before the next take (at a turn's end: the
     discard, the cards a journey leaves)."""
     if progress >= D.HOME:
         return 0.0
-    s, t = _kinds(hand, _TOP - 1)
-    return _tables()[1][progress, s, t]
+    return _tables()[1][(progress, *_fit(ships, trains, _TOP - 1))]
