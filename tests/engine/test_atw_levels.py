@@ -272,10 +272,46 @@ def test_keen_takes_the_ship_a_hand_of_trains_needs_where_normal_takes_the_gold(
     assert keen(R.view(st4, seat), seat, legal) == normal(R.view(st4, seat), seat, legal)
 
 
+def test_keen_plays_an_offer_that_lets_a_hand_one_card_short_travel() -> None:
+    """New York -> London takes two ships and a train: with one ship, no gold and an Offer,
+    normal stays, keen plays the Offer and travels home (also as the Princess acting as one)."""
+    st = fresh()
+    i, seat = travel_phase(st, ["ship:7", "train:4", "train:5", "train:6"], LOC("new_york"), gold=0,
+                           events=("offer",))
+    assert ask(st, seat) == {"type": "stay", "location": "new_york"}
+    assert ask(st, seat, keen) == {"type": "event", "card": "offer"}
+    R.push(st, seat, {"type": "event", "card": "offer"})
+    home = ask(st, seat, keen)
+    assert home["type"] == "travel" and home["to"] == "london" and len(home["cards"]) == 2
+    st = fresh()
+    i, seat = travel_phase(st, ["ship:7", "train:4"], LOC("new_york"), gold=0, events=("princess",))
+    st.event_discard = ["offer"]
+    assert ask(st, seat) == {"type": "stay", "location": "new_york"}
+    assert ask(st, seat, keen) == {"type": "event", "card": "princess", "as": "offer"}
+    # a hand two cards short stays: the Offer waives one
+    st = fresh()
+    i, seat = travel_phase(st, ["train:4", "train:5"], LOC("new_york"), gold=0, events=("offer",))
+    assert ask(st, seat, keen) == {"type": "stay", "location": "new_york"}
+
+
+def test_keen_plays_a_booster_as_soon_as_it_saves_days() -> None:
+    """Calcutta -> Hong Kong with a 4-day ship and a Submarine (the ship counts 2): normal keeps
+    the card for a dearer ship, keen plays it now (a held card is lost to a grey card or the
+    hand limit); a booster that saves nothing stays in the hand."""
+    st = fresh()
+    i, seat = travel_phase(st, ["ship:4", "train:3"], LOC("calcutta"), gold=0, events=("submarine",))
+    assert ask(st, seat)["type"] == "travel"
+    assert ask(st, seat, keen) == {"type": "event", "card": "submarine"}
+    st = fresh()
+    i, seat = travel_phase(st, ["ship:4", "train:3"], LOC("calcutta"), gold=0,
+                           events=("propeller_train",))
+    assert ask(st, seat, keen)["type"] == "travel"
+
+
 def test_keen_playouts_choose_keens_moves_and_beat_normal() -> None:
     """Hard's playouts judge as `keen` (`playout_normal` with `KEEN`) the same way as `keen` on
     the rules' view; and keen beats normal heads-up in a seeded match, each deal played twice
-    with the seats swapped (tuned on 10,000 such games: 59 %)."""
+    with the seats swapped (tuned on 16,000 such games: 64 %; this match 62.5 %)."""
     checked = 0
     for view, seat, _ in _decisions(2, 36, 60)[::3]:
         st = R.determinize(view, seat, 5)
@@ -298,4 +334,4 @@ def test_keen_playouts_choose_keens_moves_and_beat_normal() -> None:
         result = R.result(st)
         assert result is not None
         score += (mine in result["winners"]) / len(result["winners"])
-    assert score > 0.53 * games
+    assert score > 0.57 * games
