@@ -308,6 +308,16 @@ def test_keen_plays_a_booster_as_soon_as_it_saves_days() -> None:
     assert ask(st, seat, keen)["type"] == "travel"
 
 
+def test_keen_travels_with_the_cards_that_keep_a_ship_for_the_next_leg() -> None:
+    """Hong Kong -> Yokohama takes two ships or a train and a ship; the next leg two ships. With
+    a pair of 4-day ships and a train, normal travels on the pair (4 days, only the train left),
+    keen on a ship and the train (6 days), keeping a ship towards San Francisco."""
+    st = fresh()
+    _, seat = travel_phase(st, ["ship:4", "ship:4", "train:2"], LOC("hong_kong"), gold=0)
+    assert ask(st, seat)["cards"] == ["ship:4", "ship:4"]
+    assert ask(st, seat, keen)["cards"] == ["ship:4", "train:2"]
+
+
 def test_keen_playouts_choose_keens_moves_and_beat_normal() -> None:
     """Hard's playouts judge as `keen` (`playout_normal` with `KEEN`) the same way as `keen` on
     the rules' view; and keen beats normal heads-up in a seeded match, each deal played twice

@@ -33,6 +33,7 @@ from .levels import (
     KEEN,
     NLOC,
     Keen,
+    LeavePlan,
     _discard_scored,
     _fast_set,
     _heads_up,
@@ -41,6 +42,7 @@ from .levels import (
     normal_in,
     shortlist,
 )
+from .route import kinds, rounds_before_take
 
 Action = dict[str, Any]
 
@@ -163,18 +165,20 @@ class _StateCtx(_Ctx):
         return _fast_set(hand, leg)
 
     def best_travel(self, plan: PlanCost) -> tuple[float, Action | None]:
-        """`ai._best_travel` with any of the plans (they cost a hand the same), memoised: the
-        legal actions are the rules' own listing, whose travels come first, the same for the
-        same hand, leg, display balloon and armed events; the gold (a balloon ride's re-rolls)
-        and the detective change their costs."""
+        """`ai._best_travel` with the plan (normal's plans cost a hand alike, keen's
+        `LeavePlan` adds the rounds the kinds left leave), memoised: the legal actions are the
+        rules' own listing, whose travels come first, the same for the same hand, leg, display
+        balloon and armed events; the gold (a balloon ride's re-rolls) and the detective change
+        their costs."""
         turn = self.turn
+        weight = plan.weight if isinstance(plan, LeavePlan) else 0.0
         key = (tuple(self.hand), self.progress, turn["balloon"], tuple(turn["armed"]), self.detective,
-               min(self.gold, 2))
+               min(self.gold, 2), weight)
         found = _TRAVELS.get(key)
         if found is None:
             if len(_TRAVELS) >= _TABLES_MAX:
                 _TRAVELS.clear()
-            cost, best = _best_listed_travel(self)
+            cost, best = _best_listed_travel(self, weight)
             found = _TRAVELS[key] = (cost, -1 if best is None else self.legal.index(best))
         return found[0], None if found[1] < 0 else self.legal[found[1]]
 
@@ -184,9 +188,9 @@ class _StateCtx(_Ctx):
 _TRAVELS: dict[tuple[object, ...], tuple[float, int]] = {}
 
 
-def _best_listed_travel(ctx: _Ctx) -> tuple[float, Action | None]:
-    """`ai._best_travel(ctx, _plan_cost)` (the same cost and travel), the rest of the hand
-    planned once per card set, a balloon ride's days memoised."""
+def _best_listed_travel(ctx: _Ctx, weight: float = 0.0) -> tuple[float, Action | None]:
+    """`ai._best_travel(ctx, _plan_cost)` (with `weight`, `LeavePlan(weight)`; the same cost and
+    travel), the rest of the hand planned once per card set, a balloon ride's days memoised."""
     hand = ctx.hand
     p = ctx.progress
     gold = ctx.gold
@@ -204,7 +208,10 @@ def _best_listed_travel(ctx: _Ctx) -> tuple[float, Action | None]:
             rest = list(hand)
             for c in cards:
                 rest.remove(c)
-            rest_cost = rests[cards] = _plan_cost(rest, p + 1, 2)
+            rest_cost = _plan_cost(rest, p + 1, 2)
+            if weight:
+                rest_cost += weight * rounds_before_take(p + 1, *kinds(rest))
+            rests[cards] = rest_cost
         if "balloon" in a:
             ride = (a["balloon"], *cards)
             days = _RIDES.get(ride)
