@@ -20,17 +20,12 @@ Easy is normal playing, with the chance `MISTAKE`, another move within `NEAR` da
 settings of `HARD`; heads-up it never weighs staying where normal does not stay (`shortlist`),
 and it starts from, and plays out, its own heuristic `keen`: normal weighing the rounds its
 hand's card kinds leave to London (`route`: ships are scarce, and a hand of trains before the
-two-ship legs loses a turn) and the ship it leaves the other traveller (`KEEN`); keen alone
-scores 60 % against normal. Measured against normal (hard's mean / worst CPU ms per decision),
-heads-up, 200 games a row: 70.8 % [64.1, 76.6] from seed 90000 (51 / 214 ms), 71.2 % [64.6,
-77.1] from 100000 (50 / 211), 68.0 % [61.2, 74.1] from 110000 (51 / 216), 67.8 % [61.0, 73.8]
-from 120000 (53 / 213), 67.5 % [60.7, 73.6] from 130000 (49 / 214), 70.8 % [64.1, 76.6] from
-140000 (50 / 216), 69.8 % [63.1, 75.7] from 150000 (50 / 213), 64.2 % [57.4, 70.6] from 160000
-(50 / 212): 68.8 % [66.4, 71.0] of 1,600. Searching from normal, 66.5 % from 60000, 62.3 % from
-70000, 67.5 % from 80000 (65.4 % of 600). With 4 players (two seats each, 50 % is even; keen is
-normal there) 56.0 % [46.2, 65.3] from seed 1000 (96 / 216 ms). At 0.2 s a decision the few
-sampled worlds leave most of the gain of a better move unseen (see `search.Z`; `HARD` for what
-else was measured).
+two-ship legs loses a turn) when it takes, buys, discards and chooses the cards to travel with,
+the ship it leaves the other traveller, and playing its event cards as soon as they pay
+(`KEEN`); keen alone scores 64-65 % against normal. The rows measured against normal, 2 and 4
+players, are in docs/games/around-the-world.md. At 0.2 s a decision the few sampled worlds
+leave most of the gain of a better move unseen (see `search.Z`; `HARD` for what else was
+measured).
 """
 
 from __future__ import annotations

@@ -4,9 +4,9 @@ best two; `_extras`: event cards, the die, discards) are each played out to the 
 same sampled worlds; an alternative is dropped once clearly worse world by world and played only
 when its paired gain is clear (`Z`, `DROP`), within the CPU budget of `levels.HARD` counted from
 the call. Heads-up its own move, its shortlist and every seat of its playouts judge as
-`levels.keen` (normal weighing the rounds a hand's card kinds leave to London): 68.8 % against
-normal over 1,600 games, where searching from normal had scored 65.4 % of 600; with keen at its
-own seat only (normal at the other), 67.4 % against 70.1 % on the same 400 games.
+`levels.keen` (normal weighing the rounds a hand's card kinds leave to London, playing its event
+cards as soon as they pay): a stronger playout is a stronger search, since the few worlds a
+decision affords find only the clearer gains (the rows: docs/games/around-the-world.md).
 
 Its playouts choose by `playout_normal`: normal read off the game state (`_StateCtx`, its view
 built only as far as a decision reads it, plans costed on card values, plans, best travels and
