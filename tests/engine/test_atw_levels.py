@@ -12,7 +12,9 @@ from engine.ai import HardConfig, policy
 from engine.games.around_the_world import data as D
 from engine.games.around_the_world.ai import _best_set, _Ctx, plan_cost
 from engine.games.around_the_world.ai import choose as today
-from engine.games.around_the_world.levels import KEEN, _fast_plan, _fast_set, keen, normal, shortlist, take_scores
+from engine.games.around_the_world.keen import KEEN
+from engine.games.around_the_world.levels import keen, normal, shortlist, take_scores
+from engine.games.around_the_world.plans import _fast_plan, _fast_set
 from engine.games.around_the_world.route import kinds, rounds_after_take, rounds_before_take
 from engine.games.around_the_world.rules import State
 from engine.games.around_the_world.search import Hard, playout_normal, playout_view

@@ -31,7 +31,6 @@ measured).
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
@@ -39,22 +38,17 @@ from engine.ai import HardConfig
 
 from . import data as D
 from .ai import (
-    ELEPHANT_PLAN_DAYS,
-    EXPECTED_DIE,
-    LOOKAHEAD_WEIGHTS,
     PAR,
-    PlanCost,
     _action_bonus,
-    _best_set,
     _choose_discard,
     _Ctx,
     _find,
     _travel_at_par,
     _travel_cost,
-    short_days,
 )
 from .ai import choose_in as today_in
-from .cards import leg_days
+from .keen import KEEN, Keen, LeavePlan, event_to_play, kept_plan, left_to_next
+from .plans import _PLANS_MAX, _TABLES_MAX, _fast_set, _plan_cost
 from .route import kinds, rounds_after_take, rounds_before_take
 
 Action = dict[str, Any]
@@ -83,162 +77,8 @@ NEAR = 2.0
 MISTAKE = 0.3
 
 
-@dataclass(frozen=True)
-class Keen:
-    """Hard's own heads-up judgement on top of normal's: the rounds its hand's card kinds leave
-    to London (`route`), each worth these days when it weighs a display card, a card bought and
-    a discard; and, when the other traveller takes after it this round, the rounds the best
-    card left to it leaves (`deny`: both race for the same scarce ships). Normal plans three
-    legs ahead at card values and cannot see a hand of trains drifting towards the two-ship legs.
-    Keen also plays its event cards sooner (`_keen_event`): an Offer that lets a hand one card
-    short travel, a booster as soon as it saves `boost` days."""
-
-    take: float
-    buy: float
-    discard: float
-    deny: float
-    #: a drawn event card's worth in days (normal's: `EVENT_DRAW`); keen plays its cards sooner
-    event: float
-    #: the fewest days a booster must save on this turn's journey for keen to play it now
-    boost: float
-    #: days in the plan of the cards a journey leaves for each round their kinds leave to London
-    #: (`LeavePlan`: which cards to travel with)
-    travel: float
-
-
-#: hard's weights, measured in normal's place against normal, 2 players, each deal played twice
-#: with the seats swapped (normal against itself: exactly 50 %): without `deny` 58.6-59.9 % of
-#: 4,000-6,000 games, flat for these weights from two thirds to one and a half times and for
-#: the route model's `SUPPLY` 0.5-0.7 and `EXTRA` 0.15-0.45; with `deny` 60.4 % and 60.0 % where
-#: it had scored 58.9 % and 58.6 % (4,000 games from seed 500000, 6,000 from 700000). Without
-#: normal's penalty for a next leg the hand cannot pay: the same; a larger gold bonus (3-5
-#: coins): 2-5 points less. With its event cards played sooner (8,000 games from seed 500000,
-#: 8,000 from 700000): 64.2 % and 63.8 %, where it had scored 60.5 % and 60.3 %: the Offer when
-#: stuck +0.8 and +1.0 points, boosters that save a day or more (normal: three) +2.1 and +1.9,
-#: `event` 2.5 (normal's 1.5) +0.5; flat: `boost` from -1 to 1 day for the Balloon, 0.5 to 2
-#: for the others, held event cards worth half or one and a half times more when discarding,
-#: the display balloon's worth 0.7 and 1.5 times (-0.8). Its journeys weighing the kinds they
-#: leave (`travel` 14): 64.6 %, 64.3 % and 64.7 % of 12,000 from 300000, where it had scored
-#: 64.2 %, 63.8 % and 64.1 %; 25 the same.
-KEEN = Keen(take=6.0, buy=7.0, discard=6.0, deny=3.0, event=2.5, boost=0.5, travel=14.0)
-
-
-#: plan costs by (hand, progress): the same hands come back again and again within a turn and
-#: across the playouts of hard's search (bounded: cleared when full)
-_PLANS: dict[tuple[tuple[str, ...], int, int], float] = {}
-_PLANS_MAX = 1 << 16
-#: the bound of the memos whose entries are larger (a table per hand: `_TAKES`, `_GAINS`) or
-#: come back less (`_TRAVELS`): under 3 MB for the three when full, which an AI worker's share
-#: of the bot's 400 MB affords (at 8,192 entries: about 11 MB, playouts 4 % faster)
-_TABLES_MAX = 1 << 11
+#: `_plan`'s costs by (hand, progress, heads-up)
 _STUCK: dict[tuple[tuple[str, ...], int], float] = {}
-
-
-def _cheapest(values: list[int], k: int) -> tuple[int, tuple[int, ...]] | None:
-    """The first cheapest k of one kind's sorted card values as `ai._best_set` enumerates them
-    (k <= 2; two identical cards count once), or None when too few."""
-    if k == 0:
-        return 0, ()
-    if len(values) < k:
-        return None
-    if k == 1:
-        return values[0], (values[0],)
-    if values[0] == values[1]:
-        return values[0], (values[0], values[0])
-    best = values[0] + values[1]
-    pick = (values[0], values[1])
-    for i in range(1, len(values) - 1):
-        if values[i] == values[i + 1] and values[i] < best:
-            best, pick = values[i], (values[i], values[i])
-            break
-    return best, pick
-
-
-def _split(hand: list[str]) -> tuple[list[int], list[int]]:
-    """The values of a hand's ships and of its trains, each sorted (a card is its kind and
-    value)."""
-    ships: list[int] = []
-    trains: list[int] = []
-    for c in hand:
-        if c[0] == "s":
-            ships.append(_VALUE[c])
-        elif c[0] == "t":
-            trains.append(_VALUE[c])
-    ships.sort()
-    trains.sort()
-    return ships, trains
-
-
-def _leg_set(ships: list[int], trains: list[int], leg: int) -> tuple[float, tuple[int, ...], tuple[int, ...]] | float:
-    """`ai._best_set` of a hand by its ships' and trains' values (not the elephant leg): the
-    days and the values of the ships and trains paid, or the fallback days of a hand that
-    cannot pay the leg."""
-    best: int | None = None
-    paid: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
-    reqs = D.LEG_REQS[leg]
-    for s, t in reqs:
-        a = _cheapest(ships, s)
-        b = _cheapest(trains, t)
-        if a is None or b is None:
-            continue
-        if best is None or a[0] + b[0] < best:
-            best, paid = a[0] + b[0], (a[1], b[1])
-    if best is not None:
-        return float(best), paid[0], paid[1]
-    return short_days(ships, trains, leg)
-
-
-def _fast_set(hand: list[str], leg: int) -> tuple[float, tuple[str, ...] | None]:
-    """`ai._best_set(hand, leg)` (the same days and cards), without enumerating every card
-    set."""
-    if leg == D.ELEPHANT_LEG:
-        return float(D.WALK_DAYS), ()
-    found = _leg_set(*_split(hand), leg)
-    if isinstance(found, float):
-        return found, None
-    days, ships, trains = found
-    return days, tuple(_SHIP[v] for v in ships) + tuple(_TRAIN[v] for v in trains)
-
-
-_VALUE = {c: v for c, (_, v) in D.CARD_INFO.items()}
-_SHIP = {v: c for c, (kind, v) in D.CARD_INFO.items() if kind == "ship"}
-_TRAIN = {v: c for c, (kind, v) in D.CARD_INFO.items() if kind == "train"}
-
-
-def _fast_plan(hand: list[str], progress: int, legs: int = 3) -> float:
-    """`ai.plan_cost(hand, progress, legs)` (the same days), each leg's set found as `_fast_set`
-    finds it, on the values of the hand's ships and trains."""
-    ships, trains = _split(hand)
-    total = 0.0
-    for k in range(legs):
-        leg = progress + k
-        if leg >= D.HOME:
-            break
-        if leg == D.ELEPHANT_LEG:
-            total += ELEPHANT_PLAN_DAYS * LOOKAHEAD_WEIGHTS[k]
-            continue
-        found = _leg_set(ships, trains, leg)
-        if isinstance(found, float):
-            total += found * LOOKAHEAD_WEIGHTS[k]
-            continue
-        days, paid_ships, paid_trains = found
-        total += days * LOOKAHEAD_WEIGHTS[k]
-        for v in paid_ships:
-            ships.remove(v)
-        for v in paid_trains:
-            trains.remove(v)
-    return total
-
-
-def _plan_cost(hand: list[str], progress: int, legs: int = 3) -> float:
-    """`ai.plan_cost` of a hand (the same days), memoised, by `_fast_plan`."""
-    key = (tuple(hand), progress, legs)
-    cost = _PLANS.get(key)
-    if cost is None:
-        if len(_PLANS) >= _PLANS_MAX:
-            _PLANS.clear()
-        cost = _PLANS[key] = _fast_plan(hand, progress, legs)
-    return cost
 
 
 def _heads_up(view: dict[str, Any]) -> bool:
@@ -361,28 +201,9 @@ def take_scores(ctx: _Ctx, keen: Keen | None = None) -> list[float]:
             score += _action_bonus(ctx, action, sorted(ctx.hand + [card]))
         if keen is not None:
             score -= keen.take * rounds_after_take(ctx.progress, *kinds([*ctx.hand, card]))
-            score += keen.deny * _left_to_next(ctx, a["slot"])
+            score += keen.deny * left_to_next(ctx, a["slot"])
         out.append(score)
     return out
-
-
-def _left_to_next(ctx: _Ctx, slot: int) -> float:
-    """Heads-up, when the other traveller takes after this seat this round: the rounds to London
-    its hand leaves with the best display card left after this seat takes `slot` (its hand's
-    kinds as far as seen, the unseen cards half of each), else 0."""
-    v = ctx.view
-    if v["first_player"] != ctx.seat or not ctx.opponents:
-        return 0.0
-    other = ctx.opponents[0]
-    seen = v["known_travel"][other]
-    unseen = v["hands"][other]["travel"] - len(seen)
-    ships, trains = kinds(seen)
-    ships, trains = ships + unseen // 2, trains + unseen - unseen // 2
-    left = [kinds([space["card"]]) for k, space in enumerate(v["display"]) if k != slot and space["card"]]
-    if not left:
-        return 0.0
-    p = ctx.progress_of(other)
-    return min(rounds_after_take(p, ships + s, trains + t) for s, t in left)
 
 
 #: `take_scores`' plans and balloon bonuses by (hand, progress, heads-up, gold held): `_plan`
@@ -486,7 +307,7 @@ def _travel(ctx: _Ctx, keen: Keen | None = None) -> Action | None:
         return None
     can_travel = any(a["type"] == "travel" for a in legal)
     if keen is not None and ctx.turn.get("travels", 0) == 0:
-        event = _keen_event(ctx, can_travel, keen)
+        event = event_to_play(ctx, can_travel, keen)
         if event is not None:
             return event
     buy = _find(legal, type="buy", deck="travel")
@@ -499,65 +320,6 @@ def _travel(ctx: _Ctx, keen: Keen | None = None) -> Action | None:
         events = [a for a in legal if a["type"] == "event"]
         return _travel_at_par(ctx, events, _par(ctx), _plan_cost if keen is None else LeavePlan(keen.travel))
     return None
-
-
-@dataclass(frozen=True)
-class LeavePlan:
-    """Keen's plan of the cards a journey leaves: `_plan_cost` plus `weight` days for each round
-    their kinds leave to London (of two sets that cost the same days, the one that keeps the
-    ships the next legs need)."""
-
-    weight: float
-
-    def __call__(self, hand: list[str], progress: int, legs: int = 3) -> float:
-        return _plan_cost(hand, progress, legs) + self.weight * rounds_before_take(progress, *kinds(hand))
-
-
-def _keen_event(ctx: _Ctx, can_travel: bool, keen: Keen) -> Action | None:
-    """Keen's event card before its journey: an Offer (or the Princess as one) that lets a hand
-    one card short travel at all, else a booster that saves at least `keen.boost` days on its
-    best journey. A card held is often lost (a grey card discards every held card, the hand limit
-    counts them), so keen plays one as soon as it pays; normal waits for a bigger saving and
-    never looks at the Offer when it cannot travel."""
-    events = [a for a in ctx.legal if a["type"] == "event"]
-    if not events:
-        return None
-    if not can_travel:
-        if _best_set(ctx.hand, ctx.progress, offer=True)[1] is None:
-            return None
-        return next((a for a in events if _acts_as(a) == "offer"), None)
-    if ctx.turn.get("armed"):
-        return None
-    _, best = ctx.best_travel(LeavePlan(keen.travel))
-    if best is None or not best["cards"] or "balloon" in best:
-        return None
-    return next((a for a in events if _saving(ctx, best, _acts_as(a)) >= keen.boost), None)
-
-
-def _acts_as(event: Action) -> str:
-    """The event card an event action plays (the Princess names the card she acts as)."""
-    card: str = event["card"]
-    return str(event.get("as")) if card == "princess" else card
-
-
-def _saving(ctx: _Ctx, travel: Action, card: str) -> float:
-    """Days a booster saves on `travel` (a journey at fixed days): the Balloon the die for its
-    dearest card (re-rolls with the gold held), the Propeller Train and the Submarine 1 and 2
-    days for a train and a ship."""
-    cards = travel["cards"]
-    days = travel["days"]
-    if card == "balloon":
-        die = EXPECTED_DIE - (0.8 if ctx.gold >= 2 else 0.4 if ctx.gold else 0)
-        return max(days - leg_days(cards, {i: 0}) - die for i in range(len(cards)))
-    if card in _BOOSTED:
-        kind, value = _BOOSTED[card]
-        return float(max((days - leg_days(cards, {i: value}) for i, c in enumerate(cards)
-                          if D.CARD_INFO[c][0] == kind), default=0))
-    return 0.0
-
-
-#: the kind of card a day booster applies to and the days it then counts
-_BOOSTED = {"propeller_train": ("train", 1), "submarine": ("ship", 2)}
 
 
 def normal(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
@@ -590,19 +352,10 @@ def normal_in(ctx: _Ctx, keen: Keen | None = None) -> Action:
     elif phase == "roll":
         act = _roll(ctx)
     elif phase == "discard" and keen is not None:
-        act = _choose_discard(ctx, _kept_plan(ctx, keen.discard))
+        act = _choose_discard(ctx, kept_plan(ctx, keen.discard))
     if act is None or act not in legal:
         act = today_in(ctx)
     return act
-
-
-def _kept_plan(ctx: _Ctx, weight: float) -> PlanCost:
-    """The context's plan of a hand plus the rounds its kinds leave, `weight` days each."""
-
-    def plan(hand: list[str], progress: int, legs: int = 3) -> float:
-        return ctx.plan(hand, progress, legs) + weight * rounds_before_take(progress, *kinds(hand))
-
-    return plan
 
 
 def _travel_scored(ctx: _Ctx, keen: Keen | None = None) -> list[tuple[float, Action]]:

@@ -23,7 +23,7 @@ import functools
 from . import data as D
 
 #: the chance the display offers the kind the traveller wants, and of one more card a round
-#: (tuned against normal's self-play, 2 players: `levels.KEEN`)
+#: (tuned against normal's self-play, 2 players: `keen.KEEN`)
 SUPPLY = 0.6
 EXTRA = 0.3
 #: the most cards a table reaches (a hand after its take, a card bought or a chit)

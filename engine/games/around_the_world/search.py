@@ -28,20 +28,9 @@ from engine.ai import HardConfig
 from . import data as D
 from .ai import DETECTIVE_WEIGHT, EXPECTED_DIE, PlanCost, _Ctx
 from .cards import leg_days
-from .levels import (
-    _TABLES_MAX,
-    KEEN,
-    NLOC,
-    Keen,
-    LeavePlan,
-    _discard_scored,
-    _fast_set,
-    _heads_up,
-    _plan_cost,
-    keen,
-    normal_in,
-    shortlist,
-)
+from .keen import KEEN, Keen, LeavePlan
+from .levels import NLOC, _discard_scored, _heads_up, keen, normal_in, shortlist
+from .plans import _TABLES_MAX, _fast_set, _plan_cost
 from .route import kinds, rounds_before_take
 
 Action = dict[str, Any]
