@@ -152,12 +152,16 @@ class _Ctx:
         return slack
 
 
+def balloon_die(gold: int) -> float:
+    """The die a balloon ride is expected to show, re-rolls bought with the gold held."""
+    return EXPECTED_DIE - (0.8 if gold >= 2 else 0.4 if gold else 0)
+
+
 def _travel_cost(ctx: _Ctx, action: Action) -> float:
     cards = action["cards"]
     if "balloon" in action:
         idx = cards.index(action["balloon"])
-        die = EXPECTED_DIE - (0.8 if ctx.gold >= 2 else 0.4 if ctx.gold else 0)
-        cost = leg_days(cards, {idx: 0}) + die
+        cost = leg_days(cards, {idx: 0}) + balloon_die(ctx.gold)
     else:
         cost = float(action["days"])
     dest = (ctx.progress + 1) % NLOC

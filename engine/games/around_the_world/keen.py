@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import data as D
-from .ai import EXPECTED_DIE, PlanCost, _best_set, _Ctx
+from .ai import _best_set, _Ctx, balloon_die
 from .cards import leg_days
 from .plans import _plan_cost
 from .route import kinds, rounds_after_take, rounds_before_take
@@ -77,20 +77,11 @@ def left_to_next(ctx: _Ctx, slot: int) -> float:
     return min(rounds_after_take(p, ships + s, trains + t) for s, t in left)
 
 
-def kept_plan(ctx: _Ctx, weight: float) -> PlanCost:
-    """The context's plan of a hand plus the rounds its kinds leave, `weight` days each."""
-
-    def plan(hand: list[str], progress: int, legs: int = 3) -> float:
-        return ctx.plan(hand, progress, legs) + weight * rounds_before_take(progress, *kinds(hand))
-
-    return plan
-
-
 @dataclass(frozen=True)
 class LeavePlan:
-    """Keen's plan of the cards a journey leaves: `_plan_cost` plus `weight` days for each round
-    their kinds leave to London (of two sets that cost the same days, the one that keeps the
-    ships the next legs need)."""
+    """Keen's plan of a hand: `_plan_cost` plus `weight` days for each round its kinds leave to
+    London. It judges the cards a journey leaves (of two sets that cost the same days, the one
+    that keeps the ships the next legs need) and the cards a discard keeps."""
 
     weight: float
 
@@ -132,7 +123,7 @@ def _saving(ctx: _Ctx, travel: Action, card: str) -> float:
     cards = travel["cards"]
     days = travel["days"]
     if card == "balloon":
-        die = EXPECTED_DIE - (0.8 if ctx.gold >= 2 else 0.4 if ctx.gold else 0)
+        die = balloon_die(ctx.gold)
         return max(days - leg_days(cards, {i: 0}) - die for i in range(len(cards)))
     if card in _BOOSTED:
         kind, value = _BOOSTED[card]

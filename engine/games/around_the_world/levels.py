@@ -47,7 +47,7 @@ from .ai import (
     _travel_cost,
 )
 from .ai import choose_in as today_in
-from .keen import KEEN, Keen, LeavePlan, event_to_play, kept_plan, left_to_next
+from .keen import KEEN, Keen, LeavePlan, event_to_play, left_to_next
 from .plans import _PLANS_MAX, _TABLES_MAX, _fast_set, _plan_cost
 from .route import kinds, rounds_after_take, rounds_before_take
 
@@ -334,7 +334,13 @@ def keen(view: dict[str, Any], seat: str, legal: list[Action]) -> Action:
     hand's card kinds as well (`KEEN`)."""
     if len(legal) == 1:
         return legal[0]
-    return normal_in(_Ctx(view, seat, legal), KEEN if _heads_up(view) else None)
+    return normal_in(_Ctx(view, seat, legal), judge_of(view))
+
+
+def judge_of(view: dict[str, Any]) -> Keen | None:
+    """Keen's weights heads-up, where a lost turn loses the race; with more players none (keen
+    is normal)."""
+    return KEEN if _heads_up(view) else None
 
 
 def normal_in(ctx: _Ctx, keen: Keen | None = None) -> Action:
@@ -352,7 +358,7 @@ def normal_in(ctx: _Ctx, keen: Keen | None = None) -> Action:
     elif phase == "roll":
         act = _roll(ctx)
     elif phase == "discard" and keen is not None:
-        act = _choose_discard(ctx, kept_plan(ctx, keen.discard))
+        act = _choose_discard(ctx, LeavePlan(keen.discard))
     if act is None or act not in legal:
         act = today_in(ctx)
     return act

@@ -26,12 +26,11 @@ from typing import Any
 from engine.ai import HardConfig
 
 from . import data as D
-from .ai import DETECTIVE_WEIGHT, EXPECTED_DIE, PlanCost, _Ctx
+from .ai import DETECTIVE_WEIGHT, PlanCost, _Ctx, balloon_die
 from .cards import leg_days
-from .keen import KEEN, Keen, LeavePlan
-from .levels import NLOC, _discard_scored, _heads_up, keen, normal_in, shortlist
+from .keen import Keen, LeavePlan
+from .levels import NLOC, _discard_scored, judge_of, keen, normal_in, shortlist
 from .plans import _TABLES_MAX, _fast_set, _plan_cost
-from .route import kinds, rounds_before_take
 
 Action = dict[str, Any]
 
@@ -182,8 +181,8 @@ def _best_listed_travel(ctx: _Ctx, weight: float = 0.0) -> tuple[float, Action |
     travel), the rest of the hand planned once per card set, a balloon ride's days memoised."""
     hand = ctx.hand
     p = ctx.progress
-    gold = ctx.gold
-    die = EXPECTED_DIE - (0.8 if gold >= 2 else 0.4 if gold else 0)
+    die = balloon_die(ctx.gold)
+    plan: PlanCost = LeavePlan(weight) if weight else _plan_cost
     dest = (p + 1) % NLOC
     watched = dest != 0 and dest == ctx.detective
     rests: dict[tuple[str, ...], float] = {}
@@ -197,10 +196,7 @@ def _best_listed_travel(ctx: _Ctx, weight: float = 0.0) -> tuple[float, Action |
             rest = list(hand)
             for c in cards:
                 rest.remove(c)
-            rest_cost = _plan_cost(rest, p + 1, 2)
-            if weight:
-                rest_cost += weight * rounds_before_take(p + 1, *kinds(rest))
-            rests[cards] = rest_cost
+            rest_cost = rests[cards] = plan(rest, p + 1, 2)
         if "balloon" in a:
             ride = (a["balloon"], *cards)
             days = _RIDES.get(ride)
@@ -280,7 +276,7 @@ class Hard:
         r = self.rules
         state = r.determinize(view, seat, world)
         r.push(state, seat, action)
-        judge = KEEN if _heads_up(view) else None
+        judge = judge_of(view)
         while state.phase != "over":
             s = state.seats[state.order[state.turn]]
             r.push(state, s, playout_normal(state, r.legal_actions(state, s), judge))
@@ -314,7 +310,7 @@ class Hard:
         best = keen(view, seat, legal)
         if len(legal) < 2:
             return best
-        judge = KEEN if _heads_up(view) else None
+        judge = judge_of(view)
         cands = [best, *[a for _, a in shortlist(view, seat, legal, judge) if a != best][: self.candidates - 1]]
         cands += [a for a in _extras(view, seat, legal) if a not in cands][:EXTRAS]
         if len(cands) < 2:
