@@ -47,7 +47,7 @@ from .ai import (
     _travel_cost,
 )
 from .ai import choose_in as today_in
-from .keen import KEEN, Keen, LeavePlan, event_to_play, left_to_next
+from .keen import KEEN, Keen, card_days, discard_plan, event_to_play, journey_plan, left_to_next, paying
 from .plans import _PLANS_MAX, _TABLES_MAX, _fast_set, _plan_cost
 from .route import kinds, rounds_after_take, rounds_before_take
 
@@ -201,6 +201,7 @@ def take_scores(ctx: _Ctx, keen: Keen | None = None) -> list[float]:
             score += _action_bonus(ctx, action, sorted(ctx.hand + [card]))
         if keen is not None:
             score -= keen.take * rounds_after_take(ctx.progress, *kinds([*ctx.hand, card]))
+            score -= keen.keep * card_days([card])
             score += keen.deny * left_to_next(ctx, a["slot"])
         out.append(score)
     return out
@@ -318,7 +319,9 @@ def _travel(ctx: _Ctx, keen: Keen | None = None) -> Action | None:
             return buy
     if can_travel:
         events = [a for a in legal if a["type"] == "event"]
-        return _travel_at_par(ctx, events, _par(ctx), _plan_cost if keen is None else LeavePlan(keen.travel))
+        if keen is None:
+            return _travel_at_par(ctx, events, _par(ctx), _plan_cost)
+        return _travel_at_par(ctx, paying(ctx, events, keen), _par(ctx), journey_plan(keen))
     return None
 
 
@@ -358,7 +361,7 @@ def normal_in(ctx: _Ctx, keen: Keen | None = None) -> Action:
     elif phase == "roll":
         act = _roll(ctx)
     elif phase == "discard" and keen is not None:
-        act = _choose_discard(ctx, LeavePlan(keen.discard))
+        act = _choose_discard(ctx, discard_plan(keen))
     if act is None or act not in legal:
         act = today_in(ctx)
     return act

@@ -159,14 +159,14 @@ class _StateCtx(_Ctx):
         balloon and armed events; the gold (a balloon ride's re-rolls) and the detective change
         their costs."""
         turn = self.turn
-        weight = plan.weight if isinstance(plan, LeavePlan) else 0.0
+        leave = plan if isinstance(plan, LeavePlan) else None
         key = (tuple(self.hand), self.progress, turn["balloon"], tuple(turn["armed"]), self.detective,
-               min(self.gold, 2), weight)
+               min(self.gold, 2), leave)
         found = _TRAVELS.get(key)
         if found is None:
             if len(_TRAVELS) >= _TABLES_MAX:
                 _TRAVELS.clear()
-            cost, best = _best_listed_travel(self, weight)
+            cost, best = _best_listed_travel(self, leave)
             found = _TRAVELS[key] = (cost, -1 if best is None else self.legal.index(best))
         return found[0], None if found[1] < 0 else self.legal[found[1]]
 
@@ -176,13 +176,14 @@ class _StateCtx(_Ctx):
 _TRAVELS: dict[tuple[object, ...], tuple[float, int]] = {}
 
 
-def _best_listed_travel(ctx: _Ctx, weight: float = 0.0) -> tuple[float, Action | None]:
-    """`ai._best_travel(ctx, _plan_cost)` (with `weight`, `LeavePlan(weight)`; the same cost and
-    travel), the rest of the hand planned once per card set, a balloon ride's days memoised."""
+def _best_listed_travel(ctx: _Ctx, leave: LeavePlan | None = None) -> tuple[float, Action | None]:
+    """`ai._best_travel(ctx, _plan_cost)` (with `leave`, `ai._best_travel(ctx, leave)`; the same
+    cost and travel), the rest of the hand planned once per card set, a balloon ride's days
+    memoised."""
     hand = ctx.hand
     p = ctx.progress
     die = balloon_die(ctx.gold)
-    plan: PlanCost = LeavePlan(weight) if weight else _plan_cost
+    plan: PlanCost = _plan_cost if leave is None else leave
     dest = (p + 1) % NLOC
     watched = dest != 0 and dest == ctx.detective
     rests: dict[tuple[str, ...], float] = {}
