@@ -12,7 +12,7 @@ from engine.ai import HardConfig, policy
 from engine.games.around_the_world import data as D
 from engine.games.around_the_world.ai import _best_set, _Ctx, plan_cost
 from engine.games.around_the_world.ai import choose as today
-from engine.games.around_the_world.keen import KEEN
+from engine.games.around_the_world.keen import KEEN, journey_plan
 from engine.games.around_the_world.levels import keen, normal, shortlist, take_scores
 from engine.games.around_the_world.plans import _fast_plan, _fast_set
 from engine.games.around_the_world.route import kinds, rounds_after_take, rounds_before_take
@@ -328,6 +328,10 @@ def test_keen_spends_the_dearest_card_where_the_plan_cannot_tell() -> None:
     st.armed = ["propeller_train"]
     assert ask(st, seat)["cards"] == ["train:2"]
     assert ask(st, seat, keen)["cards"] == ["train:6"]
+    # the cards left on arriving in London go under the discard piles: worth nothing
+    plan = journey_plan(KEEN)
+    assert plan(["ship:4", "train:6"], D.HOME, 2) == 0.0
+    assert plan(["ship:4", "train:6"], D.HOME - 1, 2) > plan(["ship:4", "train:2"], D.HOME - 1, 2)
 
 
 def test_keen_keeps_a_booster_that_would_break_a_pair() -> None:

@@ -94,6 +94,8 @@ class LeavePlan:
     keep: float
 
     def __call__(self, hand: list[str], progress: int, legs: int = 3) -> float:
+        if progress >= D.HOME:
+            return 0.0
         return (_plan_cost(hand, progress, legs) + self.weight * rounds_before_take(progress, *kinds(hand))
                 + self.keep * card_days(hand))
 

@@ -22,7 +22,7 @@ and it starts from, and plays out, its own heuristic `keen`: normal weighing the
 hand's card kinds leave to London (`route`: ships are scarce, and a hand of trains before the
 two-ship legs loses a turn) when it takes, buys, discards and chooses the cards to travel with,
 the ship it leaves the other traveller, and playing its event cards as soon as they pay
-(`KEEN`); keen alone scores 64-65 % against normal. The rows measured against normal, 2 and 4
+(`KEEN`); keen alone scores 66-67 % against normal. The rows measured against normal, 2 and 4
 players, are in docs/games/around-the-world.md. At 0.2 s a decision the few sampled worlds
 leave most of the gain of a better move unseen (see `search.Z`; `HARD` for what else was
 measured).
