@@ -59,7 +59,9 @@ class Keen:
 #: leave (`travel` 14): 64.6 %, 64.3 % and 64.7 % of 12,000 from 300000, where it had scored
 #: 64.2 %, 63.8 % and 64.1 %; 25 the same.
 #: Spending the dearest cards where the plan cannot tell (`keep` 0.1, with the boosters that save
-#: nothing no longer played: `paying`): 67.1 %, 66.4 % and 67.1 %; `keep` 0.02-0.2 alike.
+#: nothing no longer played: `paying`): 67.1 %, 66.4 % and 67.1 %; `keep` 0.02-0.2 alike, and
+#: again a plateau for `take`, `buy`, `discard`, `deny` and `travel` at about 2/3 and 1.5 times
+#: (66.6-67.4 % of the 8,000 from 500000); `event` 2 or 3: 65.9 % and 66.4 %.
 KEEN = Keen(take=6.0, buy=7.0, discard=6.0, deny=3.0, event=2.5, boost=0.5, travel=14.0, keep=0.1)
 
 
