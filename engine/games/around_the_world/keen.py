@@ -132,8 +132,8 @@ def event_to_play(ctx: _Ctx, can_travel: bool, keen: Keen) -> Action | None:
         return next((a for a in events if _acts_as(a) == "offer"), None)
     if ctx.turn.get("armed"):
         return None
-    _, best = ctx.best_travel(journey_plan(keen))
-    if best is None or not best["cards"] or "balloon" in best:
+    best = _boostable_journey(ctx, keen)
+    if best is None:
         return None
     return next((a for a in events if _saving(ctx, best, _acts_as(a)) >= keen.boost), None)
 
@@ -143,10 +143,18 @@ def paying(ctx: _Ctx, events: list[Action], keen: Keen) -> list[Action]:
     Submarine or Balloon that saves nothing on its best journey (normal plays them on a dear card
     even in a pair: a pair of 🚢8 counts 8 days, with a Submarine on one 10, and the card is lost
     at the end of the turn)."""
-    _, best = ctx.best_travel(journey_plan(keen))
-    if best is None or not best["cards"] or "balloon" in best:
+    best = _boostable_journey(ctx, keen)
+    if best is None:
         return events
     return [a for a in events if _acts_as(a) not in _DAY_BOOSTERS or _saving(ctx, best, _acts_as(a)) > 0]
+
+
+def _boostable_journey(ctx: _Ctx, keen: Keen) -> Action | None:
+    """Keen's best journey when a booster could lower its days: one on cards, not a balloon ride."""
+    _, best = ctx.best_travel(journey_plan(keen))
+    if best is None or not best["cards"] or "balloon" in best:
+        return None
+    return best
 
 
 #: the event cards that lower a journey's days

@@ -154,7 +154,7 @@ class _StateCtx(_Ctx):
 
     def best_travel(self, plan: PlanCost) -> tuple[float, Action | None]:
         """`ai._best_travel` with the plan (normal's plans cost a hand alike, keen's
-        `LeavePlan` adds the rounds the kinds left leave), memoised: the legal actions are the
+        `LeavePlan` adds the rounds the kinds left leave and the cards' days), memoised: the legal actions are the
         rules' own listing, whose travels come first, the same for the same hand, leg, display
         balloon and armed events; the gold (a balloon ride's re-rolls) and the detective change
         their costs."""
